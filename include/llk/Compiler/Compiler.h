@@ -1,0 +1,68 @@
+//===- Compiler.h - the llk compiler as a library ---------------*- C++ -*-===//
+//
+// What llkc and the runtime's JIT share: binding compile-time constants into
+// a source, the pass pipelines, and the stages a kernel goes through.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLK_COMPILER_COMPILER_H
+#define LLK_COMPILER_COMPILER_H
+
+#include "llk/Target/PTX.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/SourceMgr.h"
+#include <map>
+#include <string>
+
+namespace llk {
+
+/// Compiler version, part of every cache key.
+constexpr llvm::StringLiteral kVersion = "0.1.0";
+
+/// The stages `compile` can stop at and print.
+enum class Stage {
+  Tile,        // the specialized, verified tile IR
+  Layout,      // tile IR with a distributed layout on every tile
+  LLVMDialect, // the gpu.module in the LLVM and NVVM dialects
+  LLVMIR,      // optimized LLVM IR for NVPTX
+  PTX,
+};
+
+/// Parses a stage name (tile, layout, llvm, llvm-ir, ptx).
+std::optional<Stage> parseStage(llvm::StringRef name);
+
+struct CompileOptions {
+  TargetOptions target;
+  /// Warps per program: when set, overrides every kernel's `tile.num_warps`;
+  /// otherwise kernels without that attribute get 4.
+  std::optional<unsigned> numWarps;
+  /// Values for the `${NAME}` placeholders of the source.
+  std::map<std::string, int64_t> constants;
+};
+
+/// Replaces every `${NAME}` in the source with the bound value. Unbound
+/// names, unused bindings and malformed placeholders are reported through
+/// `sourceMgr`'s diagnostics, at their line and column.
+mlir::FailureOr<std::string>
+bindConstants(llvm::SourceMgr &sourceMgr, unsigned bufferId,
+              const std::map<std::string, int64_t> &constants);
+
+/// Tile IR to laid-out tile IR.
+void buildLayoutPipeline(mlir::OpPassManager &pm, unsigned numWarps);
+/// Laid-out tile IR to a gpu.module in the LLVM and NVVM dialects.
+void buildLoweringPipeline(mlir::OpPassManager &pm);
+
+/// Runs the passes on `module` up to `stage` and writes that stage's text to
+/// `output`. `configure` may add instrumentation (IR printing, timing) to
+/// the pass manager. Failures are reported as diagnostics on the context.
+mlir::LogicalResult
+compileModule(mlir::ModuleOp module, const CompileOptions &options, Stage stage,
+              llvm::raw_ostream &output,
+              llvm::function_ref<mlir::LogicalResult(mlir::PassManager &)>
+                  configure = nullptr);
+
+} // namespace llk
+
+#endif // LLK_COMPILER_COMPILER_H

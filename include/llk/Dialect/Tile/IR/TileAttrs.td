@@ -1,0 +1,105 @@
+//===- TileAttrs.td - tile dialect attributes --------------*- tablegen -*-===//
+
+#ifndef LLK_TILE_ATTRS
+#define LLK_TILE_ATTRS
+
+include "llk/Dialect/Tile/IR/TileDialect.td"
+include "mlir/IR/EnumAttr.td"
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def Tile_GridAxis : I32EnumAttr<"GridAxis", "axis of the launch grid", [
+    I32EnumAttrCase<"X", 0, "x">, I32EnumAttrCase<"Y", 1, "y">,
+    I32EnumAttrCase<"Z", 2, "z">]> {
+  let cppNamespace = "::llk::tile";
+}
+
+def Tile_ReduceKind : I32EnumAttr<"ReduceKind", "built-in reduction", [
+    I32EnumAttrCase<"Sum", 0, "sum">, I32EnumAttrCase<"Max", 1, "max">,
+    I32EnumAttrCase<"Min", 2, "min">, I32EnumAttrCase<"ArgMax", 3, "argmax">,
+    I32EnumAttrCase<"ArgMin", 4, "argmin">]> {
+  let cppNamespace = "::llk::tile";
+}
+
+def Tile_CacheModifier : I32EnumAttr<"CacheModifier", "PTX cache operator", [
+    I32EnumAttrCase<"CA", 0, "ca">,  // cache at all levels (default)
+    I32EnumAttrCase<"CG", 1, "cg">,  // cache in L2, not L1
+    I32EnumAttrCase<"CS", 2, "cs">,  // streaming, likely accessed once
+    I32EnumAttrCase<"CV", 3, "cv">,  // volatile: fetch again
+    I32EnumAttrCase<"WB", 4, "wb">,  // stores: write back
+    I32EnumAttrCase<"WT", 5, "wt">]> { // stores: write through
+  let cppNamespace = "::llk::tile";
+}
+
+def Tile_EvictionPolicy : I32EnumAttr<"EvictionPolicy", "L1 eviction priority", [
+    I32EnumAttrCase<"Normal", 0, "evict_normal">,
+    I32EnumAttrCase<"First", 1, "evict_first">,
+    I32EnumAttrCase<"Last", 2, "evict_last">]> {
+  let cppNamespace = "::llk::tile";
+}
+
+def Tile_AtomicRMWKind : I32EnumAttr<"AtomicRMWKind", "atomic read-modify-write", [
+    I32EnumAttrCase<"Add", 0, "add">, I32EnumAttrCase<"Max", 1, "max">,
+    I32EnumAttrCase<"Min", 2, "min">, I32EnumAttrCase<"Xchg", 3, "xchg">]> {
+  let cppNamespace = "::llk::tile";
+}
+
+def Tile_RoundingMode : I32EnumAttr<"RoundingMode", "float rounding", [
+    I32EnumAttrCase<"RNE", 0, "rne">,  // to nearest, ties to even
+    I32EnumAttrCase<"RTZ", 1, "rtz">,  // toward zero
+    I32EnumAttrCase<"RDN", 2, "rdn">,  // toward -inf
+    I32EnumAttrCase<"RUP", 3, "rup">]> { // toward +inf
+  let cppNamespace = "::llk::tile";
+}
+
+def Tile_DotPrecision : I32EnumAttr<"DotPrecision", "f32 dot precision", [
+    I32EnumAttrCase<"TF32", 0, "tf32">, I32EnumAttrCase<"IEEE", 1, "ieee">]> {
+  let cppNamespace = "::llk::tile";
+}
+
+//===----------------------------------------------------------------------===//
+// Distributed layouts (tensor encodings)
+//===----------------------------------------------------------------------===//
+
+def Tile_BlockedLayoutAttr : AttrDef<Tile_Dialect, "BlockedLayout"> {
+  let mnemonic = "blocked";
+  let summary = "tile spread over threads in contiguous per-thread blocks";
+  let description = [{
+    Each thread holds `sizePerThread[d]` consecutive elements along dimension
+    `d`; a warp's 32 lanes are arranged `threadsPerWarp`, the CTA's warps
+    `warpsPerCTA`. `order` lists dimensions from fastest to slowest varying.
+    The pattern repeats to cover larger tiles; along a dimension smaller than
+    the pattern, elements are replicated across threads.
+  }];
+  let parameters = (ins ArrayRefParameter<"unsigned">:$sizePerThread,
+                        ArrayRefParameter<"unsigned">:$threadsPerWarp,
+                        ArrayRefParameter<"unsigned">:$warpsPerCTA,
+                        ArrayRefParameter<"unsigned">:$order);
+  let assemblyFormat = [{
+    `<` `sizePerThread` `=` `[` $sizePerThread `]` `,`
+        `threadsPerWarp` `=` `[` $threadsPerWarp `]` `,`
+        `warpsPerCTA` `=` `[` $warpsPerCTA `]` `,`
+        `order` `=` `[` $order `]` `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    unsigned getRank() const { return getOrder().size(); }
+    unsigned getNumWarps() const;
+  }];
+}
+
+def Tile_SliceLayoutAttr : AttrDef<Tile_Dialect, "SliceLayout"> {
+  let mnemonic = "slice";
+  let summary = "a parent layout with one dimension removed";
+  let description = [{
+    The layout of a reduction's result: element `c` is held by every thread
+    that holds an element of the parent at `c` with `dim` inserted.
+  }];
+  let parameters = (ins "unsigned":$dim, "BlockedLayoutAttr":$parent);
+  let assemblyFormat = "`<` `dim` `=` $dim `,` `parent` `=` $parent `>`";
+  let genVerifyDecl = 1;
+}
+
+#endif // LLK_TILE_ATTRS

@@ -1,0 +1,50 @@
+//===- TileDialect.h - the tile dialect -------------------------*- C++ -*-===//
+
+#ifndef LLK_DIALECT_TILE_IR_TILEDIALECT_H
+#define LLK_DIALECT_TILE_IR_TILEDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "llk/Dialect/Tile/IR/TileDialect.h.inc"
+#include "llk/Dialect/Tile/IR/TileEnums.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "llk/Dialect/Tile/IR/TileTypes.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "llk/Dialect/Tile/IR/TileAttrs.h.inc"
+
+namespace llk::tile {
+
+/// The value a load of `ptrLike` produces: `T` for `!tile.ptr<T>`, and a tile
+/// of `T` with the same shape and layout for a tile of pointers.
+mlir::Type getPointeeValueType(mlir::Type ptrLike);
+
+/// The mask type that goes with `type`: i1, or a tile of i1 of its shape and
+/// layout.
+mlir::Type getMaskType(mlir::Type type);
+
+/// Checks that `type`, if it is a tensor, is a valid tile (static shape, every
+/// dimension a power of two), reporting on `op` as `what` otherwise.
+mlir::LogicalResult verifyTileType(mlir::Operation *op, mlir::Type type,
+                                   llvm::StringRef what);
+
+/// Number of warps of the kernel enclosing `op`: its `tile.num_warps`
+/// attribute, or `defaultNumWarps`.
+unsigned getNumWarps(mlir::Operation *op, unsigned defaultNumWarps = 4);
+
+} // namespace llk::tile
+
+#define GET_OP_CLASSES
+#include "llk/Dialect/Tile/IR/TileOps.h.inc"
+
+#endif // LLK_DIALECT_TILE_IR_TILEDIALECT_H

@@ -1,0 +1,302 @@
+//===- TileOps.td - tile dialect operations ----------------*- tablegen -*-===//
+
+#ifndef LLK_TILE_OPS
+#define LLK_TILE_OPS
+
+include "llk/Dialect/Tile/IR/TileDialect.td"
+include "llk/Dialect/Tile/IR/TileTypes.td"
+include "llk/Dialect/Tile/IR/TileAttrs.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/IR/OpAsmInterface.td"
+
+// Type helpers used to infer operand and result types in assembly formats.
+class Tile_PointeeOf<string ptr, string res>
+    : TypesMatchWith<res # " has the pointee type and shape of " # ptr, ptr, res,
+                     "::llk::tile::getPointeeValueType($_self)">;
+class Tile_MaskOf<string ptr, string mask>
+    : OptionalTypesMatchWith<mask # " is i1 with the shape of " # ptr, ptr, mask,
+                     "::llk::tile::getMaskType($_self)">;
+class Tile_OptPointeeOf<string ptr, string res>
+    : OptionalTypesMatchWith<res # " has the pointee type and shape of " # ptr,
+                     ptr, res, "::llk::tile::getPointeeValueType($_self)">;
+
+//===----------------------------------------------------------------------===//
+// Program and index space
+//===----------------------------------------------------------------------===//
+
+def Tile_ProgramIdOp : Tile_Op<"program_id", [Pure]> {
+  let summary = "index of this program along a grid axis";
+  let arguments = (ins Tile_GridAxis:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict";
+}
+
+def Tile_NumProgramsOp : Tile_Op<"num_programs", [Pure]> {
+  let summary = "number of programs along a grid axis";
+  let arguments = (ins Tile_GridAxis:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict";
+}
+
+def Tile_MakeRangeOp : Tile_Op<"make_range", [Pure]> {
+  let summary = "1-D tile of consecutive integers [start, end)";
+  let arguments = (ins I32Attr:$start, I32Attr:$end);
+  let results = (outs Tile_IntTensor:$result);
+  let assemblyFormat = "$start `to` $end attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shape manipulation
+//===----------------------------------------------------------------------===//
+
+def Tile_SplatOp : Tile_Op<"splat", [Pure]> {
+  let summary = "tile with every element equal to a scalar";
+  let arguments = (ins Tile_Elem:$src);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
+  let summary = "repeat a tile along its dimensions of size 1";
+  let arguments = (ins Tile_Tensor:$src);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_ExpandDimsOp : Tile_Op<"expand_dims", [Pure]> {
+  let summary = "insert a dimension of size 1";
+  let arguments = (ins Tile_Tensor:$src, I32Attr:$axis);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat =
+      "$src `axis` `=` $axis attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_ReshapeOp : Tile_Op<"reshape", [Pure]> {
+  let summary = "reinterpret a tile with another shape, row-major order";
+  let arguments = (ins Tile_Tensor:$src);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_TransOp : Tile_Op<"trans", [Pure]> {
+  let summary = "transpose a 2-D tile";
+  let arguments = (ins Tile_Tensor:$src);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure]> {
+  let summary = "move a tile to another distributed layout";
+  let description = [{
+    Inserted by the layout passes where two layouts meet; lowered through
+    shared memory.
+  }];
+  let arguments = (ins Tile_Tensor:$src);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Pointers and memory
+//===----------------------------------------------------------------------===//
+
+def Tile_AddPtrOp : Tile_Op<"addptr", [Pure, AllTypesMatch<["ptr", "result"]>]> {
+  let summary = "advance pointers by element offsets";
+  let arguments = (ins Tile_PtrLike:$ptr, Tile_IntLike:$offset);
+  let results = (outs Tile_PtrLike:$result);
+  let assemblyFormat =
+      "$ptr `,` $offset attr-dict `:` type($ptr) `,` type($offset)";
+  let hasVerifier = 1;
+}
+
+def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
+    Tile_PointeeOf<"ptr", "result">, Tile_MaskOf<"ptr", "mask">,
+    Tile_OptPointeeOf<"ptr", "other">]> {
+  let summary = "load from global memory, with an optional mask";
+  let description = [{
+    Loads each pointer of `ptr`. Where `mask` is false nothing is read and
+    the result is `other` (undefined if absent). `cache` and `evict` set the
+    PTX cache operator and L1 eviction priority.
+
+    ```mlir
+    %x = tile.load %ptrs mask %m other %zero : tensor<1024x!tile.ptr<f32>>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_PtrLike, "", [MemRead]>:$ptr,
+                       Optional<Tile_BoolLike>:$mask,
+                       Optional<Tile_Value>:$other,
+                       OptionalAttr<Tile_CacheModifier>:$cache,
+                       OptionalAttr<Tile_EvictionPolicy>:$evict,
+                       UnitAttr:$isVolatile);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = [{
+    $ptr (`mask` $mask^)? (`other` $other^)? (`cache` `=` $cache^)?
+    (`evict` `=` $evict^)? (`volatile` $isVolatile^)? attr-dict `:` type($ptr)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_StoreOp : Tile_Op<"store", [
+    Tile_PointeeOf<"ptr", "value">, Tile_MaskOf<"ptr", "mask">]> {
+  let summary = "store to global memory, with an optional mask";
+  let arguments = (ins Arg<Tile_PtrLike, "", [MemWrite]>:$ptr,
+                       Tile_Value:$value,
+                       Optional<Tile_BoolLike>:$mask,
+                       OptionalAttr<Tile_CacheModifier>:$cache,
+                       OptionalAttr<Tile_EvictionPolicy>:$evict);
+  let assemblyFormat = [{
+    $value `,` $ptr (`mask` $mask^)? (`cache` `=` $cache^)?
+    (`evict` `=` $evict^)? attr-dict `:` type($ptr)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
+    Tile_PointeeOf<"ptr", "result">, Tile_PointeeOf<"ptr", "value">,
+    Tile_MaskOf<"ptr", "mask">]> {
+  let summary = "atomic read-modify-write; returns the old values";
+  let arguments = (ins Tile_AtomicRMWKind:$kind,
+                       Arg<Tile_PtrLike, "", [MemRead, MemWrite]>:$ptr,
+                       Tile_Value:$value, Optional<Tile_BoolLike>:$mask);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = [{
+    $kind $ptr `,` $value (`mask` $mask^)? attr-dict `:` type($ptr)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [
+    Tile_PointeeOf<"ptr", "result">, Tile_PointeeOf<"ptr", "cmp">,
+    Tile_PointeeOf<"ptr", "value">]> {
+  let summary = "atomic compare-and-swap; returns the old values";
+  let arguments = (ins Arg<Tile_PtrLike, "", [MemRead, MemWrite]>:$ptr,
+                       Tile_Value:$cmp, Tile_Value:$value);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = "$ptr `,` $cmp `,` $value attr-dict `:` type($ptr)";
+  let hasVerifier = 1;
+}
+
+def Tile_BarrierOp : Tile_Op<"barrier"> {
+  let summary = "synchronize the threads of the program (bar.sync)";
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
+  let summary = "built-in reduction along one axis";
+  let description = [{
+    `sum`, `max`, `min` give the reduced values; `argmax` and `argmin` give
+    the i32 index along `axis` of the first maximal (minimal) element.
+    Reducing a 1-D tile gives a scalar.
+
+    ```mlir
+    %m = tile.reduce max %x axis = 1 : tensor<16x1024xf32> -> tensor<16xf32>
+    ```
+  }];
+  let arguments = (ins Tile_ReduceKind:$kind, Tile_Tensor:$src, I32Attr:$axis);
+  let results = (outs AnyTypeOf<[Tile_Scalar, Tile_Tensor]>:$result);
+  let assemblyFormat = [{
+    $kind $src `axis` `=` $axis attr-dict `:` type($src) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_GenericReduceOp : Tile_Op<"generic_reduce", [Pure,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "reduction along one axis with a combiner region";
+  let description = [{
+    The region combines two elements into one; it must be associative and
+    commutative, since the lowering combines in a tree.
+
+    ```mlir
+    %p = tile.generic_reduce %x axis = 0 : tensor<128xf32> -> f32 {
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.mulf %a, %b : f32
+      tile.yield %c : f32
+    }
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src, I32Attr:$axis);
+  let results = (outs AnyTypeOf<[Tile_Scalar, Tile_Tensor]>:$result);
+  let regions = (region SizedRegion<1>:$combiner);
+  let assemblyFormat = [{
+    $src `axis` `=` $axis attr-dict `:` type($src) `->` type($result) $combiner
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator, ReturnLike,
+    HasParent<"GenericReduceOp">]> {
+  let summary = "result of a combiner region";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let builders = [OpBuilder<(ins), [{ }]>];
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Element type conversion
+//===----------------------------------------------------------------------===//
+
+def Tile_CastOp : Tile_Op<"cast", [Pure]> {
+  let summary = "convert elements among f32/f16/bf16/f64/i64/i32/i16/i8/i1";
+  let description = [{
+    Numeric conversion, elementwise on tiles:
+    - float to wider float: exact. Float to narrower float: rounded as
+      `rounding` says (default `rne`).
+    - int to float: signed, rounded to nearest even (`rne`, the only mode).
+    - float to int: signed, rounded as `rounding` says (default `rtz`, C's
+      truncation); out-of-range values saturate as PTX `cvt` does.
+    - int to wider int: sign-extended (i1: zero-extended, so true is 1).
+      Int to narrower int: truncated. To i1: `x != 0`.
+    - i1 to float: 0.0 or 1.0. Float to i1: `x != 0`.
+  }];
+  let arguments = (ins Tile_Value:$src, OptionalAttr<Tile_RoundingMode>:$rounding);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = [{
+    $src (`rounding` `=` $rounding^)? attr-dict `:` type($src) `to` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_BitcastOp : Tile_Op<"bitcast", [Pure]> {
+  let summary = "reinterpret the bits of each element";
+  let arguments = (ins Tile_Value:$src);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `to` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix product
+//===----------------------------------------------------------------------===//
+
+def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "matrix product with accumulation: a * b + acc";
+  let description = [{
+    `a` is MxK, `b` KxN, `acc` and the result MxN. Supported element types:
+    f16 x f16 -> f32, bf16 x bf16 -> f32, i8 x i8 -> i32, and f32 x f32 -> f32
+    with `precision` `tf32` (tensor cores, the default) or `ieee` (exact FMA).
+  }];
+  let arguments = (ins Tile_Tensor:$a, Tile_Tensor:$b, Tile_Tensor:$acc,
+                       OptionalAttr<Tile_DotPrecision>:$precision);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc (`precision` `=` $precision^)? attr-dict `:`
+    type($a) `,` type($b) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // LLK_TILE_OPS

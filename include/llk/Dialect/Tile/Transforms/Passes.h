@@ -1,0 +1,19 @@
+//===- Passes.h - tile dialect transformations ------------------*- C++ -*-===//
+
+#ifndef LLK_DIALECT_TILE_TRANSFORMS_PASSES_H
+#define LLK_DIALECT_TILE_TRANSFORMS_PASSES_H
+
+#include "llk/Dialect/Tile/IR/TileDialect.h"
+#include "mlir/Pass/Pass.h"
+
+namespace llk::tile {
+
+#define GEN_PASS_DECL
+#include "llk/Dialect/Tile/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "llk/Dialect/Tile/Transforms/Passes.h.inc"
+
+} // namespace llk::tile
+
+#endif // LLK_DIALECT_TILE_TRANSFORMS_PASSES_H

@@ -1,0 +1,39 @@
+//===- PTX.h - LLVM dialect to PTX through LLVM's NVPTX back end -*- C++ -*-===//
+
+#ifndef LLK_TARGET_PTX_H
+#define LLK_TARGET_PTX_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include <memory>
+#include <string>
+
+namespace llk {
+
+struct TargetOptions {
+  /// sm_80, sm_86, sm_89, sm_90 or sm_90a.
+  std::string arch = "sm_90";
+  /// libdevice bitcode, linked when kernels call CUDA math functions.
+  std::string libdevicePath;
+};
+
+/// Checks that `arch` names a supported target; returns a message if not.
+std::optional<std::string> checkArch(llvm::StringRef arch);
+
+/// Translates the lowered `gpu.module` in `module` to LLVM IR for NVPTX,
+/// links libdevice if needed, and optimizes at -O3. Errors are reported as
+/// diagnostics on `module`.
+mlir::FailureOr<std::unique_ptr<llvm::Module>>
+translateToOptimizedLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &context,
+                           const TargetOptions &options);
+
+/// Generates PTX for `llvmModule` with the NVPTX back end.
+mlir::FailureOr<std::string> emitPTX(mlir::ModuleOp module,
+                                     llvm::Module &llvmModule,
+                                     const TargetOptions &options);
+
+} // namespace llk
+
+#endif // LLK_TARGET_PTX_H

@@ -1,0 +1,302 @@
+//===- AxisInfo.cpp - pointer contiguity and divisibility -----------------===//
+
+#include "llk/Analysis/AxisInfo.h"
+#include "llk/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/IR/Matchers.h"
+#include <numeric>
+
+using namespace mlir;
+using namespace llk;
+using namespace llk::tile;
+
+static ArrayRef<int64_t> shapeOf(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getShape();
+  return {};
+}
+
+/// Largest power of two dividing `v` (capped); zero is divisible by all.
+static int64_t powerOfTwoDivisor(int64_t v) {
+  if (v == 0)
+    return AxisInfo::kMaxDivisibility;
+  uint64_t u = v < 0 ? -uint64_t(v) : uint64_t(v);
+  return std::min<int64_t>(AxisInfo::kMaxDivisibility, u & -u);
+}
+
+static int64_t gcd(int64_t a, int64_t b) { return std::gcd(a, b); }
+
+static int64_t capMul(int64_t a, int64_t b) {
+  return std::min<int64_t>(AxisInfo::kMaxDivisibility,
+                           std::min<int64_t>(a, AxisInfo::kMaxDivisibility) *
+                               std::min<int64_t>(b, AxisInfo::kMaxDivisibility));
+}
+
+AxisInfo AxisInfo::unknown(ArrayRef<int64_t> shape) {
+  AxisInfo info;
+  info.contiguity.assign(shape.size(), 1);
+  info.divisibility.assign(shape.size(), 1);
+  info.constancy.assign(shape.size(), 1);
+  return info;
+}
+
+AxisInfo AxisInfo::uniform(ArrayRef<int64_t> shape, int64_t div) {
+  AxisInfo info = unknown(shape);
+  info.scalarDivisibility = div;
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    info.divisibility[d] = div;
+    info.constancy[d] = shape[d];
+  }
+  return info;
+}
+
+AxisInfo AxisInfo::ofConstant(ArrayRef<int64_t> shape, int64_t value) {
+  AxisInfo info = uniform(shape, powerOfTwoDivisor(value));
+  info.constant = value;
+  return info;
+}
+
+bool AxisInfo::operator==(const AxisInfo &other) const {
+  return contiguity == other.contiguity && divisibility == other.divisibility &&
+         constancy == other.constancy &&
+         scalarDivisibility == other.scalarDivisibility &&
+         constant == other.constant;
+}
+
+AxisInfo AxisInfoAnalysis::get(Value value) const {
+  auto it = facts.find(value);
+  if (it != facts.end())
+    return it->second;
+  return AxisInfo::unknown(shapeOf(value.getType()));
+}
+
+AxisInfoAnalysis::AxisInfoAnalysis(Operation *root) {
+  // Kernel arguments carry the user's hints.
+  if (auto func = dyn_cast<func::FuncOp>(root)) {
+    for (BlockArgument arg : func.getArguments()) {
+      int64_t div = 1;
+      for (StringRef name :
+           {TileDialect::kDivisibilityAttr, TileDialect::kAlignmentAttr})
+        if (auto attr = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
+                                                            name))
+          div = std::max<int64_t>(div, attr.getInt());
+      if (isa<PtrType>(arg.getType()) && div == 1)
+        div = std::max<int64_t>(
+            1, cast<PtrType>(arg.getType()).getPointeeType().getIntOrFloatBitWidth() / 8);
+      facts[arg] = AxisInfo::uniform({}, div);
+    }
+  }
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) { visit(op); });
+}
+
+/// Facts for `a + b` (also `ptr + offset * scale`).
+static AxisInfo addInfo(const AxisInfo &a, const AxisInfo &b, int64_t scale) {
+  AxisInfo r = a;
+  for (unsigned d = 0; d < a.getRank(); ++d) {
+    // A contiguous run plus a constant stays contiguous.
+    r.contiguity[d] = std::max(gcd(a.contiguity[d], b.constancy[d]),
+                               gcd(b.contiguity[d], a.constancy[d]));
+    r.divisibility[d] =
+        gcd(a.divisibility[d], capMul(b.divisibility[d], scale));
+    r.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
+  }
+  r.scalarDivisibility =
+      gcd(a.scalarDivisibility, capMul(b.scalarDivisibility, scale));
+  r.constant.reset();
+  if (a.constant && b.constant)
+    r.constant = *a.constant + *b.constant * scale;
+  return r;
+}
+
+static AxisInfo mulInfo(const AxisInfo &a, const AxisInfo &b) {
+  AxisInfo r = a;
+  for (unsigned d = 0; d < a.getRank(); ++d) {
+    r.contiguity[d] = (b.constant && *b.constant == 1)   ? a.contiguity[d]
+                      : (a.constant && *a.constant == 1) ? b.contiguity[d]
+                                                         : 1;
+    r.divisibility[d] = capMul(a.divisibility[d], b.divisibility[d]);
+    r.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
+  }
+  r.scalarDivisibility = capMul(a.scalarDivisibility, b.scalarDivisibility);
+  r.constant.reset();
+  if (a.constant && b.constant)
+    r.constant = *a.constant * *b.constant;
+  return r;
+}
+
+/// Facts shared by ops that are uniform where all their operands are.
+static AxisInfo meetConstancy(ArrayRef<AxisInfo> operands,
+                              ArrayRef<int64_t> shape) {
+  AxisInfo r = AxisInfo::unknown(shape);
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    int64_t c = shape[d];
+    for (const AxisInfo &o : operands)
+      c = gcd(c, o.constancy[d]);
+    r.constancy[d] = c;
+  }
+  return r;
+}
+
+void AxisInfoAnalysis::visit(Operation *op) {
+  // A loop counter is as divisible as its start and step.
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    int64_t div = std::gcd(get(loop.getLowerBound()).scalarDivisibility,
+                           get(loop.getStep()).scalarDivisibility);
+    facts[loop.getInductionVar()] = AxisInfo::uniform({}, div);
+    return;
+  }
+  if (op->getNumResults() != 1)
+    return;
+  Value result = op->getResult(0);
+  Type type = result.getType();
+  Type elem = getElementTypeOrSelf(type);
+  if (!elem.isIntOrIndex() && !isa<PtrType>(elem))
+    return;
+  ArrayRef<int64_t> shape = shapeOf(type);
+  auto in = [&](unsigned i) { return get(op->getOperand(i)); };
+  std::optional<AxisInfo> info;
+
+  APInt value;
+  if (matchPattern(result, m_ConstantInt(&value))) {
+    info = AxisInfo::ofConstant(shape, value.getSExtValue());
+  } else if (auto range = dyn_cast<MakeRangeOp>(op)) {
+    info = AxisInfo::unknown(shape);
+    info->contiguity[0] = shape[0];
+    info->divisibility[0] = powerOfTwoDivisor(range.getStart());
+  } else if (isa<SplatOp>(op)) {
+    info = AxisInfo::uniform(shape, in(0).scalarDivisibility);
+    info->constant = in(0).constant;
+  } else if (isa<arith::AddIOp>(op)) {
+    info = addInfo(in(0), in(1), 1);
+  } else if (auto addptr = dyn_cast<AddPtrOp>(op)) {
+    auto ptr = cast<PtrType>(getElementTypeOrSelf(addptr.getPtr().getType()));
+    int64_t bytes = std::max<unsigned>(
+        1, ptr.getPointeeType().getIntOrFloatBitWidth() / 8);
+    info = addInfo(in(0), in(1), bytes);
+  } else if (isa<arith::SubIOp>(op)) {
+    AxisInfo a = in(0), b = in(1);
+    info = addInfo(a, b, 1);
+    for (unsigned d = 0; d < shape.size(); ++d)
+      info->contiguity[d] = gcd(a.contiguity[d], b.constancy[d]);
+    info->constant.reset();
+    if (a.constant && b.constant)
+      info->constant = *a.constant - *b.constant;
+  } else if (isa<arith::MulIOp, arith::ShLIOp>(op)) {
+    AxisInfo b = in(1);
+    if (isa<arith::ShLIOp>(op)) {
+      if (!b.constant || *b.constant < 0 || *b.constant > 30)
+        return;
+      b = AxisInfo::ofConstant(shape, int64_t(1) << *b.constant);
+    }
+    info = mulInfo(in(0), b);
+  } else if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp,
+                 arith::RemUIOp>(op)) {
+    AxisInfo a = in(0), b = in(1);
+    info = meetConstancy({a, b}, shape);
+    if (!b.constant || *b.constant <= 0 ||
+        !llvm::isPowerOf2_64(*b.constant))
+      return void(facts[result] = *info);
+    int64_t c = *b.constant;
+    bool isRem = isa<arith::RemSIOp, arith::RemUIOp>(op);
+    for (unsigned d = 0; d < shape.size(); ++d) {
+      // Aligned runs of the dividend stay runs of the remainder within
+      // blocks of c, and are constant in the quotient within such blocks.
+      int64_t aligned = gcd(a.contiguity[d], a.divisibility[d]);
+      if (isRem) {
+        info->contiguity[d] = gcd(aligned, c);
+        info->divisibility[d] = gcd(a.divisibility[d], c);
+      } else {
+        info->constancy[d] =
+            std::max(info->constancy[d], gcd(aligned, c));
+        info->divisibility[d] =
+            a.divisibility[d] >= c ? a.divisibility[d] / c : 1;
+      }
+    }
+    info->scalarDivisibility =
+        isRem ? gcd(a.scalarDivisibility, c)
+              : (a.scalarDivisibility >= c ? a.scalarDivisibility / c : 1);
+    if (a.constant)
+      info->constant = isRem ? *a.constant % c : *a.constant / c;
+  } else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+    AxisInfo a = in(0), b = in(1);
+    info = meetConstancy({a, b}, shape);
+    if (cmp.getPredicate() != arith::CmpIPredicate::eq &&
+        cmp.getPredicate() != arith::CmpIPredicate::ne) {
+      // `range < n`: an aligned contiguous block of `a` stays on one side of
+      // a bound `b` that is divisible by the block size and uniform over it.
+      for (unsigned d = 0; d < shape.size(); ++d) {
+        int64_t blockA = gcd(a.contiguity[d], a.divisibility[d]);
+        int64_t blockB = gcd(b.contiguity[d], b.divisibility[d]);
+        int64_t block =
+            std::max(gcd(blockA, gcd(b.divisibility[d], b.constancy[d])),
+                     gcd(blockB, gcd(a.divisibility[d], a.constancy[d])));
+        info->constancy[d] = std::max(info->constancy[d], block);
+      }
+    }
+  } else if (isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(op)) {
+    info = meetConstancy({in(0), in(1)}, shape);
+  } else if (isa<arith::SelectOp>(op)) {
+    AxisInfo c = in(0), t = in(1), f = in(2);
+    if (shape.empty()) {
+      info = AxisInfo::uniform({}, gcd(t.scalarDivisibility,
+                                       f.scalarDivisibility));
+    } else {
+      info = meetConstancy({c, t, f}, shape);
+      for (unsigned d = 0; d < shape.size(); ++d)
+        info->divisibility[d] = gcd(t.divisibility[d], f.divisibility[d]);
+    }
+  } else if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
+                 arith::IndexCastOp, CastOp, ConvertLayoutOp>(op)) {
+    info = in(0);
+  } else if (auto bcast = dyn_cast<BroadcastOp>(op)) {
+    info = in(0);
+    auto src = bcast.getSrc().getType();
+    for (unsigned d = 0; d < shape.size(); ++d)
+      if (src.getDimSize(d) != shape[d]) {
+        info->contiguity[d] = 1;
+        info->constancy[d] = shape[d];
+      }
+  } else if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+    info = in(0);
+    int64_t div = AxisInfo::kMaxDivisibility;
+    for (int64_t v : info->divisibility)
+      div = std::min(div, v);
+    unsigned axis = expand.getAxis();
+    info->contiguity.insert(info->contiguity.begin() + axis, 1);
+    info->divisibility.insert(info->divisibility.begin() + axis, div);
+    info->constancy.insert(info->constancy.begin() + axis, 1);
+  } else if (isa<TransOp>(op)) {
+    info = in(0);
+    std::reverse(info->contiguity.begin(), info->contiguity.end());
+    std::reverse(info->divisibility.begin(), info->divisibility.end());
+    std::reverse(info->constancy.begin(), info->constancy.end());
+  }
+  if (info)
+    facts[result] = *info;
+}
+
+unsigned AxisInfoAnalysis::getMostContiguousDim(Value ptr) const {
+  AxisInfo info = get(ptr);
+  unsigned best = info.getRank() ? info.getRank() - 1 : 0;
+  for (unsigned d = 0; d < info.getRank(); ++d)
+    if (info.contiguity[d] > info.contiguity[best])
+      best = d;
+  return best;
+}
+
+unsigned AxisInfoAnalysis::getVectorWidth(Value ptr, Value mask,
+                                          unsigned dim) const {
+  auto type = dyn_cast<RankedTensorType>(ptr.getType());
+  if (!type)
+    return 1;
+  auto ptrType = cast<PtrType>(type.getElementType());
+  int64_t bytes =
+      std::max<unsigned>(1, ptrType.getPointeeType().getIntOrFloatBitWidth() / 8);
+  AxisInfo info = get(ptr);
+  int64_t width = std::min<int64_t>(info.contiguity[dim], 16 / bytes);
+  width = std::min<int64_t>(width,
+                            std::max<int64_t>(1, info.divisibility[dim] / bytes));
+  if (mask)
+    width = std::min<int64_t>(width, get(mask).constancy[dim]);
+  return std::max<int64_t>(1, width);
+}

@@ -1,0 +1,156 @@
+//===- Compiler.cpp - the llk compiler as a library -----------------------===//
+
+#include "llk/Compiler/Compiler.h"
+#include "llk/Conversion/Passes.h"
+#include "llk/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/raw_ostream.h"
+#include <set>
+
+using namespace mlir;
+using namespace llk;
+
+std::optional<Stage> llk::parseStage(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<Stage>>(name)
+      .Case("tile", Stage::Tile)
+      .Case("layout", Stage::Layout)
+      .Case("llvm", Stage::LLVMDialect)
+      .Case("llvm-ir", Stage::LLVMIR)
+      .Case("ptx", Stage::PTX)
+      .Default(std::nullopt);
+}
+
+FailureOr<std::string>
+llk::bindConstants(llvm::SourceMgr &sourceMgr, unsigned bufferId,
+                   const std::map<std::string, int64_t> &constants) {
+  llvm::StringRef text = sourceMgr.getMemoryBuffer(bufferId)->getBuffer();
+  std::string result;
+  result.reserve(text.size());
+  std::set<std::string> used;
+  bool ok = true;
+  auto error = [&](const char *at, const llvm::Twine &message) {
+    sourceMgr.PrintMessage(llvm::SMLoc::getFromPointer(at),
+                           llvm::SourceMgr::DK_Error, message);
+    ok = false;
+  };
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t start = text.find("${", pos);
+    if (start == llvm::StringRef::npos) {
+      result += text.substr(pos).str();
+      break;
+    }
+    result += text.substr(pos, start - pos).str();
+    size_t end = text.find('}', start);
+    llvm::StringRef name =
+        end == llvm::StringRef::npos ? "" : text.slice(start + 2, end);
+    bool valid = !name.empty() && (isalpha(name[0]) || name[0] == '_') &&
+                 llvm::all_of(name, [](char c) { return isalnum(c) || c == '_'; });
+    if (!valid) {
+      error(text.data() + start,
+            "malformed constant placeholder: expected ${NAME} with NAME an "
+            "identifier");
+      pos = start + 2;
+      continue;
+    }
+    auto it = constants.find(name.str());
+    if (it == constants.end()) {
+      error(text.data() + start, "constant '" + name +
+                                     "' is not bound; pass -D " + name +
+                                     "=<value>");
+    } else {
+      result += std::to_string(it->second);
+      used.insert(it->first);
+    }
+    pos = end + 1;
+  }
+  for (const auto &[name, value] : constants)
+    if (!used.count(name)) {
+      sourceMgr.PrintMessage(llvm::SMLoc::getFromPointer(text.data()),
+                             llvm::SourceMgr::DK_Error,
+                             "constant '" + name +
+                                 "' is bound but the source has no ${" + name +
+                                 "}");
+      ok = false;
+    }
+  if (!ok)
+    return failure();
+  return result;
+}
+
+void llk::buildLayoutPipeline(OpPassManager &pm, unsigned numWarps) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  tile::TileAssignLayoutsOptions layoutOptions;
+  layoutOptions.numWarps = numWarps;
+  pm.addNestedPass<func::FuncOp>(tile::createTileAssignLayouts(layoutOptions));
+  pm.addPass(createCanonicalizerPass());
+}
+
+void llk::buildLoweringPipeline(OpPassManager &pm) {
+  pm.addPass(createConvertTileToGPU());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+LogicalResult llk::compileModule(
+    ModuleOp module, const CompileOptions &options, Stage stage,
+    llvm::raw_ostream &output,
+    llvm::function_ref<LogicalResult(PassManager &)> configure) {
+  MLIRContext *ctx = module.getContext();
+  if (module.getBody()->empty())
+    return module.emitError("the source holds no kernel");
+
+  if (options.numWarps) {
+    unsigned warps = *options.numWarps;
+    if (warps == 0 || warps > 32 || !llvm::isPowerOf2_32(warps))
+      return module.emitError("--num-warps must be a power of two in [1, 32], "
+                              "got ")
+             << warps;
+    for (auto func : module.getOps<func::FuncOp>())
+      func->setAttr(tile::TileDialect::kNumWarpsAttr,
+                    IntegerAttr::get(IntegerType::get(ctx, 32), warps));
+  }
+
+  PassManager pm(ctx);
+  if (configure && failed(configure(pm)))
+    return failure();
+  if (stage != Stage::Tile)
+    buildLayoutPipeline(pm, options.numWarps.value_or(4));
+  if (stage != Stage::Tile && stage != Stage::Layout)
+    buildLoweringPipeline(pm);
+  if (failed(pm.run(module)))
+    return failure();
+  if (stage == Stage::Tile || stage == Stage::Layout ||
+      stage == Stage::LLVMDialect) {
+    module.print(output);
+    return success();
+  }
+
+  llvm::LLVMContext llvmContext;
+  auto llvmModule = translateToOptimizedLLVMIR(module, llvmContext, options.target);
+  if (failed(llvmModule))
+    return failure();
+  if (stage == Stage::LLVMIR) {
+    (*llvmModule)->print(output, nullptr);
+    return success();
+  }
+  auto ptx = emitPTX(module, **llvmModule, options.target);
+  if (failed(ptx))
+    return failure();
+  output << *ptx;
+  return success();
+}

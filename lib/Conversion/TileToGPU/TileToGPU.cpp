@@ -1,0 +1,1433 @@
+//===- TileToGPU.cpp - laid-out tile kernels to per-thread GPU code -------===//
+//
+// A tile with a distributed layout becomes, in each thread, the vector of the
+// elements that thread holds (Layout.h says which, and in which order). Ops
+// that keep elements in place (arith, math, casts, pointer arithmetic) then
+// act on those vectors; ops that move elements between threads use
+// gpu.shuffle and shared memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llk/Analysis/AxisInfo.h"
+#include "llk/Conversion/Passes.h"
+#include "llk/Dialect/Tile/IR/Layout.h"
+
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace llk {
+#define GEN_PASS_DEF_CONVERTTILETOGPU
+#include "llk/Conversion/Passes.h.inc"
+} // namespace llk
+
+using namespace mlir;
+using namespace llk;
+using namespace llk::tile;
+
+namespace {
+
+constexpr unsigned kGlobalAddressSpace = 1;
+constexpr unsigned kSharedAddressSpace = 3;
+constexpr llvm::StringLiteral kSharedPrefix = "__llk_smem_";
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+class TileTypeConverter : public TypeConverter {
+public:
+  explicit TileTypeConverter(MLIRContext *ctx) {
+    addConversion([](Type type) { return type; });
+    addConversion([ctx](PtrType) {
+      return LLVM::LLVMPointerType::get(ctx, kGlobalAddressSpace);
+    });
+    addConversion([ctx](RankedTensorType type) -> std::optional<Type> {
+      auto view = getDistributedView(type);
+      if (failed(view))
+        return std::nullopt;
+      Type elem = type.getElementType();
+      if (isa<PtrType>(elem))
+        elem = IntegerType::get(ctx, 64);
+      return VectorType::get({view->totalElemsPerThread()}, elem);
+    });
+    auto cast = [](OpBuilder &builder, Type type, ValueRange inputs,
+                   Location loc) -> Value {
+      return UnrealizedConversionCastOp::create(builder, loc, type, inputs)
+          .getResult(0);
+    };
+    addSourceMaterialization(cast);
+    addTargetMaterialization(cast);
+  }
+};
+
+bool hasTileType(Operation *op) {
+  auto isTile = [](Type t) { return isa<RankedTensorType>(t); };
+  return llvm::any_of(op->getOperandTypes(), isTile) ||
+         llvm::any_of(op->getResultTypes(), isTile);
+}
+
+unsigned byteWidth(Type elem) {
+  if (isa<PtrType>(elem))
+    return 8;
+  return std::max<unsigned>(1, elem.getIntOrFloatBitWidth() / 8);
+}
+
+//===----------------------------------------------------------------------===//
+// Per-thread index arithmetic
+//===----------------------------------------------------------------------===//
+
+/// Emits the index arithmetic of one op: thread coordinates and the tile
+/// coordinates of each register.
+class IndexEmitter {
+public:
+  IndexEmitter(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
+  Value i32(int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+  }
+  Value i1(bool v) {
+    return arith::ConstantOp::create(b, loc, b.getBoolAttr(v));
+  }
+
+  Value threadId() {
+    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    return arith::IndexCastOp::create(b, loc, b.getI32Type(), tid);
+  }
+  Value laneId() { return arith::AndIOp::create(b, loc, threadId(), i32(31)); }
+  Value warpId() { return arith::ShRUIOp::create(b, loc, threadId(), i32(5)); }
+
+  /// (id / stride) % count, for powers of two.
+  Value digit(Value id, unsigned stride, unsigned count) {
+    Value shifted = arith::ShRUIOp::create(b, loc, id, i32(llvm::Log2_32(stride)));
+    return arith::AndIOp::create(b, loc, shifted, i32(count - 1));
+  }
+  Value laneCoord(const DistributedView &v, unsigned d) {
+    return digit(laneId(), v.laneStride[d], v.threadsPerWarp[d]);
+  }
+  Value warpCoord(const DistributedView &v, unsigned d) {
+    return digit(warpId(), v.warpStride[d], v.warpsPerCTA[d]);
+  }
+
+  /// Coordinate along `d` of each register, as vector<E x i32>.
+  Value coordinates(const DistributedView &v, unsigned d) {
+    Value threadPart = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, warpCoord(v, d), i32(v.threadsPerWarp[d])),
+        laneCoord(v, d));
+    Value base =
+        arith::MulIOp::create(b, loc, threadPart, i32(v.sizePerThread[d]));
+    SmallVector<int32_t> offsets;
+    for (const auto &local : v.localIndices()) {
+      int64_t k = local[d];
+      offsets.push_back((k / v.contigPerThread(d)) * v.tileExtent(d) +
+                        k % v.contigPerThread(d));
+    }
+    auto type = VectorType::get({int64_t(offsets.size())}, b.getI32Type());
+    Value result = arith::AddIOp::create(
+        b, loc, vector::BroadcastOp::create(b, loc, type, base),
+        arith::ConstantOp::create(b, loc, DenseIntElementsAttr::get(type, offsets)));
+    // Along a dimension smaller than the pattern, threads wrap around.
+    if (v.shape[d] < v.tileExtent(d))
+      result = arith::AndIOp::create(
+          b, loc, result,
+          arith::ConstantOp::create(
+              b, loc, DenseIntElementsAttr::get(type, int32_t(v.shape[d] - 1))));
+    return result;
+  }
+
+  /// True in exactly one of the threads that hold the same elements, so
+  /// that stores and atomics happen once.
+  Value ownerPredicate(const DistributedView &v) {
+    Value pred;
+    auto require = [&](Value cond) {
+      pred = pred ? arith::AndIOp::create(b, loc, pred, cond).getResult() : cond;
+    };
+    auto below = [&](Value coord, unsigned n) {
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, coord, i32(n));
+    };
+    for (unsigned d = 0; d < v.shape.size(); ++d) {
+      if (v.distinctLanes(d) < v.threadsPerWarp[d])
+        require(below(laneCoord(v, d), v.distinctLanes(d)));
+      if (v.distinctWarps(d) < v.warpsPerCTA[d])
+        require(below(warpCoord(v, d), v.distinctWarps(d)));
+    }
+    if (v.slicedLanes > 1)
+      require(below(digit(laneId(), v.slicedLaneStride, v.slicedLanes), 1));
+    if (v.slicedWarps > 1)
+      require(below(digit(warpId(), v.slicedWarpStride, v.slicedWarps), 1));
+    return pred;
+  }
+
+  Value extract(Value vec, int64_t i) {
+    return vector::ExtractOp::create(b, loc, vec, ArrayRef<int64_t>{i});
+  }
+  Value slice(Value vec, int64_t offset, int64_t size) {
+    if (size == 1 && cast<VectorType>(vec.getType()).getNumElements() == 1)
+      return vec;
+    return vector::ExtractStridedSliceOp::create(b, loc, vec, ArrayRef<int64_t>{offset},
+                                                 ArrayRef<int64_t>{size},
+                                                 ArrayRef<int64_t>{1});
+  }
+  Value insertSlice(Value chunk, Value into, int64_t offset) {
+    if (chunk.getType() == into.getType())
+      return chunk;
+    return vector::InsertStridedSliceOp::create(b, loc, chunk, into,
+                                                ArrayRef<int64_t>{offset},
+                                                ArrayRef<int64_t>{1});
+  }
+  Value fromElements(Type elem, ArrayRef<Value> elems) {
+    auto type = VectorType::get({int64_t(elems.size())}, elem);
+    return vector::FromElementsOp::create(b, loc, type, elems);
+  }
+  Value poison(Type type) { return ub::PoisonOp::create(b, loc, type); }
+
+  OpBuilder &b;
+  Location loc;
+};
+
+/// The distributed view of a tile type; the layout pass guarantees one.
+DistributedView viewOf(Type type) {
+  return *getDistributedView(cast<RankedTensorType>(type));
+}
+
+//===----------------------------------------------------------------------===//
+// Shared memory
+//===----------------------------------------------------------------------===//
+
+/// Hands out the kernel's shared-memory scratch buffer. Users run one after
+/// another, each starting with a barrier, so they can all share offset 0.
+class SharedScratch {
+public:
+  Value base(OpBuilder &b, Location loc, Operation *op, int64_t bytes) {
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    std::string name = (kSharedPrefix + func.getName()).str();
+    int64_t &size = sizes[name];
+    size = std::max(size, bytes);
+    return LLVM::AddressOfOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext(), kSharedAddressSpace),
+        name);
+  }
+  const llvm::StringMap<int64_t> &getSizes() const { return sizes; }
+
+private:
+  llvm::StringMap<int64_t> sizes;
+};
+
+Value byteAddress(IndexEmitter &e, Value base, Value byteOffset) {
+  return LLVM::GEPOp::create(e.b, e.loc, base.getType(), e.b.getI8Type(), base,
+                             ValueRange{byteOffset});
+}
+
+/// Element types as stored in shared memory: i1 travels as i8.
+Type storageType(Type elem) {
+  return elem.isInteger(1) ? IntegerType::get(elem.getContext(), 8) : elem;
+}
+
+/// Moves a tile between layouts (and, for reshape and transpose, between
+/// index spaces) through shared memory: every thread writes its elements at
+/// `sum(coord[d] * srcStrides[d])`, and reads those of its new layout at
+/// `sum(coord[d] * dstStrides[d])`.
+Value exchangeThroughShared(IndexEmitter &e, SharedScratch &scratch,
+                            Operation *op, Value src, Type srcTileType,
+                            Type dstTileType, ArrayRef<int64_t> srcStrides,
+                            ArrayRef<int64_t> dstStrides) {
+  DistributedView srcView = viewOf(srcTileType), dstView = viewOf(dstTileType);
+  auto srcVec = cast<VectorType>(src.getType());
+  Type elem = srcVec.getElementType();
+  Type stored = storageType(elem);
+  int64_t bytes = byteWidth(stored);
+  int64_t numElems = cast<RankedTensorType>(srcTileType).getNumElements();
+  Value base = e.b.getInsertionBlock() ? scratch.base(e.b, e.loc, op, numElems * bytes)
+                                       : Value();
+  if (elem != stored)
+    src = arith::ExtUIOp::create(e.b, e.loc,
+                                 VectorType::get(srcVec.getShape(), stored), src);
+
+  // Byte offset of each register, and how many registers in a row are
+  // adjacent in shared memory (then one vector access moves them).
+  auto offsets = [&](const DistributedView &view, ArrayRef<int64_t> strides) {
+    Value total;
+    for (unsigned d = 0; d < view.shape.size(); ++d) {
+      Value term = arith::MulIOp::create(
+          e.b, e.loc, e.coordinates(view, d),
+          arith::ConstantOp::create(
+              e.b, e.loc,
+              DenseIntElementsAttr::get(
+                  VectorType::get({view.totalElemsPerThread()}, e.b.getI32Type()),
+                  int32_t(strides[d] * bytes))));
+      total = total ? arith::AddIOp::create(e.b, e.loc, total, term).getResult()
+                    : term;
+    }
+    return total;
+  };
+  auto chunkSize = [&](const DistributedView &view, ArrayRef<int64_t> strides) {
+    unsigned fast = view.order[0];
+    if (strides[fast] != 1)
+      return int64_t(1);
+    return std::min<int64_t>(view.contigPerThread(fast), std::max<int64_t>(1, 16 / bytes));
+  };
+
+  gpu::BarrierOp::create(e.b, e.loc);
+  Value srcOffsets = offsets(srcView, srcStrides);
+  int64_t srcChunk = chunkSize(srcView, srcStrides);
+  for (int64_t r = 0; r < srcView.totalElemsPerThread(); r += srcChunk) {
+    Value addr = byteAddress(e, base, e.extract(srcOffsets, r));
+    Value value = srcChunk == 1 ? e.extract(src, r) : e.slice(src, r, srcChunk);
+    LLVM::StoreOp::create(e.b, e.loc, value, addr, srcChunk * bytes);
+  }
+  gpu::BarrierOp::create(e.b, e.loc);
+
+  Value dstOffsets = offsets(dstView, dstStrides);
+  int64_t dstChunk = chunkSize(dstView, dstStrides);
+  auto dstVecType = VectorType::get({dstView.totalElemsPerThread()}, stored);
+  Value result = e.poison(dstVecType);
+  for (int64_t r = 0; r < dstView.totalElemsPerThread(); r += dstChunk) {
+    Value addr = byteAddress(e, base, e.extract(dstOffsets, r));
+    Type chunkType = dstChunk == 1 ? stored : VectorType::get({dstChunk}, stored);
+    Value value = LLVM::LoadOp::create(e.b, e.loc, chunkType, addr, dstChunk * bytes);
+    result = dstChunk == 1
+                 ? vector::InsertOp::create(e.b, e.loc, value, result,
+                                            ArrayRef<int64_t>{r})
+                       .getResult()
+                 : e.insertSlice(value, result, r);
+  }
+  if (elem != stored)
+    result = arith::TruncIOp::create(
+        e.b, e.loc, VectorType::get(dstVecType.getShape(), elem), result);
+  return result;
+}
+
+SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int d = int(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+//===----------------------------------------------------------------------===//
+// Global memory
+//===----------------------------------------------------------------------===//
+
+std::string cacheSuffix(std::optional<CacheModifier> cache,
+                        std::optional<EvictionPolicy> evict) {
+  std::string s;
+  if (cache)
+    s += "." + stringifyCacheModifier(*cache).str();
+  if (evict)
+    s += ".L1::" + stringifyEvictionPolicy(*evict).str();
+  return s;
+}
+
+/// How a chunk of `bytes` travels in PTX registers: `count` words of
+/// `bits` each.
+struct WordShape {
+  unsigned bits, count;
+  static WordShape of(int64_t bytes) {
+    if (bytes >= 4)
+      return {32, unsigned(bytes / 4)};
+    return {unsigned(bytes * 8), 1};
+  }
+  std::string ptxType() const { return bits == 8 ? "u8" : "b" + std::to_string(bits); }
+  /// Register constraint: 8-bit loads land in 16-bit registers.
+  std::string constraint() const { return bits == 32 ? "r" : "h"; }
+  Type regType(MLIRContext *ctx) const {
+    return IntegerType::get(ctx, bits == 32 ? 32 : 16);
+  }
+};
+
+std::string operandList(unsigned first, unsigned count) {
+  std::string s = count > 1 ? "{" : "";
+  for (unsigned i = 0; i < count; ++i)
+    s += (i ? ", $" : "$") + std::to_string(first + i);
+  return s + (count > 1 ? "}" : "");
+}
+
+std::string vecSuffix(unsigned count) {
+  return count > 1 ? ".v" + std::to_string(count) : "";
+}
+
+/// Splits a value of `chunkType` (a scalar or vector) into PTX words.
+SmallVector<Value> toWords(IndexEmitter &e, Value chunk, WordShape words) {
+  MLIRContext *ctx = e.b.getContext();
+  Type wordType = IntegerType::get(ctx, words.bits);
+  Type asWords = words.count == 1 ? wordType
+                                  : VectorType::get({words.count}, wordType);
+  Value bits = chunk.getType() == asWords
+                   ? chunk
+                   : arith::BitcastOp::create(e.b, e.loc, asWords, chunk).getResult();
+  SmallVector<Value> result;
+  for (unsigned i = 0; i < words.count; ++i) {
+    Value w = words.count == 1 ? bits : e.extract(bits, i);
+    if (words.bits == 8)
+      w = arith::ExtUIOp::create(e.b, e.loc, words.regType(ctx), w);
+    result.push_back(w);
+  }
+  return result;
+}
+
+Value fromWords(IndexEmitter &e, ArrayRef<Value> regs, WordShape words,
+                Type chunkType) {
+  MLIRContext *ctx = e.b.getContext();
+  Type wordType = IntegerType::get(ctx, words.bits);
+  SmallVector<Value> ws;
+  for (Value r : regs)
+    ws.push_back(words.bits == 8
+                     ? arith::TruncIOp::create(e.b, e.loc, wordType, r).getResult()
+                     : r);
+  Value bits = words.count == 1 ? ws[0] : e.fromElements(wordType, ws);
+  if (bits.getType() == chunkType)
+    return bits;
+  return arith::BitcastOp::create(e.b, e.loc, chunkType, bits);
+}
+
+Value toGlobalPtr(IndexEmitter &e, Value address) {
+  if (isa<LLVM::LLVMPointerType>(address.getType()))
+    return address;
+  return LLVM::IntToPtrOp::create(
+      e.b, e.loc, LLVM::LLVMPointerType::get(e.b.getContext(), kGlobalAddressSpace),
+      address);
+}
+
+/// Loads a chunk (scalar or vector type) from `addr`. Unpredicated plain
+/// loads stay LLVM loads; masked or hinted ones become one predicated PTX
+/// instruction so that a masked-off vector costs no branch.
+Value loadChunk(IndexEmitter &e, Value addr, Value pred, Value other,
+                Type chunkType, LoadOp op) {
+  int64_t bytes = 0;
+  if (auto vec = dyn_cast<VectorType>(chunkType))
+    bytes = vec.getNumElements() * byteWidth(vec.getElementType());
+  else
+    bytes = byteWidth(chunkType);
+  std::string hints = cacheSuffix(op.getCache(), op.getEvict());
+  if (!pred && hints.empty() && !op.getIsVolatile())
+    return LLVM::LoadOp::create(e.b, e.loc, chunkType, addr, bytes);
+
+  MLIRContext *ctx = e.b.getContext();
+  WordShape words = WordShape::of(bytes);
+  std::string asmText, constraints;
+  SmallVector<Value> operands{addr};
+  unsigned next = words.count + 1;
+  if (pred)
+    operands.push_back(pred), ++next;
+  if (other) {
+    for (auto [i, w] : llvm::enumerate(toWords(e, other, words))) {
+      asmText += "mov.b" + std::to_string(words.bits == 8 ? 16 : words.bits) +
+                 " $" + std::to_string(i) + ", $" + std::to_string(next + i) + ";\n\t";
+      operands.push_back(w);
+    }
+  }
+  if (pred)
+    asmText += "@$" + std::to_string(words.count + 1) + " ";
+  asmText += std::string("ld") + (op.getIsVolatile() ? ".volatile" : "") +
+             ".global" + hints + vecSuffix(words.count) + "." + words.ptxType() +
+             " " + operandList(0, words.count) + ", [$" +
+             std::to_string(words.count) + "];";
+  for (unsigned i = 0; i < words.count; ++i)
+    constraints += "=" + words.constraint() + ",";
+  constraints += "l";
+  if (pred)
+    constraints += ",b";
+  if (other)
+    for (unsigned i = 0; i < words.count; ++i)
+      constraints += "," + words.constraint();
+
+  Type reg = words.regType(ctx);
+  Type resultType =
+      words.count == 1
+          ? reg
+          : LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(words.count, reg));
+  auto inlineAsm = LLVM::InlineAsmOp::create(
+      e.b, e.loc, resultType, operands, asmText, constraints,
+      /*has_side_effects=*/op.getIsVolatile(), /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+      ArrayAttr());
+  SmallVector<Value> regs;
+  for (unsigned i = 0; i < words.count; ++i)
+    regs.push_back(words.count == 1
+                       ? inlineAsm.getResult(0)
+                       : LLVM::ExtractValueOp::create(e.b, e.loc, inlineAsm.getResult(0),
+                                                      ArrayRef<int64_t>{i})
+                             .getResult());
+  return fromWords(e, regs, words, chunkType);
+}
+
+void storeChunk(IndexEmitter &e, Value addr, Value pred, Value chunk,
+                StoreOp op) {
+  Type chunkType = chunk.getType();
+  int64_t bytes = 0;
+  if (auto vec = dyn_cast<VectorType>(chunkType))
+    bytes = vec.getNumElements() * byteWidth(vec.getElementType());
+  else
+    bytes = byteWidth(chunkType);
+  std::string hints = cacheSuffix(op.getCache(), op.getEvict());
+  if (!pred && hints.empty()) {
+    LLVM::StoreOp::create(e.b, e.loc, chunk, addr, bytes);
+    return;
+  }
+  WordShape words = WordShape::of(bytes);
+  SmallVector<Value> operands{addr};
+  llvm::append_range(operands, toWords(e, chunk, words));
+  std::string constraints = "l";
+  for (unsigned i = 0; i < words.count; ++i)
+    constraints += "," + words.constraint();
+  std::string asmText;
+  if (pred) {
+    operands.push_back(pred);
+    constraints += ",b";
+    asmText += "@$" + std::to_string(words.count + 1) + " ";
+  }
+  asmText += "st.global" + hints + vecSuffix(words.count) + "." +
+             words.ptxType() + " [$0], " + operandList(1, words.count) + ";";
+  LLVM::InlineAsmOp::create(e.b, e.loc, TypeRange{}, operands, asmText,
+                            constraints, /*has_side_effects=*/true,
+                            /*is_align_stack=*/false,
+                            LLVM::tailcallkind::TailCallKind::None,
+                            LLVM::AsmDialectAttr(), ArrayAttr());
+}
+
+Value andPredicates(IndexEmitter &e, Value a, Value b) {
+  if (!a)
+    return b;
+  if (!b)
+    return a;
+  return arith::AndIOp::create(e.b, e.loc, a, b);
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+/// State shared by the patterns of one conversion.
+struct LoweringState {
+  /// Elements per access of each tile memory op, from the contiguity
+  /// analysis run before conversion.
+  llvm::DenseMap<Operation *, unsigned> accessWidth;
+  SharedScratch scratch;
+};
+
+template <typename OpTy>
+struct TilePattern : OpConversionPattern<OpTy> {
+  TilePattern(const TypeConverter &converter, MLIRContext *ctx,
+              LoweringState &state)
+      : OpConversionPattern<OpTy>(converter, ctx), state(state) {}
+  LoweringState &state;
+};
+
+struct FuncLowering : TilePattern<func::FuncOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(func::FuncOp func, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (func.isDeclaration())
+      return func.emitError("kernel '") << func.getName() << "' has no body";
+    if (func.getNumResults() != 0)
+      return func.emitError("kernel '")
+             << func.getName() << "' must not return values; store results";
+    TypeConverter::SignatureConversion signature(func.getNumArguments());
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+      if (isa<RankedTensorType>(type))
+        return func.emitError("kernel argument ")
+               << i << " is a tile (" << type
+               << "); pass a !tile.ptr and load it";
+      if (type.isInteger(1))
+        return func.emitError("kernel argument ")
+               << i << " is i1, which kernels cannot take; pass an i32";
+      signature.addInputs(i, getTypeConverter()->convertType(type));
+    }
+    auto kernel = gpu::GPUFuncOp::create(
+        rewriter, func.getLoc(), func.getName(),
+        rewriter.getFunctionType(signature.getConvertedTypes(), {}));
+    kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                    rewriter.getUnitAttr());
+    int32_t threads = getNumWarps(func) * 32;
+    kernel.setKnownBlockSizeAttr(rewriter.getDenseI32ArrayAttr({threads, 1, 1}));
+    rewriter.eraseBlock(&kernel.getBody().front());
+    rewriter.inlineRegionBefore(func.getBody(), kernel.getBody(), kernel.end());
+    if (failed(rewriter.convertRegionTypes(&kernel.getBody(), *getTypeConverter(),
+                                           &signature)))
+      return failure();
+    rewriter.eraseOp(func);
+    return success();
+  }
+};
+
+struct ReturnLowering : TilePattern<func::ReturnOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(func::ReturnOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<gpu::ReturnOp>(op);
+    return success();
+  }
+};
+
+/// arith and math ops on tiles become the same ops on per-thread vectors.
+struct ElementwiseLowering : ConversionPattern {
+  ElementwiseLowering(const TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), 1, ctx) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa_and_nonnull<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+        !hasTileType(op))
+      return failure();
+    SmallVector<Type> resultTypes;
+    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(), resultTypes)))
+      return failure();
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+      if (!dense || !dense.isSplat())
+        return op->emitError("only uniform (splat) tile constants are "
+                             "supported; build others from tile.make_range");
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+          op, resultTypes[0],
+          DenseElementsAttr::get(cast<ShapedType>(resultTypes[0]),
+                                 dense.getSplatValue<Attribute>()));
+      return success();
+    }
+    OperationState state(op->getLoc(), op->getName(), operands, resultTypes,
+                         op->getAttrs());
+    rewriter.replaceOp(op, rewriter.create(state)->getResults());
+    return success();
+  }
+};
+
+struct ProgramIdLowering : TilePattern<ProgramIdOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(ProgramIdOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value id = gpu::BlockIdOp::create(rewriter, op.getLoc(),
+                                      gpu::Dimension(int(op.getAxis())));
+    rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, rewriter.getI32Type(), id);
+    return success();
+  }
+};
+
+struct NumProgramsLowering : TilePattern<NumProgramsOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(NumProgramsOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value n = gpu::GridDimOp::create(rewriter, op.getLoc(),
+                                     gpu::Dimension(int(op.getAxis())));
+    rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, rewriter.getI32Type(), n);
+    return success();
+  }
+};
+
+struct BarrierLowering : TilePattern<BarrierOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(BarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<gpu::BarrierOp>(op);
+    return success();
+  }
+};
+
+struct MakeRangeLowering : TilePattern<MakeRangeOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(MakeRangeOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    IndexEmitter e(rewriter, op.getLoc());
+    DistributedView view = viewOf(op.getType());
+    Value coords = e.coordinates(view, 0);
+    if (op.getStart() != 0)
+      coords = arith::AddIOp::create(
+          rewriter, op.getLoc(), coords,
+          arith::ConstantOp::create(
+              rewriter, op.getLoc(),
+              DenseIntElementsAttr::get(cast<VectorType>(coords.getType()),
+                                        int32_t(op.getStart()))));
+    rewriter.replaceOp(op, coords);
+    return success();
+  }
+};
+
+struct SplatLowering : TilePattern<SplatOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(SplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value src = adaptor.getSrc();
+    if (isa<LLVM::LLVMPointerType>(src.getType()))
+      src = LLVM::PtrToIntOp::create(rewriter, op.getLoc(), rewriter.getI64Type(), src);
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(
+        op, getTypeConverter()->convertType(op.getType()), src);
+    return success();
+  }
+};
+
+struct BroadcastLowering : TilePattern<BroadcastOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(BroadcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    DistributedView src = viewOf(op.getSrc().getType());
+    DistributedView dst = viewOf(op.getType());
+    // Same layout: each result register reads the source register with the
+    // broadcast dimensions' local index at 0.
+    SmallVector<int64_t> mask;
+    for (auto local : dst.localIndices()) {
+      for (unsigned d = 0; d < local.size(); ++d)
+        if (src.shape[d] == 1)
+          local[d] = 0;
+      mask.push_back(src.registerIndex(local));
+    }
+    rewriter.replaceOpWithNewOp<vector::ShuffleOp>(op, adaptor.getSrc(),
+                                                   adaptor.getSrc(), mask);
+    return success();
+  }
+};
+
+struct ExpandDimsLowering : TilePattern<ExpandDimsOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(ExpandDimsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // A slice and its parent with a size-1 dimension put the same elements
+    // in the same registers.
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
+struct ConvertLayoutLowering : TilePattern<ConvertLayoutOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(ConvertLayoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    IndexEmitter e(rewriter, op.getLoc());
+    auto strides = rowMajorStrides(op.getType().getShape());
+    rewriter.replaceOp(op, exchangeThroughShared(e, state.scratch, op,
+                                                 adaptor.getSrc(),
+                                                 op.getSrc().getType(),
+                                                 op.getType(), strides, strides));
+    return success();
+  }
+};
+
+struct ReshapeLowering : TilePattern<ReshapeOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    IndexEmitter e(rewriter, op.getLoc());
+    rewriter.replaceOp(
+        op, exchangeThroughShared(
+                e, state.scratch, op, adaptor.getSrc(), op.getSrc().getType(),
+                op.getType(), rowMajorStrides(op.getSrc().getType().getShape()),
+                rowMajorStrides(op.getType().getShape())));
+    return success();
+  }
+};
+
+struct TransLowering : TilePattern<TransOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(TransOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    DistributedView src = viewOf(op.getSrc().getType());
+    DistributedView dst = viewOf(op.getType());
+    bool relabel = src.sizePerThread[0] == dst.sizePerThread[1] &&
+                   src.sizePerThread[1] == dst.sizePerThread[0] &&
+                   src.threadsPerWarp[0] == dst.threadsPerWarp[1] &&
+                   src.threadsPerWarp[1] == dst.threadsPerWarp[0] &&
+                   src.warpsPerCTA[0] == dst.warpsPerCTA[1] &&
+                   src.warpsPerCTA[1] == dst.warpsPerCTA[0] &&
+                   src.laneStride[0] == dst.laneStride[1] &&
+                   src.warpStride[0] == dst.warpStride[1];
+    if (relabel) {
+      // The transposed layout keeps every element in its thread.
+      SmallVector<int64_t> mask;
+      for (auto local : dst.localIndices())
+        mask.push_back(src.registerIndex({local[1], local[0]}));
+      rewriter.replaceOpWithNewOp<vector::ShuffleOp>(op, adaptor.getSrc(),
+                                                     adaptor.getSrc(), mask);
+      return success();
+    }
+    IndexEmitter e(rewriter, op.getLoc());
+    auto srcShape = op.getSrc().getType().getShape();
+    rewriter.replaceOp(op, exchangeThroughShared(
+                               e, state.scratch, op, adaptor.getSrc(),
+                               op.getSrc().getType(), op.getType(),
+                               rowMajorStrides(srcShape), {1, srcShape[1]}));
+    return success();
+  }
+};
+
+struct AddPtrLowering : TilePattern<AddPtrOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(AddPtrOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto ptrType = cast<PtrType>(getElementTypeOrSelf(op.getPtr().getType()));
+    if (!isa<RankedTensorType>(op.getType())) {
+      rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
+          op, adaptor.getPtr().getType(), ptrType.getPointeeType(),
+          adaptor.getPtr(), ValueRange{adaptor.getOffset()});
+      return success();
+    }
+    auto vecType = cast<VectorType>(adaptor.getPtr().getType());
+    Value offset = adaptor.getOffset();
+    if (getElementTypeOrSelf(offset.getType()).getIntOrFloatBitWidth() < 64)
+      offset = arith::ExtSIOp::create(rewriter, loc, vecType, offset);
+    Value scale = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseIntElementsAttr::get(vecType,
+                                  int64_t(byteWidth(ptrType.getPointeeType()))));
+    Value bytes = arith::MulIOp::create(rewriter, loc, offset, scale);
+    rewriter.replaceOpWithNewOp<arith::AddIOp>(op, adaptor.getPtr(), bytes);
+    return success();
+  }
+};
+
+/// The access pattern of a tile memory op: chunk size and the register
+/// ranges it covers.
+struct Access {
+  DistributedView view;
+  unsigned width;
+};
+
+Access accessOf(Operation *op, LoweringState &state) {
+  Access a{viewOf(op->getOperand(0).getType()), 1};
+  auto it = state.accessWidth.find(op);
+  if (it != state.accessWidth.end())
+    a.width = it->second;
+  return a;
+}
+
+struct LoadLowering : TilePattern<LoadOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    IndexEmitter e(rewriter, op.getLoc());
+    if (!isa<RankedTensorType>(op.getType())) {
+      rewriter.replaceOp(op, loadChunk(e, adaptor.getPtr(), adaptor.getMask(),
+                                       adaptor.getOther(), op.getType(), op));
+      return success();
+    }
+    Access access = accessOf(op, state);
+    auto resultType = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
+    Type elem = resultType.getElementType();
+    Value result = e.poison(resultType);
+    int64_t w = access.width;
+    Type chunkType = w == 1 ? elem : VectorType::get({w}, elem);
+    for (int64_t r = 0; r < resultType.getNumElements(); r += w) {
+      Value addr = toGlobalPtr(e, e.extract(adaptor.getPtr(), r));
+      Value pred = adaptor.getMask() ? e.extract(adaptor.getMask(), r) : Value();
+      Value other = adaptor.getOther()
+                        ? (w == 1 ? e.extract(adaptor.getOther(), r)
+                                  : e.slice(adaptor.getOther(), r, w))
+                        : Value();
+      Value chunk = loadChunk(e, addr, pred, other, chunkType, op);
+      result = w == 1 ? vector::InsertOp::create(rewriter, op.getLoc(), chunk,
+                                                 result, ArrayRef<int64_t>{r})
+                            .getResult()
+                      : e.insertSlice(chunk, result, r);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct StoreLowering : TilePattern<StoreOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    IndexEmitter e(rewriter, op.getLoc());
+    if (!isa<RankedTensorType>(op.getPtr().getType())) {
+      // A scalar store happens once, from thread 0.
+      Value first = arith::CmpIOp::create(rewriter, op.getLoc(),
+                                          arith::CmpIPredicate::eq,
+                                          e.threadId(), e.i32(0));
+      storeChunk(e, adaptor.getPtr(), andPredicates(e, first, adaptor.getMask()),
+                 adaptor.getValue(), op);
+      rewriter.eraseOp(op);
+      return success();
+    }
+    Access access = accessOf(op, state);
+    Value owner = e.ownerPredicate(access.view);
+    int64_t w = access.width;
+    int64_t n = access.view.totalElemsPerThread();
+    for (int64_t r = 0; r < n; r += w) {
+      Value addr = toGlobalPtr(e, e.extract(adaptor.getPtr(), r));
+      Value pred = andPredicates(
+          e, owner, adaptor.getMask() ? e.extract(adaptor.getMask(), r) : Value());
+      Value chunk = w == 1 ? e.extract(adaptor.getValue(), r)
+                           : e.slice(adaptor.getValue(), r, w);
+      storeChunk(e, addr, pred, chunk, op);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// One atomic instruction on one element, predicated; returns the old value.
+Value emitAtomic(IndexEmitter &e, StringRef opcode, Value addr,
+                 ArrayRef<Value> values, Value pred) {
+  Type type = values[0].getType();
+  bool isFloat = isa<FloatType>(type);
+  std::string reg = isFloat ? "f" : "r";
+  std::string text = "@$" + std::to_string(values.size() + 2) + " atom.global." +
+                     opcode.str() + " $0, [$1]";
+  std::string constraints = "=" + reg + ",l";
+  SmallVector<Value> operands{addr};
+  for (auto [i, v] : llvm::enumerate(values)) {
+    text += ", $" + std::to_string(i + 2);
+    constraints += "," + reg;
+    operands.push_back(v);
+  }
+  text += ";";
+  constraints += ",b";
+  operands.push_back(pred ? pred : e.i1(true));
+  return LLVM::InlineAsmOp::create(e.b, e.loc, type, operands, text, constraints,
+                                   /*has_side_effects=*/true,
+                                   /*is_align_stack=*/false,
+                                   LLVM::tailcallkind::TailCallKind::None,
+                                   LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
+}
+
+/// atomic_rmw on one element. f32 max/min use the integer order of IEEE
+/// bits: signed max for non-negative values, unsigned min for negative ones.
+Value emitAtomicRMW(IndexEmitter &e, AtomicRMWKind kind, Value addr, Value value,
+                    Value pred) {
+  Type type = value.getType();
+  bool isFloat = type.isF32();
+  switch (kind) {
+  case AtomicRMWKind::Add:
+    return emitAtomic(e, isFloat ? "add.f32" : "add.s32", addr, value, pred);
+  case AtomicRMWKind::Xchg:
+    return emitAtomic(e, "exch.b32", addr, value, pred);
+  case AtomicRMWKind::Max:
+  case AtomicRMWKind::Min: {
+    bool isMax = kind == AtomicRMWKind::Max;
+    if (!isFloat)
+      return emitAtomic(e, isMax ? "max.s32" : "min.s32", addr, value, pred);
+    Value bits = arith::BitcastOp::create(e.b, e.loc, e.b.getI32Type(), value);
+    Value nonNegative = arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::sge,
+                                              bits, e.i32(0));
+    Value negative = arith::XOrIOp::create(e.b, e.loc, nonNegative, e.i1(true));
+    // max: for v >= 0 signed max of the bits; for v < 0 unsigned min.
+    // min: for v >= 0 signed min; for v < 0 unsigned max.
+    Value a = emitAtomic(e, isMax ? "max.s32" : "min.s32", addr, bits,
+                         andPredicates(e, pred, nonNegative));
+    Value b = emitAtomic(e, isMax ? "min.u32" : "max.u32", addr, bits,
+                         andPredicates(e, pred, negative));
+    Value old = arith::SelectOp::create(e.b, e.loc, nonNegative, a, b);
+    return arith::BitcastOp::create(e.b, e.loc, type, old);
+  }
+  }
+  llvm_unreachable("unknown atomic kind");
+}
+
+/// Runs `perElement(register, pred)` for every register of a tile atomic
+/// (or once for a scalar one, from thread 0, broadcasting the old value).
+template <typename Fn>
+Value lowerAtomic(IndexEmitter &e, LoweringState &state, Operation *op,
+                  Value ptr, Value mask, Type convertedResult, Fn perElement) {
+  if (!isa<VectorType>(convertedResult)) {
+    Value first = arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::eq,
+                                        e.threadId(), e.i32(0));
+    Value old = perElement(-1, andPredicates(e, first, mask));
+    // Thread 0 holds the old value; hand it to every thread.
+    Value base = state.scratch.base(e.b, e.loc, op, 4);
+    gpu::BarrierOp::create(e.b, e.loc);
+    scf::IfOp guard = scf::IfOp::create(e.b, e.loc, first, false);
+    {
+      OpBuilder::InsertionGuard g(e.b);
+      e.b.setInsertionPointToStart(guard.thenBlock());
+      LLVM::StoreOp::create(e.b, e.loc, old, base, 4);
+    }
+    gpu::BarrierOp::create(e.b, e.loc);
+    return LLVM::LoadOp::create(e.b, e.loc, old.getType(), base, 4);
+  }
+  DistributedView view = viewOf(op->getOperand(0).getType());
+  Value owner = e.ownerPredicate(view);
+  SmallVector<Value> olds;
+  for (int64_t r = 0; r < view.totalElemsPerThread(); ++r)
+    olds.push_back(perElement(
+        r, andPredicates(e, owner, mask ? e.extract(mask, r) : Value())));
+  return e.fromElements(cast<VectorType>(convertedResult).getElementType(), olds);
+}
+
+struct AtomicRMWLowering : TilePattern<AtomicRMWOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(AtomicRMWOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    IndexEmitter e(rewriter, op.getLoc());
+    Value result = lowerAtomic(
+        e, state, op, adaptor.getPtr(), adaptor.getMask(),
+        getTypeConverter()->convertType(op.getType()),
+        [&](int64_t r, Value pred) {
+          Value addr = r < 0 ? adaptor.getPtr()
+                             : toGlobalPtr(e, e.extract(adaptor.getPtr(), r));
+          Value value = r < 0 ? adaptor.getValue() : e.extract(adaptor.getValue(), r);
+          return emitAtomicRMW(e, op.getKind(), addr, value, pred);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct AtomicCASLowering : TilePattern<AtomicCASOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(AtomicCASOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    IndexEmitter e(rewriter, op.getLoc());
+    Value result = lowerAtomic(
+        e, state, op, adaptor.getPtr(), Value(),
+        getTypeConverter()->convertType(op.getType()),
+        [&](int64_t r, Value pred) {
+          Value addr = r < 0 ? adaptor.getPtr()
+                             : toGlobalPtr(e, e.extract(adaptor.getPtr(), r));
+          Value cmp = r < 0 ? adaptor.getCmp() : e.extract(adaptor.getCmp(), r);
+          Value value = r < 0 ? adaptor.getValue() : e.extract(adaptor.getValue(), r);
+          Type type = value.getType();
+          if (type.isF32()) {
+            cmp = arith::BitcastOp::create(e.b, e.loc, e.b.getI32Type(), cmp);
+            value = arith::BitcastOp::create(e.b, e.loc, e.b.getI32Type(), value);
+          }
+          Value old = emitAtomic(e, "cas.b32", addr, {cmp, value}, pred);
+          return type.isF32()
+                     ? arith::BitcastOp::create(e.b, e.loc, type, old).getResult()
+                     : old;
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct CastLowering : TilePattern<CastOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(CastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    Value x = adaptor.getSrc();
+    Type src = getElementTypeOrSelf(x.getType());
+    Type dst = getElementTypeOrSelf(resultType);
+    auto withElem = [&](Type elem) -> Type {
+      if (auto vec = dyn_cast<VectorType>(resultType))
+        return VectorType::get(vec.getShape(), elem);
+      return elem;
+    };
+    auto zero = [&](Type type) -> Value {
+      return arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(type));
+    };
+    std::optional<RoundingMode> rounding = op.getRounding();
+    Value result;
+    if (dst.isInteger(1)) {
+      result = isa<FloatType>(src)
+                   ? arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UNE,
+                                           x, zero(x.getType()))
+                         .getResult()
+                   : arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
+                                           x, zero(x.getType()))
+                         .getResult();
+    } else if (isa<FloatType>(src) && isa<FloatType>(dst)) {
+      bool crossHalf = (src.isF16() && dst.isBF16()) || (src.isBF16() && dst.isF16());
+      if (crossHalf)
+        x = arith::ExtFOp::create(rewriter, loc, withElem(rewriter.getF32Type()), x);
+      unsigned srcBits = getElementTypeOrSelf(x.getType()).getIntOrFloatBitWidth();
+      if (dst.getIntOrFloatBitWidth() > srcBits) {
+        result = arith::ExtFOp::create(rewriter, loc, resultType, x);
+      } else {
+        arith::RoundingModeAttr mode;
+        switch (rounding.value_or(RoundingMode::RNE)) {
+        case RoundingMode::RNE: break;
+        case RoundingMode::RTZ:
+          mode = arith::RoundingModeAttr::get(getContext(), arith::RoundingMode::toward_zero);
+          break;
+        case RoundingMode::RDN:
+          mode = arith::RoundingModeAttr::get(getContext(), arith::RoundingMode::downward);
+          break;
+        case RoundingMode::RUP:
+          mode = arith::RoundingModeAttr::get(getContext(), arith::RoundingMode::upward);
+          break;
+        }
+        result = arith::TruncFOp::create(rewriter, loc, resultType, x, mode,
+                                         arith::FastMathFlagsAttr());
+      }
+    } else if (isa<FloatType>(src)) {
+      switch (rounding.value_or(RoundingMode::RTZ)) {
+      case RoundingMode::RTZ: break;
+      case RoundingMode::RNE: x = math::RoundEvenOp::create(rewriter, loc, x); break;
+      case RoundingMode::RDN: x = math::FloorOp::create(rewriter, loc, x); break;
+      case RoundingMode::RUP: x = math::CeilOp::create(rewriter, loc, x); break;
+      }
+      result = arith::FPToSIOp::create(rewriter, loc, resultType, x);
+    } else if (isa<FloatType>(dst)) {
+      result = src.isInteger(1)
+                   ? arith::UIToFPOp::create(rewriter, loc, resultType, x).getResult()
+                   : arith::SIToFPOp::create(rewriter, loc, resultType, x).getResult();
+    } else if (dst.getIntOrFloatBitWidth() > src.getIntOrFloatBitWidth()) {
+      result = src.isInteger(1)
+                   ? arith::ExtUIOp::create(rewriter, loc, resultType, x).getResult()
+                   : arith::ExtSIOp::create(rewriter, loc, resultType, x).getResult();
+    } else {
+      result = arith::TruncIOp::create(rewriter, loc, resultType, x);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct BitcastLowering : TilePattern<BitcastOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(BitcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<arith::BitcastOp>(
+        op, getTypeConverter()->convertType(op.getType()), adaptor.getSrc());
+    return success();
+  }
+};
+
+struct DotLowering : TilePattern<DotOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(DotOp op, OpAdaptor,
+                  ConversionPatternRewriter &) const override {
+    return op.emitError("tile.dot cannot be lowered yet: the tensor-core "
+                        "lowering is not implemented");
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+/// A partial reduction: the value, and for argmax/argmin its index.
+struct Partial {
+  Value value, index;
+};
+
+/// Combines two partials of a reduction.
+class Combiner {
+public:
+  Combiner(Operation *op) : op(op) {}
+
+  bool hasIndex() const {
+    auto reduce = dyn_cast<ReduceOp>(op);
+    return reduce && (reduce.getKind() == ReduceKind::ArgMax ||
+                      reduce.getKind() == ReduceKind::ArgMin);
+  }
+
+  Partial combine(IndexEmitter &e, Partial a, Partial b) const {
+    OpBuilder &builder = e.b;
+    Location loc = e.loc;
+    if (auto generic = dyn_cast<GenericReduceOp>(op)) {
+      Block &body = generic.getCombiner().front();
+      IRMapping map;
+      map.map(body.getArgument(0), a.value);
+      map.map(body.getArgument(1), b.value);
+      for (Operation &inner : body.without_terminator())
+        builder.clone(inner, map);
+      return {map.lookup(body.getTerminator()->getOperand(0)), Value()};
+    }
+    auto reduce = cast<ReduceOp>(op);
+    bool isFloat = isa<FloatType>(a.value.getType());
+    switch (reduce.getKind()) {
+    case ReduceKind::Sum:
+      return {isFloat ? arith::AddFOp::create(builder, loc, a.value, b.value).getResult()
+                      : arith::AddIOp::create(builder, loc, a.value, b.value).getResult(),
+              Value()};
+    case ReduceKind::Max:
+      return {isFloat ? arith::MaxNumFOp::create(builder, loc, a.value, b.value).getResult()
+                      : arith::MaxSIOp::create(builder, loc, a.value, b.value).getResult(),
+              Value()};
+    case ReduceKind::Min:
+      return {isFloat ? arith::MinNumFOp::create(builder, loc, a.value, b.value).getResult()
+                      : arith::MinSIOp::create(builder, loc, a.value, b.value).getResult(),
+              Value()};
+    case ReduceKind::ArgMax:
+    case ReduceKind::ArgMin: {
+      bool isMax = reduce.getKind() == ReduceKind::ArgMax;
+      Value better =
+          isFloat ? arith::CmpFOp::create(builder, loc,
+                                          isMax ? arith::CmpFPredicate::OGT
+                                                : arith::CmpFPredicate::OLT,
+                                          b.value, a.value)
+                        .getResult()
+                  : arith::CmpIOp::create(builder, loc,
+                                          isMax ? arith::CmpIPredicate::sgt
+                                                : arith::CmpIPredicate::slt,
+                                          b.value, a.value)
+                        .getResult();
+      Value equal =
+          isFloat ? arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OEQ,
+                                          b.value, a.value)
+                        .getResult()
+                  : arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                          b.value, a.value)
+                        .getResult();
+      // Ties go to the first index.
+      Value earlier = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                            b.index, a.index);
+      Value takeB = arith::OrIOp::create(
+          builder, loc, better, arith::AndIOp::create(builder, loc, equal, earlier));
+      return {arith::SelectOp::create(builder, loc, takeB, b.value, a.value),
+              arith::SelectOp::create(builder, loc, takeB, b.index, a.index)};
+    }
+    }
+    llvm_unreachable("unknown reduction");
+  }
+
+private:
+  Operation *op;
+};
+
+/// Exchanges `value` with the lane `offset` away (xor). Shuffles move 32-bit
+/// registers: narrower values are widened, 64-bit ones split.
+Value shuffleXor(IndexEmitter &e, Value value, unsigned offset) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Type type = value.getType();
+  unsigned bits = type.getIntOrFloatBitWidth();
+  auto shuffle32 = [&](Value v) {
+    return gpu::ShuffleOp::create(b, loc, v, offset, 32, gpu::ShuffleMode::XOR)
+        .getShuffleResult();
+  };
+  if (bits == 32)
+    return shuffle32(value);
+  if (bits == 64) {
+    auto pair = VectorType::get({2}, b.getI32Type());
+    Value halves = arith::BitcastOp::create(
+        b, loc, pair,
+        type.isInteger() ? value
+                         : arith::BitcastOp::create(b, loc, b.getI64Type(), value).getResult());
+    Value lo = shuffle32(e.extract(halves, 0)), hi = shuffle32(e.extract(halves, 1));
+    Value joined = arith::BitcastOp::create(b, loc, b.getI64Type(),
+                                            e.fromElements(b.getI32Type(), {lo, hi}));
+    return type.isInteger() ? joined
+                            : arith::BitcastOp::create(b, loc, type, joined).getResult();
+  }
+  Type intType = b.getIntegerType(bits);
+  Value asInt = type.isInteger() ? value
+                                 : arith::BitcastOp::create(b, loc, intType, value).getResult();
+  Value wide = arith::ExtUIOp::create(b, loc, b.getI32Type(), asInt);
+  Value narrow = arith::TruncIOp::create(b, loc, intType, shuffle32(wide));
+  return type.isInteger() ? narrow
+                          : arith::BitcastOp::create(b, loc, type, narrow).getResult();
+}
+
+template <typename OpTy>
+struct ReduceLowering : TilePattern<OpTy> {
+  using TilePattern<OpTy>::TilePattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    IndexEmitter e(rewriter, op.getLoc());
+    Combiner combiner(op);
+    unsigned axis = op.getAxis();
+    DistributedView src = viewOf(op.getSrc().getType());
+    Value input = adaptor.getSrc();
+    Value axisCoords = combiner.hasIndex() ? e.coordinates(src, axis) : Value();
+
+    // Registers of each output element, gathered by their local indices on
+    // the kept dimensions.
+    auto resultTile = dyn_cast<RankedTensorType>(op.getType());
+    std::optional<DistributedView> out;
+    if (resultTile)
+      out = viewOf(resultTile);
+    int64_t numOut = out ? out->totalElemsPerThread() : 1;
+    SmallVector<Partial> partials(numOut);
+    SmallVector<SmallVector<int64_t>> outLocals =
+        out ? out->localIndices() : SmallVector<SmallVector<int64_t>>{{}};
+    for (int64_t o = 0; o < numOut; ++o) {
+      for (int64_t k = 0; k < src.elemsPerThread(axis); ++k) {
+        SmallVector<int64_t> local = outLocals[o];
+        local.insert(local.begin() + axis, k);
+        int64_t r = src.registerIndex(local);
+        Partial p{e.extract(input, r),
+                  axisCoords ? e.extract(axisCoords, r) : Value()};
+        partials[o] = partials[o].value ? combiner.combine(e, partials[o], p) : p;
+      }
+    }
+
+    // Across lanes: butterfly over the lanes that hold distinct elements.
+    for (unsigned m = 1; m < src.distinctLanes(axis); m *= 2) {
+      unsigned offset = m * src.laneStride[axis];
+      for (Partial &p : partials) {
+        Partial other{shuffleXor(e, p.value, offset),
+                      p.index ? shuffleXor(e, p.index, offset) : Value()};
+        p = combiner.combine(e, p, other);
+      }
+    }
+
+    // Across warps: through shared memory, one slot per (element, warp).
+    unsigned numWarps = src.distinctWarps(axis);
+    if (numWarps > 1) {
+      Type valueType = partials[0].value.getType();
+      int64_t valueBytes = byteWidth(valueType);
+      int64_t outElems = resultTile ? resultTile.getNumElements() : 1;
+      int64_t indexBase = outElems * numWarps * valueBytes;
+      int64_t bytes = indexBase + (combiner.hasIndex() ? outElems * numWarps * 4 : 0);
+      Value base = this->state.scratch.base(rewriter, op.getLoc(), op, bytes);
+      SmallVector<Value> slots;
+      auto strides = resultTile ? rowMajorStrides(resultTile.getShape())
+                                : SmallVector<int64_t>{};
+      SmallVector<Value> outCoords;
+      for (unsigned d = 0; out && d < out->shape.size(); ++d)
+        outCoords.push_back(e.coordinates(*out, d));
+      for (int64_t o = 0; o < numOut; ++o) {
+        Value linear = e.i32(0);
+        for (unsigned d = 0; d < outCoords.size(); ++d)
+          linear = arith::AddIOp::create(
+              rewriter, op.getLoc(), linear,
+              arith::MulIOp::create(rewriter, op.getLoc(),
+                                    e.extract(outCoords[d], o), e.i32(strides[d])));
+        slots.push_back(arith::MulIOp::create(rewriter, op.getLoc(), linear,
+                                              e.i32(numWarps)));
+      }
+      Value warp = arith::AndIOp::create(rewriter, op.getLoc(),
+                                         e.warpCoord(src, axis), e.i32(numWarps - 1));
+      auto slotAddr = [&](Value slot, Value w, int64_t scale, int64_t offset) {
+        Value index = arith::AddIOp::create(rewriter, op.getLoc(), slot, w);
+        Value byteOffset = arith::AddIOp::create(
+            rewriter, op.getLoc(),
+            arith::MulIOp::create(rewriter, op.getLoc(), index, e.i32(scale)),
+            e.i32(offset));
+        return byteAddress(e, base, byteOffset);
+      };
+      gpu::BarrierOp::create(rewriter, op.getLoc());
+      for (int64_t o = 0; o < numOut; ++o) {
+        LLVM::StoreOp::create(rewriter, op.getLoc(), partials[o].value,
+                              slotAddr(slots[o], warp, valueBytes, 0), valueBytes);
+        if (partials[o].index)
+          LLVM::StoreOp::create(rewriter, op.getLoc(), partials[o].index,
+                                slotAddr(slots[o], warp, 4, indexBase), 4);
+      }
+      gpu::BarrierOp::create(rewriter, op.getLoc());
+      for (int64_t o = 0; o < numOut; ++o) {
+        Partial acc;
+        for (unsigned w = 0; w < numWarps; ++w) {
+          Partial p{LLVM::LoadOp::create(rewriter, op.getLoc(), valueType,
+                                         slotAddr(slots[o], e.i32(w), valueBytes, 0),
+                                         valueBytes),
+                    Value()};
+          if (combiner.hasIndex())
+            p.index = LLVM::LoadOp::create(rewriter, op.getLoc(), rewriter.getI32Type(),
+                                           slotAddr(slots[o], e.i32(w), 4, indexBase), 4);
+          acc = acc.value ? combiner.combine(e, acc, p) : p;
+        }
+        partials[o] = acc;
+      }
+    }
+
+    SmallVector<Value> results;
+    for (const Partial &p : partials)
+      results.push_back(combiner.hasIndex() ? p.index : p.value);
+    if (!resultTile) {
+      rewriter.replaceOp(op, results[0]);
+      return success();
+    }
+    rewriter.replaceOp(op, e.fromElements(results[0].getType(), results));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+struct ConvertTileToGPUPass
+    : llk::impl::ConvertTileToGPUBase<ConvertTileToGPUPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    LoweringState state;
+
+    // Every tile must have a layout by now.
+    WalkResult laidOut = module.walk([&](Operation *op) {
+      for (Type type : op->getResultTypes())
+        if (auto tile = dyn_cast<RankedTensorType>(type))
+          if (failed(getDistributedView(tile))) {
+            op->emitError("tile ") << tile << " has no distributed layout; run "
+                                   << "tile-assign-layouts first";
+            return WalkResult::interrupt();
+          }
+      return WalkResult::advance();
+    });
+    if (laidOut.wasInterrupted())
+      return signalPassFailure();
+
+    // Access widths from the contiguity analysis, on the tile IR.
+    for (auto func : module.getOps<func::FuncOp>()) {
+      AxisInfoAnalysis axisInfo(func);
+      func.walk([&](Operation *op) {
+        if (!isa<LoadOp, StoreOp>(op))
+          return;
+        Value ptr = op->getOperand(0);
+        auto tile = dyn_cast<RankedTensorType>(ptr.getType());
+        if (!tile)
+          return;
+        DistributedView view = viewOf(tile);
+        unsigned fast = view.order[0];
+        Value mask = isa<LoadOp>(op) ? cast<LoadOp>(op).getMask()
+                                     : cast<StoreOp>(op).getMask();
+        unsigned width = std::min<int64_t>(axisInfo.getVectorWidth(ptr, mask, fast),
+                                           view.contigPerThread(fast));
+        state.accessWidth[op] = width;
+      });
+    }
+
+    // Kernels move into a gpu.module.
+    OpBuilder builder(ctx);
+    builder.setInsertionPointToEnd(module.getBody());
+    auto gpuModule = gpu::GPUModuleOp::create(builder, module.getLoc(), "llk_kernels");
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), builder.getUnitAttr());
+    for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+      func->moveBefore(gpuModule.getBody(), gpuModule.getBody()->end());
+
+    TileTypeConverter converter(ctx);
+    ConversionTarget target(*ctx);
+    target.addLegalDialect<gpu::GPUDialect, vector::VectorDialect,
+                           LLVM::LLVMDialect, ub::UBDialect>();
+    target.addIllegalDialect<TileDialect, func::FuncDialect>();
+    target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
+        [](Operation *op) { return !hasTileType(op); });
+    target.addLegalOp<UnrealizedConversionCastOp>();
+
+    RewritePatternSet patterns(ctx);
+    patterns.add<ElementwiseLowering>(converter, ctx);
+    patterns.add<FuncLowering, ReturnLowering, ProgramIdLowering,
+                 NumProgramsLowering, BarrierLowering, MakeRangeLowering,
+                 SplatLowering, BroadcastLowering, ExpandDimsLowering,
+                 ConvertLayoutLowering, ReshapeLowering, TransLowering,
+                 AddPtrLowering, LoadLowering, StoreLowering,
+                 AtomicRMWLowering, AtomicCASLowering, CastLowering,
+                 BitcastLowering, DotLowering, ReduceLowering<ReduceOp>,
+                 ReduceLowering<GenericReduceOp>>(converter, ctx, state);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    if (failed(applyPartialConversion(gpuModule, target, std::move(patterns))))
+      return signalPassFailure();
+
+    // The scratch buffers, now that their sizes are known.
+    builder.setInsertionPointToStart(gpuModule.getBody());
+    for (const auto &entry : state.scratch.getSizes()) {
+      auto type = LLVM::LLVMArrayType::get(builder.getI8Type(), entry.getValue());
+      auto global = LLVM::GlobalOp::create(
+          builder, module.getLoc(), type, /*isConstant=*/false,
+          LLVM::Linkage::Internal, entry.getKey(), Attribute(),
+          /*alignment=*/16, kSharedAddressSpace);
+      (void)global;
+    }
+  }
+};
+
+} // namespace

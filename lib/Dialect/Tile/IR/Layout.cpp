@@ -1,0 +1,150 @@
+//===- Layout.cpp - how a tile is spread over threads ---------------------===//
+
+#include "llk/Dialect/Tile/IR/Layout.h"
+
+using namespace mlir;
+using namespace llk::tile;
+
+int64_t DistributedView::contigPerThread(unsigned d) const {
+  return std::min<int64_t>(sizePerThread[d], shape[d]);
+}
+
+int64_t DistributedView::tileExtent(unsigned d) const {
+  return int64_t(sizePerThread[d]) * threadsPerWarp[d] * warpsPerCTA[d];
+}
+
+int64_t DistributedView::elemsPerThread(unsigned d) const {
+  return contigPerThread(d) * std::max<int64_t>(1, shape[d] / tileExtent(d));
+}
+
+unsigned DistributedView::distinctLanes(unsigned d) const {
+  int64_t lanes = shape[d] / std::max<int64_t>(1, sizePerThread[d]);
+  return std::clamp<int64_t>(lanes, 1, threadsPerWarp[d]);
+}
+
+unsigned DistributedView::distinctWarps(unsigned d) const {
+  int64_t warps =
+      shape[d] / (int64_t(sizePerThread[d]) * threadsPerWarp[d]);
+  return std::clamp<int64_t>(warps, 1, warpsPerCTA[d]);
+}
+
+int64_t DistributedView::totalElemsPerThread() const {
+  int64_t total = 1;
+  for (unsigned d = 0; d < shape.size(); ++d)
+    total *= elemsPerThread(d);
+  return total;
+}
+
+SmallVector<SmallVector<int64_t>> DistributedView::localIndices() const {
+  SmallVector<SmallVector<int64_t>> result;
+  int64_t total = totalElemsPerThread();
+  result.reserve(total);
+  for (int64_t r = 0; r < total; ++r) {
+    SmallVector<int64_t> local(shape.size(), 0);
+    int64_t rest = r;
+    for (unsigned d : order) {
+      local[d] = rest % elemsPerThread(d);
+      rest /= elemsPerThread(d);
+    }
+    result.push_back(std::move(local));
+  }
+  return result;
+}
+
+int64_t DistributedView::registerIndex(ArrayRef<int64_t> local) const {
+  int64_t index = 0, stride = 1;
+  for (unsigned d : order) {
+    index += local[d] * stride;
+    stride *= elemsPerThread(d);
+  }
+  return index;
+}
+
+FailureOr<DistributedView>
+llk::tile::getDistributedView(RankedTensorType type) {
+  Attribute encoding = type.getEncoding();
+  BlockedLayoutAttr blocked;
+  std::optional<unsigned> slicedDim;
+  if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(encoding)) {
+    blocked = slice.getParent();
+    slicedDim = slice.getDim();
+  } else {
+    blocked = dyn_cast_or_null<BlockedLayoutAttr>(encoding);
+  }
+  if (!blocked)
+    return failure();
+  unsigned parentRank = blocked.getRank();
+  if (type.getRank() + (slicedDim ? 1 : 0) != parentRank)
+    return failure();
+
+  // Lane and warp strides of each parent dimension, from the parent's order.
+  SmallVector<unsigned> laneStride(parentRank), warpStride(parentRank);
+  unsigned lane = 1, warp = 1;
+  for (unsigned p : blocked.getOrder()) {
+    laneStride[p] = lane;
+    warpStride[p] = warp;
+    lane *= blocked.getThreadsPerWarp()[p];
+    warp *= blocked.getWarpsPerCTA()[p];
+  }
+
+  DistributedView view;
+  view.numWarps = blocked.getNumWarps();
+  view.shape.assign(type.getShape().begin(), type.getShape().end());
+  auto parentDim = [&](unsigned d) {
+    return slicedDim && d >= *slicedDim ? d + 1 : d;
+  };
+  for (unsigned d = 0; d < type.getRank(); ++d) {
+    unsigned p = parentDim(d);
+    view.sizePerThread.push_back(blocked.getSizePerThread()[p]);
+    view.threadsPerWarp.push_back(blocked.getThreadsPerWarp()[p]);
+    view.warpsPerCTA.push_back(blocked.getWarpsPerCTA()[p]);
+    view.laneStride.push_back(laneStride[p]);
+    view.warpStride.push_back(warpStride[p]);
+  }
+  if (slicedDim) {
+    view.slicedLaneStride = laneStride[*slicedDim];
+    view.slicedLanes = blocked.getThreadsPerWarp()[*slicedDim];
+    view.slicedWarpStride = warpStride[*slicedDim];
+    view.slicedWarps = blocked.getWarpsPerCTA()[*slicedDim];
+  }
+  for (unsigned p : blocked.getOrder()) {
+    if (slicedDim && p == *slicedDim)
+      continue;
+    view.order.push_back(slicedDim && p > *slicedDim ? p - 1 : p);
+  }
+  return view;
+}
+
+BlockedLayoutAttr llk::tile::getDefaultBlockedLayout(MLIRContext *ctx,
+                                                     ArrayRef<int64_t> shape,
+                                                     unsigned numWarps,
+                                                     unsigned vector,
+                                                     ArrayRef<unsigned> order) {
+  unsigned rank = shape.size();
+  SmallVector<unsigned> spt(rank, 1), tpw(rank, 1), wpc(rank, 1);
+  // Vector width along the fastest dimension, never more than it holds.
+  spt[order[0]] = std::max<int64_t>(1, std::min<int64_t>(vector, shape[order[0]]));
+  // Lanes fill the fastest dimensions first, then warps; what is left over
+  // goes to the slowest dimension as replication.
+  unsigned lanesLeft = 32, warpsLeft = numWarps;
+  for (unsigned d : order) {
+    int64_t room = std::max<int64_t>(1, shape[d] / spt[d]);
+    unsigned take = std::min<int64_t>(lanesLeft, room);
+    tpw[d] = take;
+    lanesLeft /= take;
+  }
+  tpw[order.back()] *= lanesLeft;
+  for (unsigned d : order) {
+    int64_t room = std::max<int64_t>(1, shape[d] / (int64_t(spt[d]) * tpw[d]));
+    unsigned take = std::min<int64_t>(warpsLeft, room);
+    wpc[d] = take;
+    warpsLeft /= take;
+  }
+  wpc[order.back()] *= warpsLeft;
+  return BlockedLayoutAttr::get(ctx, spt, tpw, wpc, order);
+}
+
+RankedTensorType llk::tile::withLayout(RankedTensorType type,
+                                       Attribute layout) {
+  return RankedTensorType::get(type.getShape(), type.getElementType(), layout);
+}

@@ -1,0 +1,194 @@
+//===- TileDialect.cpp - tile dialect registration and attributes --------===//
+
+#include "llk/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace llk::tile;
+
+#include "llk/Dialect/Tile/IR/TileDialect.cpp.inc"
+#include "llk/Dialect/Tile/IR/TileEnums.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "llk/Dialect/Tile/IR/TileTypes.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "llk/Dialect/Tile/IR/TileAttrs.cpp.inc"
+
+void TileDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "llk/Dialect/Tile/IR/TileTypes.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "llk/Dialect/Tile/IR/TileAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "llk/Dialect/Tile/IR/TileOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+LogicalResult PtrType::verify(function_ref<InFlightDiagnostic()> emitError,
+                              Type pointee) {
+  if (!pointee.isIntOrFloat())
+    return emitError() << "pointee of !tile.ptr must be an integer or float "
+                          "type, got "
+                       << pointee;
+  return success();
+}
+
+Type llk::tile::getPointeeValueType(Type ptrLike) {
+  if (auto ptr = dyn_cast<PtrType>(ptrLike))
+    return ptr.getPointeeType();
+  if (auto tensor = dyn_cast<RankedTensorType>(ptrLike))
+    if (auto ptr = dyn_cast<PtrType>(tensor.getElementType()))
+      return RankedTensorType::get(tensor.getShape(), ptr.getPointeeType(),
+                                   tensor.getEncoding());
+  return Type();
+}
+
+Type llk::tile::getMaskType(Type type) {
+  Type i1 = IntegerType::get(type.getContext(), 1);
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return RankedTensorType::get(tensor.getShape(), i1, tensor.getEncoding());
+  return i1;
+}
+
+LogicalResult llk::tile::verifyTileType(Operation *op, Type type,
+                                        StringRef what) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return success();
+  for (auto [dim, size] : llvm::enumerate(tensor.getShape())) {
+    if (ShapedType::isDynamic(size))
+      return op->emitOpError() << what << " must have a static shape, got "
+                               << type;
+    if (size <= 0 || !llvm::isPowerOf2_64(size))
+      return op->emitOpError()
+             << what << " must have power-of-two dimensions, but dimension "
+             << dim << " of " << type << " is " << size;
+  }
+  return success();
+}
+
+unsigned llk::tile::getNumWarps(Operation *op, unsigned defaultNumWarps) {
+  auto func = isa<func::FuncOp>(op) ? cast<func::FuncOp>(op)
+                                    : op->getParentOfType<func::FuncOp>();
+  if (func)
+    if (auto attr =
+            func->getAttrOfType<IntegerAttr>(TileDialect::kNumWarpsAttr))
+      return attr.getInt();
+  return defaultNumWarps;
+}
+
+//===----------------------------------------------------------------------===//
+// Discardable attributes on kernels and their arguments
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyPowerOfTwoAttr(Operation *op, NamedAttribute attr,
+                                          int64_t max) {
+  auto value = dyn_cast<IntegerAttr>(attr.getValue());
+  if (!value || value.getInt() <= 0 || value.getInt() > max ||
+      !llvm::isPowerOf2_64(value.getInt()))
+    return op->emitError() << "'" << attr.getName()
+                           << "' must be a power-of-two integer in [1, " << max
+                           << "], got " << attr.getValue();
+  return success();
+}
+
+LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
+                                                    unsigned regionIndex,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name != kDivisibilityAttr && name != kAlignmentAttr)
+    return op->emitError() << "unknown tile argument attribute '" << name
+                           << "' (expected '" << kDivisibilityAttr << "' or '"
+                           << kAlignmentAttr << "')";
+  if (failed(verifyPowerOfTwoAttr(op, attr, 1 << 30)))
+    return failure();
+  Type argType = op->getRegion(regionIndex).getArgument(argIndex).getType();
+  if (!isa<PtrType>(argType) && !argType.isInteger())
+    return op->emitError() << "'" << name << "' applies to pointer and "
+                           << "integer arguments, but argument " << argIndex
+                           << " has type " << argType;
+  return success();
+}
+
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == kNumWarpsAttr) {
+    if (!isa<func::FuncOp>(op))
+      return op->emitError() << "'" << name << "' applies to kernel functions";
+    return verifyPowerOfTwoAttr(op, attr, 32);
+  }
+  return op->emitError() << "unknown tile attribute '" << name << "'";
+}
+
+//===----------------------------------------------------------------------===//
+// Layout attributes
+//===----------------------------------------------------------------------===//
+
+static bool isPermutation(ArrayRef<unsigned> order) {
+  SmallVector<bool> seen(order.size(), false);
+  for (unsigned d : order) {
+    if (d >= order.size() || seen[d])
+      return false;
+    seen[d] = true;
+  }
+  return true;
+}
+
+static unsigned product(ArrayRef<unsigned> values) {
+  unsigned result = 1;
+  for (unsigned v : values)
+    result *= v;
+  return result;
+}
+
+LogicalResult
+BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          ArrayRef<unsigned> sizePerThread,
+                          ArrayRef<unsigned> threadsPerWarp,
+                          ArrayRef<unsigned> warpsPerCTA,
+                          ArrayRef<unsigned> order) {
+  size_t rank = order.size();
+  if (rank == 0 || sizePerThread.size() != rank ||
+      threadsPerWarp.size() != rank || warpsPerCTA.size() != rank)
+    return emitError() << "#tile.blocked needs sizePerThread, threadsPerWarp, "
+                          "warpsPerCTA and order of one non-zero rank";
+  if (!isPermutation(order))
+    return emitError() << "#tile.blocked order must be a permutation of [0, "
+                       << rank << ")";
+  for (ArrayRef<unsigned> values : {sizePerThread, threadsPerWarp, warpsPerCTA})
+    for (unsigned v : values)
+      if (v == 0 || !llvm::isPowerOf2_32(v))
+        return emitError() << "#tile.blocked sizes must be powers of two";
+  if (product(threadsPerWarp) != 32)
+    return emitError() << "#tile.blocked threadsPerWarp must multiply to 32";
+  return success();
+}
+
+unsigned BlockedLayoutAttr::getNumWarps() const {
+  return product(getWarpsPerCTA());
+}
+
+LogicalResult
+SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        unsigned dim, BlockedLayoutAttr parent) {
+  if (dim >= parent.getRank())
+    return emitError() << "#tile.slice dim " << dim
+                       << " is out of range for a parent of rank "
+                       << parent.getRank();
+  return success();
+}

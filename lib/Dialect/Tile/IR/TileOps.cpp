@@ -1,0 +1,372 @@
+//===- TileOps.cpp - tile dialect operations ------------------------------===//
+//
+// Verifiers say what is wrong in the user's terms: which operand, which
+// dimension, what was expected.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llk/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace llk::tile;
+
+#define GET_OP_CLASSES
+#include "llk/Dialect/Tile/IR/TileOps.cpp.inc"
+
+static Type elementTypeOf(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getElementType();
+  return type;
+}
+
+static ArrayRef<int64_t> shapeOf(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getShape();
+  return {};
+}
+
+/// Checks every tensor operand and result of `op` is a valid tile.
+static LogicalResult verifyTiles(Operation *op) {
+  for (auto [i, type] : llvm::enumerate(op->getOperandTypes()))
+    if (failed(verifyTileType(op, type, "operand #" + std::to_string(i))))
+      return failure();
+  for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
+    if (failed(verifyTileType(op, type, "result #" + std::to_string(i))))
+      return failure();
+  return success();
+}
+
+static LogicalResult verifySameElementType(Operation *op, Type src, Type res) {
+  if (elementTypeOf(src) != elementTypeOf(res))
+    return op->emitOpError() << "result element type " << elementTypeOf(res)
+                             << " differs from operand element type "
+                             << elementTypeOf(src);
+  return success();
+}
+
+LogicalResult MakeRangeOp::verify() {
+  if (failed(verifyTiles(*this)))
+    return failure();
+  auto type = getType();
+  if (type.getRank() != 1 || !type.getElementType().isInteger(32))
+    return emitOpError() << "result must be a 1-D tile of i32, got " << type;
+  int64_t start = getStart(), end = getEnd();
+  if (start < 0 || end <= start)
+    return emitOpError() << "needs 0 <= start < end, got " << start << " to "
+                         << end;
+  if (end - start != type.getDimSize(0))
+    return emitOpError() << "range " << start << " to " << end << " has "
+                         << end - start << " elements but the result has "
+                         << type.getDimSize(0);
+  return success();
+}
+
+LogicalResult SplatOp::verify() {
+  if (failed(verifyTiles(*this)))
+    return failure();
+  return verifySameElementType(*this, getSrc().getType(), getType());
+}
+
+LogicalResult BroadcastOp::verify() {
+  if (failed(verifyTiles(*this)) ||
+      failed(verifySameElementType(*this, getSrc().getType(), getType())))
+    return failure();
+  auto src = getSrc().getType(), res = getType();
+  if (src.getRank() != res.getRank())
+    return emitOpError() << "operand rank " << src.getRank()
+                         << " differs from result rank " << res.getRank()
+                         << "; use tile.expand_dims to add dimensions";
+  for (unsigned d = 0; d < src.getRank(); ++d)
+    if (src.getDimSize(d) != res.getDimSize(d) && src.getDimSize(d) != 1)
+      return emitOpError() << "can only broadcast dimensions of size 1, but "
+                           << "dimension " << d << " goes from "
+                           << src.getDimSize(d) << " to " << res.getDimSize(d);
+  return success();
+}
+
+LogicalResult ExpandDimsOp::verify() {
+  if (failed(verifyTiles(*this)) ||
+      failed(verifySameElementType(*this, getSrc().getType(), getType())))
+    return failure();
+  auto src = getSrc().getType(), res = getType();
+  unsigned axis = getAxis();
+  if (axis > src.getRank())
+    return emitOpError() << "axis " << axis << " is out of range for a tile "
+                         << "of rank " << src.getRank();
+  SmallVector<int64_t> expected(src.getShape());
+  expected.insert(expected.begin() + axis, 1);
+  if (res.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError() << "result shape must be the operand's with 1 "
+                         << "inserted at " << axis;
+  if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(src.getEncoding()))
+    if (res.getEncoding() &&
+        (slice.getDim() != axis || slice.getParent() != res.getEncoding()))
+      return emitOpError() << "operand layout must be the result layout "
+                           << "sliced at the expanded axis";
+  return success();
+}
+
+LogicalResult ReshapeOp::verify() {
+  if (failed(verifyTiles(*this)) ||
+      failed(verifySameElementType(*this, getSrc().getType(), getType())))
+    return failure();
+  if (getSrc().getType().getNumElements() != getType().getNumElements())
+    return emitOpError() << "cannot reshape " << getSrc().getType() << " ("
+                         << getSrc().getType().getNumElements()
+                         << " elements) to " << getType() << " ("
+                         << getType().getNumElements() << " elements)";
+  return success();
+}
+
+LogicalResult TransOp::verify() {
+  if (failed(verifyTiles(*this)) ||
+      failed(verifySameElementType(*this, getSrc().getType(), getType())))
+    return failure();
+  auto src = getSrc().getType(), res = getType();
+  if (src.getRank() != 2 || res.getRank() != 2)
+    return emitOpError() << "transposes 2-D tiles only";
+  if (src.getDimSize(0) != res.getDimSize(1) ||
+      src.getDimSize(1) != res.getDimSize(0))
+    return emitOpError() << "result shape must be the operand's reversed";
+  return success();
+}
+
+LogicalResult ConvertLayoutOp::verify() {
+  if (failed(verifyTiles(*this)) ||
+      failed(verifySameElementType(*this, getSrc().getType(), getType())))
+    return failure();
+  if (getSrc().getType().getShape() != getType().getShape())
+    return emitOpError() << "changes the layout only, not the shape";
+  return success();
+}
+
+OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  // convert(convert(x)) -> convert(x): the middle layout is never observed.
+  if (auto inner = getSrc().getDefiningOp<ConvertLayoutOp>()) {
+    if (inner.getSrc().getType() == getType())
+      return inner.getSrc();
+    getSrcMutable().assign(inner.getSrc());
+    return getResult();
+  }
+  return {};
+}
+
+LogicalResult AddPtrOp::verify() {
+  if (failed(verifyTiles(*this)))
+    return failure();
+  Type ptr = getPtr().getType(), offset = getOffset().getType();
+  if (isa<RankedTensorType>(ptr) != isa<RankedTensorType>(offset))
+    return emitOpError() << "pointer " << ptr << " and offset " << offset
+                         << " must both be tiles or both scalars; splat the "
+                            "scalar";
+  if (shapeOf(ptr) != shapeOf(offset))
+    return emitOpError() << "pointer shape and offset shape differ: " << ptr
+                         << " vs " << offset;
+  return success();
+}
+
+/// The shared checks of memory operations: tiles are valid and the pointee
+/// type is one that global memory can hold.
+static LogicalResult verifyMemoryOp(Operation *op, Type ptrType) {
+  if (failed(verifyTiles(op)))
+    return failure();
+  Type pointee = elementTypeOf(getPointeeValueType(ptrType));
+  if (pointee.isInteger(1))
+    return op->emitOpError() << "cannot access memory of i1; use i8";
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  if (failed(verifyMemoryOp(*this, getPtr().getType())))
+    return failure();
+  if (getCache() && (*getCache() == CacheModifier::WB ||
+                     *getCache() == CacheModifier::WT))
+    return emitOpError() << "cache modifier '"
+                         << stringifyCacheModifier(*getCache())
+                         << "' applies to stores only";
+  return success();
+}
+
+LogicalResult StoreOp::verify() {
+  if (failed(verifyMemoryOp(*this, getPtr().getType())))
+    return failure();
+  if (getCache() && (*getCache() == CacheModifier::CA ||
+                     *getCache() == CacheModifier::CV))
+    return emitOpError() << "cache modifier '"
+                         << stringifyCacheModifier(*getCache())
+                         << "' applies to loads only";
+  return success();
+}
+
+static LogicalResult verifyAtomicElement(Operation *op, Type ptrType) {
+  Type elem = elementTypeOf(getPointeeValueType(ptrType));
+  if (!elem.isF32() && !elem.isInteger(32))
+    return op->emitOpError() << "atomics support f32 and i32 elements, got "
+                             << elem;
+  return success();
+}
+
+LogicalResult AtomicRMWOp::verify() {
+  if (failed(verifyMemoryOp(*this, getPtr().getType())))
+    return failure();
+  return verifyAtomicElement(*this, getPtr().getType());
+}
+
+LogicalResult AtomicCASOp::verify() {
+  if (failed(verifyMemoryOp(*this, getPtr().getType())))
+    return failure();
+  return verifyAtomicElement(*this, getPtr().getType());
+}
+
+/// Checks that `resultType` is `src` reduced along `axis` with elements of
+/// `elem`: a scalar for a 1-D operand.
+static LogicalResult verifyReduceShape(Operation *op, RankedTensorType src,
+                                       unsigned axis, Type resultType,
+                                       Type elem) {
+  if (axis >= src.getRank())
+    return op->emitOpError() << "axis " << axis << " is out of range for a "
+                             << "tile of rank " << src.getRank();
+  if (src.getRank() == 1) {
+    if (resultType != elem)
+      return op->emitOpError() << "reducing a 1-D tile gives a scalar of type "
+                               << elem << ", not " << resultType;
+    return success();
+  }
+  auto res = dyn_cast<RankedTensorType>(resultType);
+  SmallVector<int64_t> expected(src.getShape());
+  expected.erase(expected.begin() + axis);
+  if (!res || res.getShape() != ArrayRef<int64_t>(expected) ||
+      res.getElementType() != elem)
+    return op->emitOpError() << "result must be a tile of " << elem
+                             << " with the operand's shape less axis " << axis
+                             << ", got " << resultType;
+  if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(res.getEncoding()))
+    if (src.getEncoding() &&
+        (slice.getDim() != axis || slice.getParent() != src.getEncoding()))
+      return op->emitOpError() << "result layout must be the operand layout "
+                               << "sliced at the reduced axis";
+  return success();
+}
+
+LogicalResult ReduceOp::verify() {
+  if (failed(verifyTiles(*this)))
+    return failure();
+  Type elem = getSrc().getType().getElementType();
+  if (isa<PtrType>(elem))
+    return emitOpError() << "cannot reduce a tile of pointers";
+  bool isArg = getKind() == ReduceKind::ArgMax || getKind() == ReduceKind::ArgMin;
+  if (getKind() == ReduceKind::Sum && elem.isInteger(1))
+    return emitOpError() << "cannot sum i1; cast to an integer type first";
+  Type resultElem = isArg ? IntegerType::get(getContext(), 32) : elem;
+  return verifyReduceShape(*this, getSrc().getType(), getAxis(),
+                           getResult().getType(), resultElem);
+}
+
+LogicalResult GenericReduceOp::verifyRegions() {
+  if (failed(verifyTiles(*this)))
+    return failure();
+  Type elem = getSrc().getType().getElementType();
+  Block &body = getCombiner().front();
+  if (body.getNumArguments() != 2 ||
+      body.getArgument(0).getType() != elem ||
+      body.getArgument(1).getType() != elem)
+    return emitOpError() << "combiner must take two arguments of type " << elem;
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (yield.getValues().size() != 1 ||
+      yield.getValues().front().getType() != elem)
+    return emitOpError() << "combiner must yield one value of type " << elem;
+  return verifyReduceShape(*this, getSrc().getType(), getAxis(),
+                           getResult().getType(), elem);
+}
+
+/// Element types `tile.cast` converts among.
+static bool isCastable(Type t) {
+  return t.isF32() || t.isF16() || t.isBF16() || t.isF64() || t.isInteger(1) ||
+         t.isInteger(8) || t.isInteger(16) || t.isInteger(32) ||
+         t.isInteger(64);
+}
+
+LogicalResult CastOp::verify() {
+  if (failed(verifyTiles(*this)))
+    return failure();
+  Type srcType = getSrc().getType(), resType = getType();
+  if (shapeOf(srcType) != shapeOf(resType) ||
+      isa<RankedTensorType>(srcType) != isa<RankedTensorType>(resType))
+    return emitOpError() << "changes element types only: " << srcType
+                         << " and " << resType << " have different shapes";
+  Type src = elementTypeOf(srcType), dst = elementTypeOf(resType);
+  if (!isCastable(src) || !isCastable(dst))
+    return emitOpError() << "cannot cast " << src << " to " << dst
+                         << "; supported: f64, f32, f16, bf16, i64, i32, i16, "
+                            "i8, i1";
+  if (src == dst)
+    return emitOpError() << "casts " << src << " to itself";
+  if (!getRounding())
+    return success();
+  bool floatNarrowing = isa<FloatType>(src) && isa<FloatType>(dst) &&
+                        dst.getIntOrFloatBitWidth() < src.getIntOrFloatBitWidth();
+  // bf16 <-> f16 narrows in range or precision either way.
+  floatNarrowing |= (src.isF16() && dst.isBF16()) || (src.isBF16() && dst.isF16());
+  bool floatToInt = isa<FloatType>(src) && dst.isInteger() && !dst.isInteger(1);
+  bool intToFloat = src.isInteger() && isa<FloatType>(dst);
+  if (intToFloat && *getRounding() != RoundingMode::RNE)
+    return emitOpError() << "int to float casts round to nearest even only";
+  if (!floatNarrowing && !floatToInt && !intToFloat)
+    return emitOpError() << "rounding applies to casts that can be inexact, "
+                         << "not " << src << " to " << dst;
+  return success();
+}
+
+LogicalResult BitcastOp::verify() {
+  if (failed(verifyTiles(*this)))
+    return failure();
+  Type srcType = getSrc().getType(), resType = getType();
+  if (shapeOf(srcType) != shapeOf(resType) ||
+      isa<RankedTensorType>(srcType) != isa<RankedTensorType>(resType))
+    return emitOpError() << "operand and result shapes differ";
+  Type src = elementTypeOf(srcType), dst = elementTypeOf(resType);
+  if (!src.isIntOrFloat() || !dst.isIntOrFloat() ||
+      src.getIntOrFloatBitWidth() != dst.getIntOrFloatBitWidth())
+    return emitOpError() << "bitcast needs numbers of equal width, got "
+                         << src << " and " << dst;
+  return success();
+}
+
+LogicalResult DotOp::verify() {
+  if (failed(verifyTiles(*this)))
+    return failure();
+  auto a = getA().getType(), b = getB().getType(), c = getType();
+  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
+    return emitOpError() << "operands and result must be 2-D tiles";
+  if (a.getDimSize(1) != b.getDimSize(0))
+    return emitOpError() << "a is " << a.getDimSize(0) << "x"
+                         << a.getDimSize(1) << " but b is " << b.getDimSize(0)
+                         << "x" << b.getDimSize(1)
+                         << ": inner dimensions differ";
+  if (c.getDimSize(0) != a.getDimSize(0) || c.getDimSize(1) != b.getDimSize(1))
+    return emitOpError() << "accumulator must be " << a.getDimSize(0) << "x"
+                         << b.getDimSize(1);
+  for (auto [name, t] : {std::pair<StringRef, RankedTensorType>{"a", a},
+                         {"b", b}, {"result", c}})
+    if (t.getDimSize(0) < 16 || t.getDimSize(1) < 16)
+      return emitOpError() << name << " must be at least 16x16, got " << t;
+  Type ea = a.getElementType(), eb = b.getElementType(),
+       ec = c.getElementType();
+  bool ok = (ea.isF16() && eb.isF16() && ec.isF32()) ||
+            (ea.isBF16() && eb.isBF16() && ec.isF32()) ||
+            (ea.isInteger(8) && eb.isInteger(8) && ec.isInteger(32)) ||
+            (ea.isF32() && eb.isF32() && ec.isF32());
+  if (!ok)
+    return emitOpError() << "unsupported element types " << ea << " x " << eb
+                         << " -> " << ec << "; supported: f16 x f16 -> f32, "
+                         << "bf16 x bf16 -> f32, i8 x i8 -> i32, "
+                            "f32 x f32 -> f32";
+  if (getPrecision() && !ea.isF32())
+    return emitOpError() << "precision applies to f32 operands only";
+  return success();
+}

@@ -1,0 +1,339 @@
+//===- AssignLayouts.cpp - give every tile a distributed layout -----------===//
+//
+// Memory accesses anchor the layouts: each load, store and atomic on a tile of
+// pointers asks for the blocked layout that makes its accesses coalesced and
+// as wide as the contiguity analysis allows. Layouts then spread through the
+// ops that relate their operands' and results' layouts (elementwise ops,
+// broadcasts, expand_dims/reduce via slices, transposes, loops, branches), in
+// program order of the anchors. A value reached twice with different layouts
+// keeps the first; the op that needs the other gets a tile.convert_layout.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llk/Analysis/AxisInfo.h"
+#include "llk/Dialect/Tile/IR/Layout.h"
+#include "llk/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include <deque>
+
+namespace llk::tile {
+#define GEN_PASS_DEF_TILEASSIGNLAYOUTS
+#include "llk/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace llk::tile
+
+using namespace mlir;
+using namespace llk;
+using namespace llk::tile;
+
+namespace {
+
+RankedTensorType tileType(Value v) {
+  return dyn_cast<RankedTensorType>(v.getType());
+}
+
+/// Ops whose tile operands and results all share one layout.
+bool isSameLayoutOp(Operation *op) {
+  if (isa<SplatOp, BroadcastOp, AddPtrOp, LoadOp, StoreOp, AtomicRMWOp,
+          AtomicCASOp, CastOp, BitcastOp>(op))
+    return true;
+  Dialect *dialect = op->getDialect();
+  return dialect && isa<arith::ArithDialect, math::MathDialect>(dialect);
+}
+
+BlockedLayoutAttr transposed(BlockedLayoutAttr layout) {
+  auto swap = [](ArrayRef<unsigned> v) {
+    return SmallVector<unsigned>{v[1], v[0]};
+  };
+  SmallVector<unsigned> order;
+  for (unsigned d : layout.getOrder())
+    order.push_back(1 - d);
+  return BlockedLayoutAttr::get(layout.getContext(),
+                                swap(layout.getSizePerThread()),
+                                swap(layout.getThreadsPerWarp()),
+                                swap(layout.getWarpsPerCTA()), order);
+}
+
+unsigned reduceAxis(Operation *op) {
+  if (auto reduce = dyn_cast<ReduceOp>(op))
+    return reduce.getAxis();
+  return cast<GenericReduceOp>(op).getAxis();
+}
+
+class LayoutAssigner {
+public:
+  LayoutAssigner(func::FuncOp func, unsigned numWarps)
+      : func(func), numWarps(numWarps), axisInfo(func) {}
+
+  void run() {
+    // Anchors: memory accesses, in program order.
+    func.walk([&](Operation *op) {
+      if (isa<LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp>(op))
+        if (tileType(op->getOperand(0)))
+          seed(op->getOperand(0), coalescedLayout(op));
+    });
+    // Whatever no anchor reached gets a plain row-major layout.
+    func.walk([&](Operation *op) {
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            seedDefault(arg);
+      for (Value result : op->getResults())
+        seedDefault(result);
+    });
+    materialize();
+  }
+
+private:
+  BlockedLayoutAttr coalescedLayout(Operation *op) {
+    Value ptr = op->getOperand(0);
+    auto type = tileType(ptr);
+    unsigned rank = type.getRank();
+    unsigned fastest = axisInfo.getMostContiguousDim(ptr);
+    SmallVector<unsigned> order{fastest};
+    for (int d = rank - 1; d >= 0; --d)
+      if (unsigned(d) != fastest)
+        order.push_back(d);
+    unsigned vector = axisInfo.getVectorWidth(ptr, Value(), fastest);
+    return getDefaultBlockedLayout(func.getContext(), type.getShape(),
+                                   numWarps, vector, order);
+  }
+
+  void seedDefault(Value v) {
+    auto type = tileType(v);
+    if (!type || layouts.count(v))
+      return;
+    SmallVector<unsigned> order;
+    for (int d = type.getRank() - 1; d >= 0; --d)
+      order.push_back(d);
+    seed(v, getDefaultBlockedLayout(func.getContext(), type.getShape(),
+                                    numWarps, 1, order));
+  }
+
+  void seed(Value v, Attribute layout) {
+    assign(v, layout);
+    while (!worklist.empty()) {
+      Value next = worklist.front();
+      worklist.pop_front();
+      spread(next, layouts[next]);
+    }
+  }
+
+  /// Values that must hold a blocked (not a slice) layout.
+  static bool needsBlocked(Value v) {
+    if (isa_and_nonnull<ExpandDimsOp, TransOp>(v.getDefiningOp()))
+      return true;
+    return llvm::any_of(v.getUsers(), [](Operation *user) {
+      return isa<ReduceOp, GenericReduceOp, TransOp>(user);
+    });
+  }
+
+  void assign(Value v, Attribute layout) {
+    if (!tileType(v) || !layout || layouts.count(v))
+      return;
+    if (isa<SliceLayoutAttr>(layout) && needsBlocked(v))
+      return;
+    layouts[v] = layout;
+    worklist.push_back(v);
+  }
+
+  /// Layout relations of `op` once its value `v` has `layout`.
+  void relate(Operation *op, Value v, Attribute layout) {
+    if (isSameLayoutOp(op)) {
+      for (Value operand : op->getOperands())
+        assign(operand, layout);
+      for (Value result : op->getResults())
+        assign(result, layout);
+    } else if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+      if (v == expand.getResult()) {
+        if (auto blocked = dyn_cast<BlockedLayoutAttr>(layout))
+          assign(expand.getSrc(),
+                 SliceLayoutAttr::get(op->getContext(), expand.getAxis(),
+                                      blocked));
+      } else if (auto slice = dyn_cast<SliceLayoutAttr>(layout)) {
+        if (slice.getDim() == expand.getAxis())
+          assign(expand.getResult(), slice.getParent());
+      }
+    } else if (isa<ReduceOp, GenericReduceOp>(op)) {
+      unsigned axis = reduceAxis(op);
+      Value src = op->getOperand(0), result = op->getResult(0);
+      if (v == src) {
+        if (auto blocked = dyn_cast<BlockedLayoutAttr>(layout))
+          assign(result, SliceLayoutAttr::get(op->getContext(), axis, blocked));
+      } else if (auto slice = dyn_cast<SliceLayoutAttr>(layout)) {
+        if (slice.getDim() == axis)
+          assign(src, slice.getParent());
+      }
+    } else if (auto trans = dyn_cast<TransOp>(op)) {
+      if (auto blocked = dyn_cast<BlockedLayoutAttr>(layout))
+        assign(v == trans.getSrc() ? trans.getResult() : trans.getSrc(),
+               transposed(blocked));
+    } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      // v is an init operand or a result: tie it to its iteration value.
+      for (unsigned i = 0; i < loop.getNumResults(); ++i)
+        if (v == loop.getInitArgs()[i] || v == loop.getResult(i)) {
+          assign(loop.getInitArgs()[i], layout);
+          assign(loop.getRegionIterArgs()[i], layout);
+          assign(loop.getResult(i), layout);
+          assign(loop.getYieldedValues()[i], layout);
+        }
+    } else if (auto yield = dyn_cast<scf::YieldOp>(op)) {
+      for (unsigned i = 0; i < yield.getNumOperands(); ++i)
+        if (yield.getOperand(i) == v) {
+          Operation *parent = yield->getParentOp();
+          assign(parent->getResult(i), layout);
+          if (auto loop = dyn_cast<scf::ForOp>(parent))
+            assign(loop.getRegionIterArgs()[i], layout);
+        }
+    } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      for (unsigned i = 0; i < branch.getNumResults(); ++i)
+        if (branch.getResult(i) == v) {
+          assign(branch.thenYield().getOperand(i), layout);
+          if (!branch.getElseRegion().empty())
+            assign(branch.elseYield().getOperand(i), layout);
+        }
+    }
+  }
+
+  void spread(Value v, Attribute layout) {
+    if (Operation *def = v.getDefiningOp()) {
+      relate(def, v, layout);
+    } else {
+      auto arg = cast<BlockArgument>(v);
+      if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+        if (arg.getArgNumber() > 0)
+          relate(loop, loop.getResult(arg.getArgNumber() - 1), layout);
+    }
+    for (Operation *user : v.getUsers())
+      relate(user, v, layout);
+  }
+
+  /// Writes the chosen layouts into the types and joins mismatches with
+  /// tile.convert_layout.
+  void materialize() {
+    for (auto &[value, layout] : layouts)
+      value.setType(withLayout(tileType(value), layout));
+
+    func.walk([&](Operation *op) {
+      if (auto constant = dyn_cast<arith::ConstantOp>(op))
+        if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
+          if (auto type = tileType(constant.getResult()))
+            constant.setValueAttr(dense.reshape(type));
+      if (auto loop = dyn_cast<scf::ForOp>(op))
+        for (unsigned i = 0; i < loop.getNumResults(); ++i)
+          loop.getRegionIterArgs()[i].setType(loop.getResult(i).getType());
+    });
+
+    func.walk([&](Operation *op) { joinLayouts(op); });
+  }
+
+  void convertOperand(Operation *op, OpOperand &operand, Type required) {
+    if (operand.get().getType() == required)
+      return;
+    OpBuilder builder(op);
+    auto convert = ConvertLayoutOp::create(builder, op->getLoc(), required,
+                                           operand.get());
+    operand.set(convert);
+  }
+
+  void convertResult(Operation *op, Value result, Type natural) {
+    Type assigned = result.getType();
+    if (assigned == natural)
+      return;
+    result.setType(natural);
+    OpBuilder builder(op->getContext());
+    builder.setInsertionPointAfter(op);
+    auto convert = ConvertLayoutOp::create(builder, op->getLoc(), assigned, result);
+    result.replaceAllUsesExcept(convert, convert);
+  }
+
+  void joinLayouts(Operation *op) {
+    auto requireLayout = [&](OpOperand &operand, Attribute layout) {
+      if (auto type = tileType(operand.get()))
+        convertOperand(op, operand, withLayout(type, layout));
+    };
+    if (isSameLayoutOp(op)) {
+      Value primary;
+      for (Value result : op->getResults())
+        if (tileType(result))
+          primary = result;
+      for (Value operand : op->getOperands())
+        if (!primary && tileType(operand))
+          primary = operand;
+      if (!primary)
+        return;
+      Attribute layout = tileType(primary).getEncoding();
+      for (OpOperand &operand : op->getOpOperands())
+        requireLayout(operand, layout);
+    } else if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+      auto result = tileType(expand.getResult());
+      auto blocked = cast<BlockedLayoutAttr>(result.getEncoding());
+      requireLayout(expand.getSrcMutable(),
+                    SliceLayoutAttr::get(op->getContext(), expand.getAxis(),
+                                         blocked));
+    } else if (isa<ReduceOp, GenericReduceOp>(op)) {
+      auto src = tileType(op->getOperand(0));
+      if (auto result = tileType(op->getResult(0))) {
+        auto blocked = cast<BlockedLayoutAttr>(src.getEncoding());
+        convertResult(op, op->getResult(0),
+                      withLayout(result, SliceLayoutAttr::get(
+                                             op->getContext(), reduceAxis(op),
+                                             blocked)));
+      }
+    } else if (auto trans = dyn_cast<TransOp>(op)) {
+      auto src = tileType(trans.getSrc());
+      convertResult(op, trans.getResult(),
+                    withLayout(tileType(trans.getResult()),
+                               transposed(cast<BlockedLayoutAttr>(
+                                   src.getEncoding()))));
+    } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      for (unsigned i = 0; i < loop.getNumResults(); ++i) {
+        convertOperand(op, loop.getInitArgsMutable()[i],
+                       loop.getResult(i).getType());
+      }
+    } else if (auto yield = dyn_cast<scf::YieldOp>(op)) {
+      Operation *parent = yield->getParentOp();
+      if (isa<scf::ForOp, scf::IfOp>(parent))
+        for (OpOperand &operand : yield->getOpOperands())
+          convertOperand(op, operand,
+                         parent->getResult(operand.getOperandNumber())
+                             .getType());
+    }
+  }
+
+  func::FuncOp func;
+  unsigned numWarps;
+  AxisInfoAnalysis axisInfo;
+  llvm::MapVector<Value, Attribute> layouts;
+  std::deque<Value> worklist;
+};
+
+struct TileAssignLayoutsPass
+    : llk::tile::impl::TileAssignLayoutsBase<TileAssignLayoutsPass> {
+  using TileAssignLayoutsBase::TileAssignLayoutsBase;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    // Tiles must be valid before we can spread them over threads.
+    WalkResult valid = func.walk([](Operation *op) {
+      for (Value v : op->getResults())
+        if (failed(verifyTileType(op, v.getType(), "result")))
+          return WalkResult::interrupt();
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            if (failed(verifyTileType(op, arg.getType(), "block argument")))
+              return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (valid.wasInterrupted())
+      return signalPassFailure();
+    unsigned warps = getNumWarps(func, numWarps);
+    // Record the choice: the lowering sizes the thread block from it.
+    func->setAttr(TileDialect::kNumWarpsAttr,
+                  IntegerAttr::get(IntegerType::get(&getContext(), 32), warps));
+    LayoutAssigner(func, warps).run();
+  }
+};
+
+} // namespace

@@ -1,0 +1,149 @@
+//===- PTX.cpp - LLVM dialect to PTX through LLVM's NVPTX back end --------===//
+
+#include "llk/Target/PTX.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
+#include <mutex>
+
+using namespace mlir;
+using namespace llk;
+
+static constexpr llvm::StringLiteral kTriple = "nvptx64-nvidia-cuda";
+
+std::optional<std::string> llk::checkArch(llvm::StringRef arch) {
+  for (llvm::StringRef known : {"sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"})
+    if (arch == known)
+      return std::nullopt;
+  return "unsupported --arch '" + arch.str() +
+         "'; expected sm_80, sm_86, sm_89, sm_90 or sm_90a";
+}
+
+/// PTX ISA version that the target needs (sm_90 arrived with PTX 7.8,
+/// sm_90a with 8.0).
+static llvm::StringRef ptxFeature(llvm::StringRef arch) {
+  return arch.starts_with("sm_90") ? "+ptx80" : "+ptx78";
+}
+
+static FailureOr<std::unique_ptr<llvm::TargetMachine>>
+createTargetMachine(ModuleOp module, const TargetOptions &options) {
+  static std::once_flag initialized;
+  std::call_once(initialized, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+  std::string error;
+  llvm::Triple triple(kTriple);
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return module.emitError("NVPTX target unavailable: ") << error;
+  llvm::TargetOptions targetOptions;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, options.arch, ptxFeature(options.arch), targetOptions,
+      std::nullopt, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  if (!machine)
+    return module.emitError("cannot create the NVPTX target machine for ")
+           << options.arch;
+  return machine;
+}
+
+/// Links the libdevice functions the kernels call, then hides every
+/// non-kernel function so that the optimizer inlines and drops them.
+static LogicalResult linkLibdevice(ModuleOp module, llvm::Module &llvmModule,
+                                   const TargetOptions &options) {
+  bool needsLibdevice = llvm::any_of(llvmModule.functions(), [](auto &f) {
+    return f.isDeclaration() && f.getName().starts_with("__nv_");
+  });
+  if (!needsLibdevice)
+    return success();
+  if (options.libdevicePath.empty())
+    return module.emitError("kernels call CUDA math functions but no "
+                            "libdevice was given");
+  llvm::SMDiagnostic diag;
+  std::unique_ptr<llvm::Module> libdevice =
+      llvm::parseIRFile(options.libdevicePath, diag, llvmModule.getContext());
+  if (!libdevice)
+    return module.emitError("cannot load libdevice '")
+           << options.libdevicePath << "': " << diag.getMessage();
+  libdevice->setTargetTriple(llvmModule.getTargetTriple());
+  libdevice->setDataLayout(llvmModule.getDataLayout());
+  if (llvm::Linker::linkModules(llvmModule, std::move(libdevice),
+                                llvm::Linker::LinkOnlyNeeded))
+    return module.emitError("cannot link libdevice");
+  return success();
+}
+
+FailureOr<std::unique_ptr<llvm::Module>>
+llk::translateToOptimizedLLVMIR(ModuleOp module, llvm::LLVMContext &context,
+                                const TargetOptions &options) {
+  gpu::GPUModuleOp gpuModule;
+  module.walk([&](gpu::GPUModuleOp m) { gpuModule = m; });
+  if (!gpuModule)
+    return module.emitError("no gpu.module to translate; lower the kernels "
+                            "first");
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(gpuModule, context, "llk");
+  if (!llvmModule)
+    return module.emitError("translation to LLVM IR failed");
+
+  auto machine = createTargetMachine(module, options);
+  if (failed(machine))
+    return failure();
+  llvmModule->setTargetTriple(llvm::Triple(kTriple));
+  llvmModule->setDataLayout((*machine)->createDataLayout());
+  // libdevice asks through __nvvm_reflect whether to flush denormals: no.
+  llvmModule->addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz",
+                            uint32_t(0));
+
+  if (failed(linkLibdevice(module, *llvmModule, options)))
+    return failure();
+  for (llvm::Function &f : llvmModule->functions())
+    if (!f.isDeclaration() && f.getCallingConv() != llvm::CallingConv::PTX_Kernel)
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder(machine->get());
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager passes =
+      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  passes.run(*llvmModule, mam);
+  return llvmModule;
+}
+
+FailureOr<std::string> llk::emitPTX(ModuleOp module, llvm::Module &llvmModule,
+                                    const TargetOptions &options) {
+  auto machine = createTargetMachine(module, options);
+  if (failed(machine))
+    return failure();
+  std::string ptx;
+  {
+    llvm::raw_string_ostream stream(ptx);
+    llvm::buffer_ostream buffer(stream);
+    llvm::legacy::PassManager codegen;
+    if ((*machine)->addPassesToEmitFile(codegen, buffer, nullptr,
+                                        llvm::CodeGenFileType::AssemblyFile))
+      return module.emitError("the NVPTX back end cannot emit PTX");
+    codegen.run(llvmModule);
+  }
+  return ptx;
+}

@@ -1,0 +1,146 @@
+//===- llkc.cpp - compile a tile kernel to PTX ----------------------------===//
+//
+//   llkc kernel.mlir -D BLOCK=1024 --num-warps 8 --arch sm_90 -o kernel.ptx
+//
+// Every failure is a diagnostic and exit code 1; nothing is written to the
+// output unless compilation succeeds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llk/Compiler/Compiler.h"
+#include "llk/InitAllDialects.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("llkc options");
+static cl::opt<std::string> inputFilename(cl::Positional, cl::Required,
+                                          cl::desc("<kernel.mlir>"),
+                                          cl::cat(category));
+static cl::opt<std::string> outputFilename("o", cl::init("-"),
+                                           cl::desc("output file ('-' for stdout)"),
+                                           cl::value_desc("file"), cl::cat(category));
+static cl::opt<std::string> arch("arch", cl::init("sm_90"),
+                                 cl::desc("target: sm_80, sm_86, sm_89, sm_90, sm_90a"),
+                                 cl::cat(category));
+static cl::opt<unsigned> numWarps("num-warps", cl::init(0),
+                                  cl::desc("warps per program, overriding the "
+                                           "kernels' tile.num_warps (default: "
+                                           "theirs, else 4)"),
+                                  cl::cat(category));
+static cl::list<std::string> defines("D", cl::Prefix,
+                                     cl::desc("bind ${NAME} in the source"),
+                                     cl::value_desc("NAME=VALUE"), cl::cat(category));
+static cl::opt<std::string> emit("emit", cl::init("ptx"),
+                                 cl::desc("stage to write: tile, layout, llvm "
+                                          "(LLVM dialect), llvm-ir, ptx"),
+                                 cl::cat(category));
+static cl::opt<std::string> libdevice("libdevice", cl::init(""),
+                                      cl::desc("libdevice bitcode (default: "
+                                               "$LLK_LIBDEVICE, else the CUDA "
+                                               "toolkit's)"),
+                                      cl::cat(category));
+
+static int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "llkc") << message << "\n";
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  cl::ParseCommandLineOptions(argc, argv, "llk tile kernel compiler\n");
+
+  llk::CompileOptions options;
+  if (auto error = llk::checkArch(arch))
+    return fail(*error);
+  options.target.arch = arch;
+  if (numWarps.getNumOccurrences())
+    options.numWarps = numWarps;
+  options.target.libdevicePath = libdevice;
+  if (options.target.libdevicePath.empty())
+    if (const char *env = std::getenv("LLK_LIBDEVICE"))
+      options.target.libdevicePath = env;
+  if (options.target.libdevicePath.empty())
+    options.target.libdevicePath = LLK_DEFAULT_LIBDEVICE;
+  std::optional<llk::Stage> stage = llk::parseStage(emit);
+  if (!stage)
+    return fail("unknown --emit '" + emit +
+                "'; expected tile, layout, llvm, llvm-ir or ptx");
+  for (const std::string &define : defines) {
+    auto [name, value] = llvm::StringRef(define).split('=');
+    int64_t number;
+    if (name.empty() || value.getAsInteger(0, number))
+      return fail("-D expects NAME=INTEGER, got '" + define + "'");
+    options.constants[name.str()] = number;
+  }
+
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFilename, &error);
+  if (!input)
+    return fail(error);
+  if (input->getBuffer().trim().empty())
+    return fail("'" + inputFilename + "' is empty: expected a module of tile "
+                "kernels");
+
+  // Bind the constants, then parse the specialized text under the original
+  // file name, so diagnostics point into the file as the compiler saw it.
+  llvm::SourceMgr rawSource;
+  unsigned rawId = rawSource.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  auto specialized = llk::bindConstants(rawSource, rawId, options.constants);
+  if (failed(specialized))
+    return 1;
+
+  DialectRegistry registry;
+  llk::registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(*specialized, inputFilename),
+      llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  std::string text;
+  llvm::raw_string_ostream stream(text);
+  auto configure = [](PassManager &pm) {
+    if (failed(applyPassManagerCLOptions(pm)))
+      return failure();
+    applyDefaultTimingPassManagerCLOptions(pm);
+    return success();
+  };
+  if (failed(llk::compileModule(*module, options, *stage, stream, configure)))
+    return 1;
+
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(outputFilename, &error);
+  if (!output)
+    return fail(error);
+  output->os() << text;
+  output->os().flush();
+  if (output->os().has_error()) {
+    output->os().clear_error();
+    return fail("cannot write '" + outputFilename + "'");
+  }
+  output->keep();
+  return 0;
+}
