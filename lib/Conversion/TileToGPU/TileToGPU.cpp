@@ -163,19 +163,25 @@ public:
   Value extract(Value vec, int64_t i) {
     return vector::ExtractOp::create(b, loc, vec, ArrayRef<int64_t>{i});
   }
+  /// Registers [offset, offset + size) of `vec`.
   Value slice(Value vec, int64_t offset, int64_t size) {
-    if (size == 1 && cast<VectorType>(vec.getType()).getNumElements() == 1)
+    if (cast<VectorType>(vec.getType()).getNumElements() == size)
       return vec;
-    return vector::ExtractStridedSliceOp::create(b, loc, vec, ArrayRef<int64_t>{offset},
-                                                 ArrayRef<int64_t>{size},
-                                                 ArrayRef<int64_t>{1});
+    SmallVector<int64_t> mask;
+    for (int64_t i = 0; i < size; ++i)
+      mask.push_back(offset + i);
+    return vector::ShuffleOp::create(b, loc, vec, vec, mask);
   }
+  /// `into` with registers [offset, offset + size(chunk)) replaced by `chunk`.
   Value insertSlice(Value chunk, Value into, int64_t offset) {
     if (chunk.getType() == into.getType())
       return chunk;
-    return vector::InsertStridedSliceOp::create(b, loc, chunk, into,
-                                                ArrayRef<int64_t>{offset},
-                                                ArrayRef<int64_t>{1});
+    int64_t n = cast<VectorType>(into.getType()).getNumElements();
+    int64_t size = cast<VectorType>(chunk.getType()).getNumElements();
+    SmallVector<int64_t> mask;
+    for (int64_t i = 0; i < n; ++i)
+      mask.push_back(i >= offset && i < offset + size ? n + i - offset : i);
+    return vector::ShuffleOp::create(b, loc, into, chunk, mask);
   }
   Value fromElements(Type elem, ArrayRef<Value> elems) {
     auto type = VectorType::get({int64_t(elems.size())}, elem);

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The main job on a fresh Debian 12 machine: install what llk needs, build it,
+# then compile every example kernel to PTX and check each with ptxas.
+#
+#   scripts/build.sh            # install + build + main job
+#   LLK_SKIP_INSTALL=1 scripts/build.sh   # when the packages are there
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(cmake ninja-build g++ python3 llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools)
+if [[ -z "${LLK_SKIP_INSTALL:-}" ]]; then
+  missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    echo "== installing: ${missing[*]}"
+    sudo=""; [[ $(id -u) -ne 0 ]] && sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+fi
+
+build=${LLK_BUILD_DIR:-build}
+echo "== configuring and building in $build"
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir >/dev/null
+ninja -C "$build" llkc llk-opt
+
+[[ -n "${LLK_BUILD_ONLY:-}" ]] && exit 0
+echo "== main job: compile every example to PTX"
+scripts/compile-examples.sh "$build"

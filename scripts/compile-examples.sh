@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Compiles every example kernel with llkc and checks the PTX with ptxas
+# (sm_90), printing a pass/fail table. Usage: scripts/compile-examples.sh [build]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+llkc="$build/bin/llkc"
+ptxas=${PTXAS:-/usr/local/cuda/bin/ptxas}
+out="$build/examples-ptx"
+mkdir -p "$out"
+
+# example  constants  num_warps
+specs=(
+  "vector_add BLOCK=4096 4"
+  "softmax BLOCK=4096 8"
+  "rms_norm BLOCK=4096 8"
+)
+passed=0 failed=0
+printf '\n| kernel | constants | warps | llkc | ptxas sm_90 | 16-byte global loads | shfl.sync |\n'
+printf '|---|---|---|---|---|---:|---:|\n'
+for spec in "${specs[@]}"; do
+  read -r name consts warps <<<"$spec"
+  ptx="$out/$name.ptx"
+  compiled=FAIL assembled=skipped wide=- shuffles=-
+  if "$llkc" "examples/$name.mlir" -D "$consts" --num-warps "$warps" -o "$ptx" 2>"$out/$name.err"; then
+    compiled=ok
+    wide=$(grep -cE 'ld\.global[.a-zA-Z0-9:_]*\.v4\.(b32|f32)' "$ptx" || true)
+    shuffles=$(grep -c 'shfl.sync' "$ptx" || true)
+    if [[ -x "$ptxas" ]]; then
+      if "$ptxas" -arch=sm_90 "$ptx" -o /dev/null 2>>"$out/$name.err"; then assembled=ok; else assembled=FAIL; fi
+    fi
+  fi
+  if [[ $compiled == ok && $assembled != FAIL ]]; then passed=$((passed + 1)); else failed=$((failed + 1)); cat "$out/$name.err"; fi
+  printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$consts" "$warps" "$compiled" "$assembled" "$wide" "$shuffles"
+done
+[[ -x "$ptxas" ]] || echo "note: $ptxas not found; PTX was not assembled"
+echo
+echo "$passed passed, $failed failed"
+((failed == 0))
