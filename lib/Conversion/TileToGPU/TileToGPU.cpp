@@ -354,15 +354,30 @@ std::string vecSuffix(unsigned count) {
   return count > 1 ? ".v" + std::to_string(count) : "";
 }
 
+/// Reinterprets the bits of a scalar or 1-D vector as `type` (same width).
+Value bitcastTo(IndexEmitter &e, Value value, Type type) {
+  Type from = value.getType();
+  if (from == type)
+    return value;
+  auto fromVec = dyn_cast<VectorType>(from), toVec = dyn_cast<VectorType>(type);
+  if (!fromVec && !toVec)
+    return arith::BitcastOp::create(e.b, e.loc, type, value);
+  auto asVector = [](Type t) {
+    return isa<VectorType>(t) ? cast<VectorType>(t) : VectorType::get({1}, t);
+  };
+  if (!fromVec)
+    value = vector::BroadcastOp::create(e.b, e.loc, asVector(from), value);
+  Value cast = vector::BitCastOp::create(e.b, e.loc, asVector(type), value);
+  return toVec ? cast : e.extract(cast, 0);
+}
+
 /// Splits a value of `chunkType` (a scalar or vector) into PTX words.
 SmallVector<Value> toWords(IndexEmitter &e, Value chunk, WordShape words) {
   MLIRContext *ctx = e.b.getContext();
   Type wordType = IntegerType::get(ctx, words.bits);
   Type asWords = words.count == 1 ? wordType
                                   : VectorType::get({words.count}, wordType);
-  Value bits = chunk.getType() == asWords
-                   ? chunk
-                   : arith::BitcastOp::create(e.b, e.loc, asWords, chunk).getResult();
+  Value bits = bitcastTo(e, chunk, asWords);
   SmallVector<Value> result;
   for (unsigned i = 0; i < words.count; ++i) {
     Value w = words.count == 1 ? bits : e.extract(bits, i);
@@ -383,9 +398,7 @@ Value fromWords(IndexEmitter &e, ArrayRef<Value> regs, WordShape words,
                      ? arith::TruncIOp::create(e.b, e.loc, wordType, r).getResult()
                      : r);
   Value bits = words.count == 1 ? ws[0] : e.fromElements(wordType, ws);
-  if (bits.getType() == chunkType)
-    return bits;
-  return arith::BitcastOp::create(e.b, e.loc, chunkType, bits);
+  return bitcastTo(e, bits, chunkType);
 }
 
 Value toGlobalPtr(IndexEmitter &e, Value address) {
@@ -526,22 +539,9 @@ struct FuncLowering : TilePattern<func::FuncOp> {
   LogicalResult
   matchAndRewrite(func::FuncOp func, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (func.isDeclaration())
-      return func.emitError("kernel '") << func.getName() << "' has no body";
-    if (func.getNumResults() != 0)
-      return func.emitError("kernel '")
-             << func.getName() << "' must not return values; store results";
     TypeConverter::SignatureConversion signature(func.getNumArguments());
-    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
-      if (isa<RankedTensorType>(type))
-        return func.emitError("kernel argument ")
-               << i << " is a tile (" << type
-               << "); pass a !tile.ptr and load it";
-      if (type.isInteger(1))
-        return func.emitError("kernel argument ")
-               << i << " is i1, which kernels cannot take; pass an i32";
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
       signature.addInputs(i, getTypeConverter()->convertType(type));
-    }
     auto kernel = gpu::GPUFuncOp::create(
         rewriter, func.getLoc(), func.getName(),
         rewriter.getFunctionType(signature.getConvertedTypes(), {}));
@@ -586,8 +586,7 @@ struct ElementwiseLowering : ConversionPattern {
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
       auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
       if (!dense || !dense.isSplat())
-        return op->emitError("only uniform (splat) tile constants are "
-                             "supported; build others from tile.make_range");
+        return failure(); // Rejected before conversion.
       rewriter.replaceOpWithNewOp<arith::ConstantOp>(
           op, resultTypes[0],
           DenseElementsAttr::get(cast<ShapedType>(resultTypes[0]),
@@ -1107,8 +1106,7 @@ struct DotLowering : TilePattern<DotOp> {
   LogicalResult
   matchAndRewrite(DotOp op, OpAdaptor,
                   ConversionPatternRewriter &) const override {
-    return op.emitError("tile.dot cannot be lowered yet: the tensor-core "
-                        "lowering is not implemented");
+    return failure(); // Rejected before conversion.
   }
 };
 
@@ -1350,6 +1348,59 @@ struct ReduceLowering : TilePattern<OpTy> {
 // The pass
 //===----------------------------------------------------------------------===//
 
+/// Reports what the lowering cannot handle, in the user's terms, before any
+/// rewriting starts.
+LogicalResult checkLowerable(ModuleOp module) {
+  bool ok = true;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isDeclaration()) {
+      func.emitError("kernel '") << func.getName() << "' has no body";
+      ok = false;
+      continue;
+    }
+    if (func.getNumResults() != 0) {
+      func.emitError("kernel '")
+          << func.getName() << "' must not return values; store results";
+      ok = false;
+    }
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+      if (isa<RankedTensorType>(type)) {
+        func.emitError("kernel argument ")
+            << i << " is a tile (" << type << "); pass a !tile.ptr and load it";
+        ok = false;
+      } else if (type.isInteger(1)) {
+        func.emitError("kernel argument ")
+            << i << " is i1, which kernels cannot take; pass an i32";
+        ok = false;
+      }
+    }
+  }
+  module.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (auto tile = dyn_cast<RankedTensorType>(type))
+        if (failed(getDistributedView(tile))) {
+          op->emitError("tile ") << tile << " has no distributed layout; run "
+                                 << "tile-assign-layouts first";
+          ok = false;
+          return WalkResult::interrupt();
+        }
+    if (isa<DotOp>(op)) {
+      op->emitError("tile.dot cannot be lowered yet: the tensor-core lowering "
+                    "is not implemented");
+      ok = false;
+    }
+    if (auto constant = dyn_cast<arith::ConstantOp>(op))
+      if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
+        if (isa<RankedTensorType>(dense.getType()) && !dense.isSplat()) {
+          op->emitError("only uniform (splat) tile constants are supported; "
+                        "build others from tile.make_range");
+          ok = false;
+        }
+    return WalkResult::advance();
+  });
+  return success(ok);
+}
+
 struct ConvertTileToGPUPass
     : llk::impl::ConvertTileToGPUBase<ConvertTileToGPUPass> {
   void runOnOperation() override {
@@ -1357,18 +1408,7 @@ struct ConvertTileToGPUPass
     MLIRContext *ctx = &getContext();
     LoweringState state;
 
-    // Every tile must have a layout by now.
-    WalkResult laidOut = module.walk([&](Operation *op) {
-      for (Type type : op->getResultTypes())
-        if (auto tile = dyn_cast<RankedTensorType>(type))
-          if (failed(getDistributedView(tile))) {
-            op->emitError("tile ") << tile << " has no distributed layout; run "
-                                   << "tile-assign-layouts first";
-            return WalkResult::interrupt();
-          }
-      return WalkResult::advance();
-    });
-    if (laidOut.wasInterrupted())
+    if (failed(checkLowerable(module)))
       return signalPassFailure();
 
     // Access widths from the contiguity analysis, on the tile IR.

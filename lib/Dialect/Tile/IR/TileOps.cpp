@@ -156,6 +156,44 @@ OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
   return {};
 }
 
+namespace {
+/// A tile that is cheap to build in any layout is rebuilt in the converted
+/// one rather than moved through shared memory: constants, splats, ranges.
+struct RematerializeConvertedSource : OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp op,
+                                PatternRewriter &rewriter) const override {
+    Operation *src = op.getSrc().getDefiningOp();
+    if (!src)
+      return failure();
+    if (auto constant = dyn_cast<arith::ConstantOp>(src)) {
+      auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+      if (!dense || !dense.isSplat())
+        return failure();
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+          op, op.getType(), DenseElementsAttr::get(op.getType(),
+                                                   dense.getSplatValue<Attribute>()));
+      return success();
+    }
+    if (auto splat = dyn_cast<SplatOp>(src)) {
+      rewriter.replaceOpWithNewOp<SplatOp>(op, op.getType(), splat.getSrc());
+      return success();
+    }
+    if (auto range = dyn_cast<MakeRangeOp>(src)) {
+      rewriter.replaceOpWithNewOp<MakeRangeOp>(op, op.getType(), range.getStart(),
+                                               range.getEnd());
+      return success();
+    }
+    return failure();
+  }
+};
+} // namespace
+
+void ConvertLayoutOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                  MLIRContext *context) {
+  results.add<RematerializeConvertedSource>(context);
+}
+
 LogicalResult AddPtrOp::verify() {
   if (failed(verifyTiles(*this)))
     return failure();

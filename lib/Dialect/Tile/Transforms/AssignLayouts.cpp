@@ -66,12 +66,14 @@ public:
       : func(func), numWarps(numWarps), axisInfo(func) {}
 
   void run() {
-    // Anchors: memory accesses, in program order.
+    // Anchors: every memory access takes its coalesced layout before any
+    // spreads, so that one access's choice cannot override another's.
     func.walk([&](Operation *op) {
       if (isa<LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp>(op))
         if (tileType(op->getOperand(0)))
-          seed(op->getOperand(0), coalescedLayout(op));
+          assign(op->getOperand(0), coalescedLayout(op));
     });
+    drain();
     // Whatever no anchor reached gets a plain row-major layout.
     func.walk([&](Operation *op) {
       for (Region &region : op->getRegions())
@@ -112,6 +114,10 @@ private:
 
   void seed(Value v, Attribute layout) {
     assign(v, layout);
+    drain();
+  }
+
+  void drain() {
     while (!worklist.empty()) {
       Value next = worklist.front();
       worklist.pop_front();
@@ -123,8 +129,12 @@ private:
   static bool needsBlocked(Value v) {
     if (isa_and_nonnull<ExpandDimsOp, TransOp>(v.getDefiningOp()))
       return true;
+    // A reduction to a tile returns the slice of its operand's layout, which
+    // must be blocked; one to a scalar takes any layout.
     return llvm::any_of(v.getUsers(), [](Operation *user) {
-      return isa<ReduceOp, GenericReduceOp, TransOp>(user);
+      if (isa<ReduceOp, GenericReduceOp>(user))
+        return isa<RankedTensorType>(user->getResult(0).getType());
+      return isa<TransOp>(user);
     });
   }
 
@@ -139,6 +149,11 @@ private:
 
   /// Layout relations of `op` once its value `v` has `layout`.
   void relate(Operation *op, Value v, Attribute layout) {
+    // A stored value does not choose the store's addresses: the store's own
+    // anchor does, and a conversion joins a value that arrives otherwise.
+    if (isa<StoreOp, AtomicRMWOp, AtomicCASOp>(op) && v != op->getOperand(0) &&
+        !(isa<StoreOp>(op) && v == cast<StoreOp>(op).getMask()))
+      return;
     if (isSameLayoutOp(op)) {
       for (Value operand : op->getOperands())
         assign(operand, layout);

@@ -1,0 +1,88 @@
+// RUN: llk-opt %s -split-input-file -tile-assign-layouts -convert-tile-to-gpu | FileCheck %s
+
+// Kernels become gpu.func kernels with a known block size of num_warps * 32;
+// pointers become global LLVM pointers and every tile the vector of the
+// elements a thread holds. Contiguous, 16-byte aligned, unmasked accesses are
+// plain vector loads and stores; masked ones one predicated PTX instruction
+// per 16 bytes, with `other` moved in first.
+// CHECK: module attributes {gpu.container_module}
+// CHECK: gpu.module @llk_kernels
+// CHECK: gpu.func @copy(%[[X:.*]]: !llvm.ptr<1>, %[[Y:.*]]: !llvm.ptr<1>, %[[N:.*]]: i32) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+// CHECK: gpu.thread_id x
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK: llvm.inline_asm "mov.b32 $0, $6;{{.*}}@$5 ld.global.v4.b32 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,l,b,r,r,r,r"
+// CHECK: arith.addf %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK: llvm.inline_asm has_side_effects "@$5 st.global.v4.b32 [$0], {$1, $2, $3, $4};", "l,r,r,r,r,b"
+// CHECK: gpu.return
+func.func @copy(%x: !tile.ptr<f32> {tile.divisibility = 16}, %y: !tile.ptr<f32> {tile.divisibility = 16}, %n: i32 {tile.divisibility = 16}) {
+  %r = tile.make_range 0 to 2048 : tensor<2048xi32>
+  %ns = tile.splat %n : i32 -> tensor<2048xi32>
+  %m = arith.cmpi slt, %r, %ns : tensor<2048xi32>
+  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<2048x!tile.ptr<f32>>
+  %p = tile.addptr %xs, %r : tensor<2048x!tile.ptr<f32>>, tensor<2048xi32>
+  %a = tile.load %p : tensor<2048x!tile.ptr<f32>>
+  %zero = arith.constant dense<0.0> : tensor<2048xf32>
+  %b = tile.load %p mask %m other %zero : tensor<2048x!tile.ptr<f32>>
+  %c = arith.addf %a, %b : tensor<2048xf32>
+  %ys = tile.splat %y : !tile.ptr<f32> -> tensor<2048x!tile.ptr<f32>>
+  %q = tile.addptr %ys, %r : tensor<2048x!tile.ptr<f32>>, tensor<2048xi32>
+  tile.store %c, %q mask %m : tensor<2048x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+// A mask that can change within 16 bytes (n has no divisibility hint) is
+// applied per element; f16 chunks travel as 32-bit words; cache and
+// eviction hints appear on the instruction.
+// CHECK-LABEL: gpu.func @hints
+// CHECK: "@$2 ld.global.cg.b16 $0, [$1];", "=h,l,b"
+// CHECK: "@$5 ld.global.L1::evict_last.v4.b32 {$0, $1, $2, $3}, [$4];"
+// CHECK: "st.global.cs.v4.b32 [$0], {$1, $2, $3, $4};"
+func.func @hints(%x: !tile.ptr<f16> {tile.divisibility = 16}, %n: i32) {
+  %r = tile.make_range 0 to 1024 : tensor<1024xi32>
+  %ns = tile.splat %n : i32 -> tensor<1024xi32>
+  %m = arith.cmpi slt, %r, %ns : tensor<1024xi32>
+  %xs = tile.splat %x : !tile.ptr<f16> -> tensor<1024x!tile.ptr<f16>>
+  %p = tile.addptr %xs, %r : tensor<1024x!tile.ptr<f16>>, tensor<1024xi32>
+  %a = tile.load %p mask %m cache = cg : tensor<1024x!tile.ptr<f16>>
+  %all = arith.constant dense<true> : tensor<1024xi1>
+  %b = tile.load %p mask %all evict = evict_last : tensor<1024x!tile.ptr<f16>>
+  %c = arith.addf %a, %b : tensor<1024xf16>
+  tile.store %c, %p cache = cs : tensor<1024x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+// A scalar store happens once per program, from thread 0.
+// CHECK-LABEL: gpu.func @scalar
+// CHECK: %[[TID:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[TID]], %{{.*}} : i32
+// CHECK: llvm.inline_asm has_side_effects "@$2 st.global.b32 [$0], $1;", "l,r,b" %{{.*}}, %{{.*}}, %[[FIRST]]
+func.func @scalar(%x: !tile.ptr<f32>, %v: f32) {
+  tile.store %v, %x : !tile.ptr<f32>
+  return
+}
+
+// -----
+
+// Atomics: one predicated instruction per element, only from the thread
+// that owns it; f32 max goes through the integer order of IEEE bits.
+// CHECK-LABEL: gpu.func @atomics
+// CHECK: "@$3 atom.global.add.f32 $0, [$1], $2;", "=f,l,f,b"
+// CHECK: "@$3 atom.global.max.s32 $0, [$1], $2;", "=r,l,r,b"
+// CHECK: "@$3 atom.global.min.u32 $0, [$1], $2;", "=r,l,r,b"
+// CHECK: "@$4 atom.global.cas.b32 $0, [$1], $2, $3;", "=r,l,r,r,b"
+func.func @atomics(%x: !tile.ptr<f32> {tile.divisibility = 16}, %c: !tile.ptr<i32> {tile.divisibility = 16}) {
+  %r = tile.make_range 0 to 128 : tensor<128xi32>
+  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
+  %p = tile.addptr %xs, %r : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+  %one = arith.constant dense<1.0> : tensor<128xf32>
+  %a = tile.atomic_rmw add %p, %one : tensor<128x!tile.ptr<f32>>
+  %b = tile.atomic_rmw max %p, %a : tensor<128x!tile.ptr<f32>>
+  %cs = tile.splat %c : !tile.ptr<i32> -> tensor<128x!tile.ptr<i32>>
+  %q = tile.addptr %cs, %r : tensor<128x!tile.ptr<i32>>, tensor<128xi32>
+  %old = tile.atomic_cas %q, %r, %r : tensor<128x!tile.ptr<i32>>
+  return
+}

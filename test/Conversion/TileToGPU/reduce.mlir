@@ -1,0 +1,86 @@
+// RUN: llk-opt %s -split-input-file -tile-assign-layouts -canonicalize -convert-tile-to-gpu -canonicalize | FileCheck %s
+
+// A 1-D reduction over 4 warps: the thread's own 8 elements first, then a
+// butterfly of xor shuffles over the 32 lanes, then the 4 warp partials
+// through shared memory between two barriers.
+// CHECK-LABEL: gpu.module @llk_kernels
+// CHECK: llvm.mlir.global internal @__llk_smem_sum() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16 x i8>
+// CHECK: gpu.func @sum
+// CHECK-COUNT-7: arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c2_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c4_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c8_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f32
+// CHECK-NOT: gpu.shuffle
+// CHECK: gpu.barrier
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK: gpu.barrier
+// CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+func.func @sum(%x: !tile.ptr<f32> {tile.divisibility = 16}) {
+  %r = tile.make_range 0 to 1024 : tensor<1024xi32>
+  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>>
+  %p = tile.addptr %xs, %r : tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>
+  %v = tile.load %p : tensor<1024x!tile.ptr<f32>>
+  %s = tile.reduce sum %v axis = 0 : tensor<1024xf32> -> f32
+  tile.store %s, %x : !tile.ptr<f32>
+  return
+}
+
+// -----
+
+// Rows of 128 spread over one warp each: a row reduction needs no shared
+// memory; argmax shuffles the index beside the value and keeps the first
+// index on ties.
+// (The result then joins the store's own layout through shared memory.)
+// CHECK-LABEL: gpu.func @row_argmax
+// CHECK-NOT: gpu.barrier
+// CHECK: arith.cmpf ogt
+// CHECK: arith.cmpf oeq
+// CHECK: arith.cmpi slt
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
+// CHECK-NEXT: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : i32
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : i32
+// CHECK: gpu.barrier
+func.func @row_argmax(%x: !tile.ptr<f32> {tile.divisibility = 16}, %out: !tile.ptr<i32> {tile.divisibility = 16}) {
+  %r = tile.make_range 0 to 16 : tensor<16xi32>
+  %r2 = tile.expand_dims %r axis = 1 : tensor<16xi32> -> tensor<16x1xi32>
+  %c128 = arith.constant dense<128> : tensor<16x1xi32>
+  %ro = arith.muli %r2, %c128 : tensor<16x1xi32>
+  %c = tile.make_range 0 to 128 : tensor<128xi32>
+  %c2 = tile.expand_dims %c axis = 0 : tensor<128xi32> -> tensor<1x128xi32>
+  %rb = tile.broadcast %ro : tensor<16x1xi32> -> tensor<16x128xi32>
+  %cb = tile.broadcast %c2 : tensor<1x128xi32> -> tensor<16x128xi32>
+  %off = arith.addi %rb, %cb : tensor<16x128xi32>
+  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<16x128x!tile.ptr<f32>>
+  %p = tile.addptr %xs, %off : tensor<16x128x!tile.ptr<f32>>, tensor<16x128xi32>
+  %v = tile.load %p : tensor<16x128x!tile.ptr<f32>>
+  %am = tile.reduce argmax %v axis = 1 : tensor<16x128xf32> -> tensor<16xi32>
+  %os = tile.splat %out : !tile.ptr<i32> -> tensor<16x!tile.ptr<i32>>
+  %op = tile.addptr %os, %r : tensor<16x!tile.ptr<i32>>, tensor<16xi32>
+  tile.store %am, %op : tensor<16x!tile.ptr<i32>>
+  return
+}
+
+// -----
+
+// A custom combiner is inlined at every combining step.
+// CHECK-LABEL: gpu.func @product
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK: gpu.shuffle xor
+// CHECK: arith.mulf
+func.func @product(%x: !tile.ptr<f32> {tile.divisibility = 16}) {
+  %r = tile.make_range 0 to 128 : tensor<128xi32>
+  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
+  %p = tile.addptr %xs, %r : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+  %v = tile.load %p : tensor<128x!tile.ptr<f32>>
+  %prod = tile.generic_reduce %v axis = 0 : tensor<128xf32> -> f32 {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.mulf %a, %b : f32
+    tile.yield %m : f32
+  }
+  tile.store %prod, %x : !tile.ptr<f32>
+  return
+}
