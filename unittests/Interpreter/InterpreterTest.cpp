@@ -298,6 +298,51 @@ TEST(Semantics, GenericReduceAndLoops) {
   EXPECT_EQ(out, (std::vector<int32_t>{8 + 24, 16 + 24, 24 + 24, 32 + 24}));
 }
 
+TEST(Semantics, WhileAndIf) {
+  // Doubles each element until it exceeds 100, then negates odd results.
+  auto out = runMap<int32_t, int32_t>(
+      mapKernel("i32", "i32", 1,
+                "  %v0 = tile.reduce sum %x axis = 0 : tensor<1xi32> -> i32\n"
+                "  %lim = arith.constant 100 : i32\n"
+                "  %r0 = scf.while (%v = %v0) : (i32) -> i32 {\n"
+                "    %c = arith.cmpi sle, %v, %lim : i32\n"
+                "    scf.condition(%c) %v : i32\n"
+                "  } do {\n"
+                "  ^bb0(%w: i32):\n"
+                "    %d = arith.addi %w, %w : i32\n"
+                "    scf.yield %d : i32\n"
+                "  }\n"
+                "  %two = arith.constant 2 : i32\n"
+                "  %rem = arith.remsi %r0, %two : i32\n"
+                "  %zero = arith.constant 0 : i32\n"
+                "  %odd = arith.cmpi ne, %rem, %zero : i32\n"
+                "  %r1 = scf.if %odd -> (i32) {\n"
+                "    %n = arith.subi %zero, %r0 : i32\n"
+                "    scf.yield %n : i32\n"
+                "  } else {\n"
+                "    scf.yield %r0 : i32\n"
+                "  }\n"
+                "  %y = tile.splat %r1 : i32 -> tensor<1xi32>\n"),
+      {3});
+  EXPECT_EQ(out, (std::vector<int32_t>{192}));
+  auto odd = runMap<int32_t, int32_t>(
+      mapKernel("i32", "i32", 1,
+                "  %v0 = tile.reduce sum %x axis = 0 : tensor<1xi32> -> i32\n"
+                "  %two = arith.constant 2 : i32\n"
+                "  %rem = arith.remsi %v0, %two : i32\n"
+                "  %zero = arith.constant 0 : i32\n"
+                "  %odd = arith.cmpi ne, %rem, %zero : i32\n"
+                "  %r1 = scf.if %odd -> (i32) {\n"
+                "    %n = arith.subi %zero, %v0 : i32\n"
+                "    scf.yield %n : i32\n"
+                "  } else {\n"
+                "    scf.yield %v0 : i32\n"
+                "  }\n"
+                "  %y = tile.splat %r1 : i32 -> tensor<1xi32>\n"),
+      {101});
+  EXPECT_EQ(odd, (std::vector<int32_t>{-101}));
+}
+
 TEST(Semantics, MaskedLoadsGiveOtherAndTouchNothing) {
   // Elements 4..7 are masked off and lie past the end of the 4-element
   // buffer: no access may happen, and the result is `other`.
