@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The main job on a fresh Debian 12 machine: install what llk needs, build it,
-# then compile every example kernel to PTX and check each with ptxas.
+# then compile every example kernel to PTX and check each with ptxas, and run
+# each on the CPU interpreter against its float64 reference.
 #
 #   scripts/build.sh            # install + build + main job
 #   LLK_SKIP_INSTALL=1 scripts/build.sh   # when the packages are there
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build g++ python3 llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools)
+packages=(cmake ninja-build g++ python3 llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libgtest-dev)
 if [[ -z "${LLK_SKIP_INSTALL:-}" ]]; then
   missing=()
   for p in "${packages[@]}"; do
@@ -25,8 +26,8 @@ build=${LLK_BUILD_DIR:-build}
 echo "== configuring and building in $build"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir >/dev/null
-ninja -C "$build" llkc llk-opt
+ninja -C "$build" llkc llk-opt llk-run llk-check-kernels llk-interp-tests
 
 [[ -n "${LLK_BUILD_ONLY:-}" ]] && exit 0
-echo "== main job: compile every example to PTX"
+echo "== main job: compile every example to PTX, run each on the interpreter"
 scripts/compile-examples.sh "$build"

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Compiles every example kernel with llkc and checks the PTX with ptxas
-# (sm_90), printing a pass/fail table. Usage: scripts/compile-examples.sh [build]
+# (sm_90), and runs each on the CPU interpreter at a small shape against its
+# float64 reference (llk-check-kernels; no GPU needed), printing a pass/fail
+# table. Usage: scripts/compile-examples.sh [build]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 llkc="$build/bin/llkc"
+checker="$build/bin/llk-check-kernels"
 ptxas=${PTXAS:-/usr/local/cuda/bin/ptxas}
 out="$build/examples-ptx"
 mkdir -p "$out"
@@ -15,13 +18,25 @@ specs=(
   "softmax BLOCK=4096 8"
   "rms_norm BLOCK=4096 8"
 )
+# Interpreter runs, one seed for the whole table (printed below).
+seed=${LLK_SEED:-$RANDOM$RANDOM}
+declare -A interp_result interp_error
+if [[ -x "$checker" ]]; then
+  while read -r kname verdict err rest; do
+    interp_result[$kname]=$verdict
+    interp_error[$kname]=$err
+    [[ $verdict == PASS ]] || echo "interpreter: $kname $verdict $err $rest" >&2
+  done < <("$checker" --seed "$seed" 2>&1)
+fi
+
 passed=0 failed=0
-printf '\n| kernel | constants | warps | llkc | ptxas sm_90 | 16-byte global loads | shfl.sync |\n'
-printf '|---|---|---|---|---|---:|---:|\n'
+printf '\n| kernel | constants | warps | llkc | ptxas sm_90 | 16-byte global loads | shfl.sync | interpreter vs f64 | rel. error |\n'
+printf '|---|---|---|---|---|---:|---:|---|---:|\n'
 for spec in "${specs[@]}"; do
   read -r name consts warps <<<"$spec"
   ptx="$out/$name.ptx"
   compiled=FAIL assembled=skipped wide=- shuffles=-
+  interp=${interp_result[$name]:-MISSING} rel=${interp_error[$name]:--}
   if "$llkc" "examples/$name.mlir" -D "$consts" --num-warps "$warps" -o "$ptx" 2>"$out/$name.err"; then
     compiled=ok
     wide=$(grep -cE 'ld\.global[.a-zA-Z0-9:_]*\.v4\.(b32|f32)' "$ptx" || true)
@@ -30,10 +45,16 @@ for spec in "${specs[@]}"; do
       if "$ptxas" -arch=sm_90 "$ptx" -o /dev/null 2>>"$out/$name.err"; then assembled=ok; else assembled=FAIL; fi
     fi
   fi
-  if [[ $compiled == ok && $assembled != FAIL ]]; then passed=$((passed + 1)); else failed=$((failed + 1)); cat "$out/$name.err"; fi
-  printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$consts" "$warps" "$compiled" "$assembled" "$wide" "$shuffles"
+  if [[ $compiled == ok && $assembled != FAIL && $interp == PASS ]]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1)); cat "$out/$name.err"
+  fi
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$consts" "$warps" "$compiled" "$assembled" "$wide" "$shuffles" "$interp" "$rel"
 done
 [[ -x "$ptxas" ]] || echo "note: $ptxas not found; PTX was not assembled"
+[[ -x "$checker" ]] || echo "note: $checker not found; kernels were not run on the interpreter"
+echo "interpreter: small shapes (see unittests/Interpreter/KernelChecks.cpp), seed $seed (LLK_SEED=$seed repeats it)"
 echo
 echo "$passed passed, $failed failed"
 ((failed == 0))

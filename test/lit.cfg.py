@@ -40,6 +40,9 @@ tool_dirs = [config.llk_tools_dir, config.llvm_tools_dir]
 tools = [
     ToolSubst("llk-opt", unresolved="fatal"),
     ToolSubst("llkc", unresolved="fatal"),
+    ToolSubst("llk-run", unresolved="fatal"),
+    ToolSubst("llk-interp-tests", unresolved="fatal"),
+    ToolSubst("llk-check-kernels", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 

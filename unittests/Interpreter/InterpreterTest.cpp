@@ -1,0 +1,628 @@
+//===- InterpreterTest.cpp - the tile interpreter's semantics and checks --===//
+//
+// Every example kernel against its float64 reference on fresh random inputs,
+// the dialect's numeric semantics op by op, and the errors the interpreter
+// reports (out-of-bounds and uninitialized accesses, bad launches).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelChecks.h"
+
+#include "llk/Interpreter/Interpreter.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+
+using namespace llk;
+using namespace llk::interp;
+
+namespace {
+
+mlir::MLIRContext &context() {
+  static std::unique_ptr<mlir::MLIRContext> ctx = checks::makeContext();
+  return *ctx;
+}
+
+//===----------------------------------------------------------------------===//
+// Example kernels
+//===----------------------------------------------------------------------===//
+
+class ExampleKernel : public ::testing::TestWithParam<checks::KernelCheck> {};
+
+TEST_P(ExampleKernel, MatchesFloat64Reference) {
+  const checks::KernelCheck &check = GetParam();
+  uint64_t seed = std::random_device{}();
+  if (const char *env = std::getenv("LLK_TEST_SEED"))
+    seed = std::strtoull(env, nullptr, 0);
+  checks::CheckResult result =
+      checks::runCheck(check, LLK_EXAMPLES_DIR, seed, context());
+  EXPECT_TRUE(result.passed) << check.name << " (seed " << seed
+                             << ", LLK_TEST_SEED to repeat): " << result.message;
+  std::printf("  %s, seed %llu: %s\n", check.name.c_str(),
+              static_cast<unsigned long long>(seed), result.message.c_str());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Examples, ExampleKernel, ::testing::ValuesIn(checks::kernelChecks()),
+    [](const ::testing::TestParamInfo<checks::KernelCheck> &info) {
+      return info.param.name;
+    });
+
+//===----------------------------------------------------------------------===//
+// Helpers: run inline kernels
+//===----------------------------------------------------------------------===//
+
+struct Loaded {
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  mlir::func::FuncOp kernel;
+};
+
+Loaded load(const std::string &source) {
+  std::string error;
+  Loaded loaded;
+  loaded.module = parseKernelSource(context(), source, "test.mlir", {}, error);
+  EXPECT_TRUE(loaded.module) << error;
+  if (loaded.module)
+    loaded.kernel = findKernel(*loaded.module, "", error);
+  EXPECT_TRUE(loaded.kernel) << error;
+  return loaded;
+}
+
+/// A kernel that loads a tile of N `in` elements from %in, computes %y from
+/// %x with `body`, and stores %y to %out.
+std::string mapKernel(const std::string &in, const std::string &out, int n,
+                      const std::string &body) {
+  std::string N = std::to_string(n);
+  std::string T = "tensor<" + N + "x";
+  return "func.func @k(%in: !tile.ptr<" + in + ">, %out: !tile.ptr<" + out + ">) {\n"
+         "  %r = tile.make_range 0 to " + N + " : " + T + "i32>\n"
+         "  %ib = tile.splat %in : !tile.ptr<" + in + "> -> " + T + "!tile.ptr<" + in + ">>\n"
+         "  %ip = tile.addptr %ib, %r : " + T + "!tile.ptr<" + in + ">>, " + T + "i32>\n"
+         "  %x = tile.load %ip : " + T + "!tile.ptr<" + in + ">>\n" +
+         body +
+         "  %ob = tile.splat %out : !tile.ptr<" + out + "> -> " + T + "!tile.ptr<" + out + ">>\n"
+         "  %op = tile.addptr %ob, %r : " + T + "!tile.ptr<" + out + ">>, " + T + "i32>\n"
+         "  tile.store %y, %op : " + T + "!tile.ptr<" + out + ">>\n"
+         "  return\n}\n";
+}
+
+/// Runs a mapKernel over `input`; returns the output, or sets `error`.
+template <typename In, typename Out>
+std::vector<Out> runMap(const std::string &source, std::vector<In> input,
+                        std::string *error = nullptr) {
+  Loaded loaded = load(source);
+  std::vector<Out> output(input.size());
+  if (!loaded.kernel)
+    return output;
+  Interpreter interp;
+  EXPECT_FALSE(interp.addBuffer(input.data(), input.size() * sizeof(In), "in"));
+  EXPECT_FALSE(interp.addBuffer(output.data(), output.size() * sizeof(Out), "out"));
+  KernelArgs args;
+  args.addPointer(input.data());
+  args.addPointer(output.data());
+  auto result = interp.run(loaded.kernel, {1, 1, 1}, args.pointers());
+  if (error)
+    *error = result.value_or("");
+  else
+    EXPECT_FALSE(result) << *result;
+  return output;
+}
+
+uint16_t toHalf(float x) {
+  uint16_t bits;
+  encodeElement(ElemType::F16, x, &bits);
+  return bits;
+}
+float fromHalf(uint16_t bits) { return decodeElement(ElemType::F16, &bits); }
+
+//===----------------------------------------------------------------------===//
+// Numeric semantics
+//===----------------------------------------------------------------------===//
+
+TEST(Semantics, IntegerOpsWrapAtTheirWidth) {
+  auto out = runMap<int8_t, int8_t>(
+      mapKernel("i8", "i8", 4,
+                "  %c = arith.constant dense<[1, 2, -1, 100]> : tensor<4xi8>\n"
+                "  %s = arith.addi %x, %c : tensor<4xi8>\n"
+                "  %y = arith.muli %s, %c : tensor<4xi8>\n"),
+      {127, 127, -128, 100});
+  // (127+1)*1 = -128; (127+2)*2 = -127*2 = 2 (mod 256); (-128-1)*-1 = -127;
+  // (100+100)*100 = -56*100 = 32 (mod 256)
+  EXPECT_EQ(out, (std::vector<int8_t>{-128, 2, -127, 32}));
+}
+
+TEST(Semantics, UnsignedOpsAndShifts) {
+  auto out = runMap<int32_t, int32_t>(
+      mapKernel("i32", "i32", 4,
+                "  %c = arith.constant dense<[2, 31, 32, 40]> : tensor<4xi32>\n"
+                "  %a = arith.shrui %x, %c : tensor<4xi32>\n"
+                "  %b = arith.shrsi %x, %c : tensor<4xi32>\n"
+                "  %y = arith.addi %a, %b : tensor<4xi32>\n"),
+      {-8, -8, -8, 8});
+  // shrui(-8, 2) = 0x3FFFFFFE, shrsi = -2; shift 31: 1 + -1; >= 32: 0 + sign
+  EXPECT_EQ(out, (std::vector<int32_t>{0x3FFFFFFE - 2, 0, -1, 0}));
+}
+
+TEST(Semantics, DivisionByZeroIsAnError) {
+  std::string error;
+  runMap<int32_t, int32_t>(
+      mapKernel("i32", "i32", 4,
+                "  %c = arith.constant dense<[1, 2, 0, 4]> : tensor<4xi32>\n"
+                "  %y = arith.divsi %x, %c : tensor<4xi32>\n"),
+      {1, 2, 3, 4}, &error);
+  EXPECT_EQ(error.rfind("test.mlir:7:8: ", 0), 0u) << error;
+  EXPECT_NE(error.find("integer division by zero in program (0, 0, 0) at "
+                       "element 2 of the tile (index [2])"),
+            std::string::npos)
+      << error;
+}
+
+TEST(Semantics, SignedDivisionOverflowIsAnError) {
+  std::string error;
+  runMap<int32_t, int32_t>(
+      mapKernel("i32", "i32", 2,
+                "  %c = arith.constant dense<-1> : tensor<2xi32>\n"
+                "  %y = arith.remsi %x, %c : tensor<2xi32>\n"),
+      {5, std::numeric_limits<int32_t>::min()}, &error);
+  EXPECT_NE(error.find("signed division overflow (-2147483648 / -1)"),
+            std::string::npos)
+      << error;
+}
+
+TEST(Semantics, FloatToIntCastsSaturateLikePTX) {
+  float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> in = {3e9f, -3e9f, nan, -1.5f, 2.5f, 1e30f, -0.5f, 7.99f};
+  auto rtz = runMap<float, int32_t>(
+      mapKernel("f32", "i32", 8, "  %y = tile.cast %x : tensor<8xf32> to tensor<8xi32>\n"), in);
+  EXPECT_EQ(rtz, (std::vector<int32_t>{INT32_MAX, INT32_MIN, 0, -1, 2, INT32_MAX, 0, 7}));
+  auto rne = runMap<float, int32_t>(
+      mapKernel("f32", "i32", 8,
+                "  %y = tile.cast %x rounding = rne : tensor<8xf32> to tensor<8xi32>\n"),
+      in);
+  EXPECT_EQ(rne, (std::vector<int32_t>{INT32_MAX, INT32_MIN, 0, -2, 2, INT32_MAX, 0, 8}));
+  auto i8 = runMap<float, int8_t>(
+      mapKernel("f32", "i8", 8, "  %y = tile.cast %x : tensor<8xf32> to tensor<8xi8>\n"), in);
+  EXPECT_EQ(i8, (std::vector<int8_t>{127, -128, 0, -1, 2, 127, 0, 7}));
+}
+
+TEST(Semantics, HalfPrecisionRoundsEveryOpToNearestEven) {
+  // 1 + 2^-11 is halfway between 1 and the next f16 (1 + 2^-10): ties to
+  // even give 1. 1 + 3 * 2^-11 rounds up to 1 + 2^-9.
+  std::vector<uint16_t> in = {toHalf(1.0f), toHalf(1.0f)};
+  auto out = runMap<uint16_t, uint16_t>(
+      mapKernel("f16", "f16", 2,
+                "  %c = arith.constant dense<[4.8828125e-04, 1.46484375e-03]> : tensor<2xf16>\n"
+                "  %y = arith.addf %x, %c : tensor<2xf16>\n"),
+      in);
+  EXPECT_EQ(fromHalf(out[0]), 1.0f);
+  EXPECT_EQ(fromHalf(out[1]), 1.0f + std::ldexp(1.0f, -9));
+}
+
+TEST(Semantics, CastRoundingModesToHalf) {
+  float x = 1.0f + std::ldexp(1.0f, -12); // between two halves, nearer 1
+  std::vector<float> in = {x, -x};
+  auto up = runMap<float, uint16_t>(
+      mapKernel("f32", "f16", 2,
+                "  %y = tile.cast %x rounding = rup : tensor<2xf32> to tensor<2xf16>\n"),
+      in);
+  EXPECT_EQ(fromHalf(up[0]), 1.0f + std::ldexp(1.0f, -10));
+  EXPECT_EQ(fromHalf(up[1]), -1.0f);
+  auto nearest = runMap<float, uint16_t>(
+      mapKernel("f32", "f16", 2, "  %y = tile.cast %x : tensor<2xf32> to tensor<2xf16>\n"), in);
+  EXPECT_EQ(fromHalf(nearest[0]), 1.0f);
+}
+
+TEST(Semantics, F32OpsComputeInFloat) {
+  // In double, 1 + 2^-30 - 1 would be 2^-30; in float it is 0.
+  auto out = runMap<float, float>(
+      mapKernel("f32", "f32", 1,
+                "  %c = arith.constant dense<9.31322574615478515625e-10> : tensor<1xf32>\n"
+                "  %s = arith.addf %x, %c : tensor<1xf32>\n"
+                "  %y = arith.subf %s, %x : tensor<1xf32>\n"),
+      {1.0f});
+  EXPECT_EQ(out[0], 0.0f);
+}
+
+TEST(Semantics, ReductionsIgnoreNaNAndArgmaxTakesTheFirstIndex) {
+  float nan = std::numeric_limits<float>::quiet_NaN();
+  auto out = runMap<float, float>(
+      mapKernel("f32", "f32", 8,
+                "  %m = tile.reduce max %x axis = 0 : tensor<8xf32> -> f32\n"
+                "  %a = tile.reduce argmax %x axis = 0 : tensor<8xf32> -> i32\n"
+                "  %n = tile.reduce argmin %x axis = 0 : tensor<8xf32> -> i32\n"
+                "  %s = tile.reduce sum %x axis = 0 : tensor<8xf32> -> f32\n"
+                "  %af = arith.sitofp %a : i32 to f32\n"
+                "  %nf = arith.sitofp %n : i32 to f32\n"
+                "  %z = arith.constant dense<0> : tensor<8xi32>\n"
+                "  %e0 = arith.cmpi eq, %r, %z : tensor<8xi32>\n"
+                "  %o = arith.constant dense<1> : tensor<8xi32>\n"
+                "  %e1 = arith.cmpi eq, %r, %o : tensor<8xi32>\n"
+                "  %t = arith.constant dense<2> : tensor<8xi32>\n"
+                "  %e2 = arith.cmpi eq, %r, %t : tensor<8xi32>\n"
+                "  %ms = tile.splat %m : f32 -> tensor<8xf32>\n"
+                "  %as = tile.splat %af : f32 -> tensor<8xf32>\n"
+                "  %ns = tile.splat %nf : f32 -> tensor<8xf32>\n"
+                "  %ss = tile.splat %s : f32 -> tensor<8xf32>\n"
+                "  %y2 = arith.select %e2, %ns, %ss : tensor<8xi1>, tensor<8xf32>\n"
+                "  %y1 = arith.select %e1, %as, %y2 : tensor<8xi1>, tensor<8xf32>\n"
+                "  %y = arith.select %e0, %ms, %y1 : tensor<8xi1>, tensor<8xf32>\n"),
+      {1, nan, 5, -2, 5, 0, -2, 3});
+  EXPECT_EQ(out[0], 5.0f); // max ignores NaN
+  EXPECT_EQ(out[1], 2.0f); // first of the two 5s
+  EXPECT_EQ(out[2], 3.0f); // first of the two -2s
+  EXPECT_TRUE(std::isnan(out[3])); // sum propagates NaN
+}
+
+TEST(Semantics, TwoDimensionalShapesAndReductions) {
+  // x is 4x8 row-major; y[i] = sum over rows of trans(x) broadcast ... checks
+  // reshape (row-major), trans, expand_dims, broadcast and an axis-0 reduce.
+  std::vector<float> in(32);
+  for (int i = 0; i < 32; ++i)
+    in[i] = static_cast<float>(i);
+  auto out = runMap<float, float>(
+      mapKernel("f32", "f32", 32,
+                "  %m = tile.reshape %x : tensor<32xf32> -> tensor<4x8xf32>\n"
+                "  %t = tile.trans %m : tensor<4x8xf32> -> tensor<8x4xf32>\n"
+                "  %s = tile.reduce sum %t axis = 1 : tensor<8x4xf32> -> tensor<8xf32>\n"
+                "  %e = tile.expand_dims %s axis = 0 : tensor<8xf32> -> tensor<1x8xf32>\n"
+                "  %b = tile.broadcast %e : tensor<1x8xf32> -> tensor<4x8xf32>\n"
+                "  %y = tile.reshape %b : tensor<4x8xf32> -> tensor<32xf32>\n"),
+      in);
+  // column c of the 4x8 matrix sums to 4c + 8(0+1+2+3) = 4c + 48
+  for (int i = 0; i < 32; ++i)
+    EXPECT_EQ(out[i], 4.0f * (i % 8) + 48.0f) << i;
+}
+
+TEST(Semantics, GenericReduceAndLoops) {
+  auto out = runMap<int32_t, int32_t>(
+      mapKernel("i32", "i32", 4,
+                "  %p = tile.generic_reduce %x axis = 0 : tensor<4xi32> -> i32 {\n"
+                "  ^bb0(%a: i32, %b: i32):\n"
+                "    %c = arith.muli %a, %b : i32\n"
+                "    tile.yield %c : i32\n"
+                "  }\n"
+                "  %lb = arith.constant 0 : index\n"
+                "  %ub = arith.constant 3 : index\n"
+                "  %st = arith.constant 1 : index\n"
+                "  %acc = scf.for %i = %lb to %ub step %st iter_args(%v = %x) -> (tensor<4xi32>) {\n"
+                "    %d = arith.addi %v, %v : tensor<4xi32>\n"
+                "    scf.yield %d : tensor<4xi32>\n"
+                "  }\n"
+                "  %ps = tile.splat %p : i32 -> tensor<4xi32>\n"
+                "  %y = arith.addi %acc, %ps : tensor<4xi32>\n"),
+      {1, 2, 3, 4});
+  EXPECT_EQ(out, (std::vector<int32_t>{8 + 24, 16 + 24, 24 + 24, 32 + 24}));
+}
+
+TEST(Semantics, WhileAndIf) {
+  // Doubles each element until it exceeds 100, then negates odd results.
+  auto out = runMap<int32_t, int32_t>(
+      mapKernel("i32", "i32", 1,
+                "  %v0 = tile.reduce sum %x axis = 0 : tensor<1xi32> -> i32\n"
+                "  %lim = arith.constant 100 : i32\n"
+                "  %r0 = scf.while (%v = %v0) : (i32) -> i32 {\n"
+                "    %c = arith.cmpi sle, %v, %lim : i32\n"
+                "    scf.condition(%c) %v : i32\n"
+                "  } do {\n"
+                "  ^bb0(%w: i32):\n"
+                "    %d = arith.addi %w, %w : i32\n"
+                "    scf.yield %d : i32\n"
+                "  }\n"
+                "  %two = arith.constant 2 : i32\n"
+                "  %rem = arith.remsi %r0, %two : i32\n"
+                "  %zero = arith.constant 0 : i32\n"
+                "  %odd = arith.cmpi ne, %rem, %zero : i32\n"
+                "  %r1 = scf.if %odd -> (i32) {\n"
+                "    %n = arith.subi %zero, %r0 : i32\n"
+                "    scf.yield %n : i32\n"
+                "  } else {\n"
+                "    scf.yield %r0 : i32\n"
+                "  }\n"
+                "  %y = tile.splat %r1 : i32 -> tensor<1xi32>\n"),
+      {3});
+  EXPECT_EQ(out, (std::vector<int32_t>{192}));
+  auto odd = runMap<int32_t, int32_t>(
+      mapKernel("i32", "i32", 1,
+                "  %v0 = tile.reduce sum %x axis = 0 : tensor<1xi32> -> i32\n"
+                "  %two = arith.constant 2 : i32\n"
+                "  %rem = arith.remsi %v0, %two : i32\n"
+                "  %zero = arith.constant 0 : i32\n"
+                "  %odd = arith.cmpi ne, %rem, %zero : i32\n"
+                "  %r1 = scf.if %odd -> (i32) {\n"
+                "    %n = arith.subi %zero, %v0 : i32\n"
+                "    scf.yield %n : i32\n"
+                "  } else {\n"
+                "    scf.yield %v0 : i32\n"
+                "  }\n"
+                "  %y = tile.splat %r1 : i32 -> tensor<1xi32>\n"),
+      {101});
+  EXPECT_EQ(odd, (std::vector<int32_t>{-101}));
+}
+
+TEST(Semantics, MaskedLoadsGiveOtherAndTouchNothing) {
+  // Elements 4..7 are masked off and lie past the end of the 4-element
+  // buffer: no access may happen, and the result is `other`.
+  std::string source = R"(
+func.func @k(%in: !tile.ptr<f32>, %out: !tile.ptr<f32>) {
+  %r = tile.make_range 0 to 8 : tensor<8xi32>
+  %four = arith.constant dense<4> : tensor<8xi32>
+  %m = arith.cmpi slt, %r, %four : tensor<8xi32>
+  %ib = tile.splat %in : !tile.ptr<f32> -> tensor<8x!tile.ptr<f32>>
+  %ip = tile.addptr %ib, %r : tensor<8x!tile.ptr<f32>>, tensor<8xi32>
+  %o = arith.constant dense<-7.0> : tensor<8xf32>
+  %x = tile.load %ip mask %m other %o : tensor<8x!tile.ptr<f32>>
+  %x2 = tile.load %ip mask %m : tensor<8x!tile.ptr<f32>>
+  %y = arith.addf %x, %x2 : tensor<8xf32>
+  %ob = tile.splat %out : !tile.ptr<f32> -> tensor<8x!tile.ptr<f32>>
+  %op = tile.addptr %ob, %r : tensor<8x!tile.ptr<f32>>, tensor<8xi32>
+  tile.store %y, %op : tensor<8x!tile.ptr<f32>>
+  return
+})";
+  Loaded loaded = load(source);
+  ASSERT_TRUE(loaded.kernel);
+  std::vector<float> in = {1, 2, 3, 4}, out(8, 0);
+  Interpreter interp;
+  ASSERT_FALSE(interp.addBuffer(in.data(), 16, "in"));
+  ASSERT_FALSE(interp.addBuffer(out.data(), 32, "out"));
+  KernelArgs args;
+  args.addPointer(in.data());
+  args.addPointer(out.data());
+  auto error = interp.run(loaded.kernel, {1, 1, 1}, args.pointers());
+  ASSERT_FALSE(error) << *error;
+  EXPECT_EQ(out[0], 2.0f);
+  EXPECT_EQ(out[3], 8.0f);
+  EXPECT_TRUE(std::isnan(out[5])); // -7 + poison (NaN)
+}
+
+TEST(Semantics, AtomicsReturnOldValuesAcrossPrograms) {
+  std::string source = R"(
+func.func @k(%counter: !tile.ptr<i32>, %old: !tile.ptr<i32>) {
+  %pid = tile.program_id x
+  %one = arith.constant 1 : i32
+  %prev = tile.atomic_rmw add %counter, %one : !tile.ptr<i32>
+  %slot = tile.addptr %old, %pid : !tile.ptr<i32>, i32
+  tile.store %prev, %slot : !tile.ptr<i32>
+  return
+})";
+  Loaded loaded = load(source);
+  ASSERT_TRUE(loaded.kernel);
+  int32_t counter = 10;
+  std::vector<int32_t> old(4, 0);
+  Interpreter interp;
+  ASSERT_FALSE(interp.addBuffer(&counter, 4, "counter"));
+  ASSERT_FALSE(interp.addBuffer(old.data(), 16, "old"));
+  KernelArgs args;
+  args.addPointer(&counter);
+  args.addPointer(old.data());
+  auto error = interp.run(loaded.kernel, {4, 1, 1}, args.pointers());
+  ASSERT_FALSE(error) << *error;
+  EXPECT_EQ(counter, 14);
+  EXPECT_EQ(old, (std::vector<int32_t>{10, 11, 12, 13}));
+}
+
+TEST(Semantics, DotAccumulatesHalfProductsInFloat) {
+  std::string source = R"(
+func.func @k(%a: !tile.ptr<f16>, %out: !tile.ptr<f32>) {
+  %r = tile.make_range 0 to 256 : tensor<256xi32>
+  %ab = tile.splat %a : !tile.ptr<f16> -> tensor<256x!tile.ptr<f16>>
+  %ap = tile.addptr %ab, %r : tensor<256x!tile.ptr<f16>>, tensor<256xi32>
+  %av = tile.load %ap : tensor<256x!tile.ptr<f16>>
+  %m = tile.reshape %av : tensor<256xf16> -> tensor<16x16xf16>
+  %acc = arith.constant dense<1.0> : tensor<16x16xf32>
+  %d = tile.dot %m, %m, %acc : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+  %y = tile.reshape %d : tensor<16x16xf32> -> tensor<256xf32>
+  %ob = tile.splat %out : !tile.ptr<f32> -> tensor<256x!tile.ptr<f32>>
+  %op = tile.addptr %ob, %r : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
+  tile.store %y, %op : tensor<256x!tile.ptr<f32>>
+  return
+})";
+  Loaded loaded = load(source);
+  ASSERT_TRUE(loaded.kernel);
+  std::vector<uint16_t> a(256);
+  std::vector<float> av(256), out(256);
+  std::mt19937 rng(1);
+  std::uniform_real_distribution<float> dist(-2, 2);
+  for (int i = 0; i < 256; ++i) {
+    a[i] = toHalf(dist(rng));
+    av[i] = fromHalf(a[i]);
+  }
+  Interpreter interp;
+  ASSERT_FALSE(interp.addBuffer(a.data(), 512, "a"));
+  ASSERT_FALSE(interp.addBuffer(out.data(), 1024, "out"));
+  KernelArgs args;
+  args.addPointer(a.data());
+  args.addPointer(out.data());
+  auto error = interp.run(loaded.kernel, {1, 1, 1}, args.pointers());
+  ASSERT_FALSE(error) << *error;
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 16; ++j) {
+      float sum = 1.0f;
+      for (int k = 0; k < 16; ++k)
+        sum = std::fma(av[i * 16 + k], av[k * 16 + j], sum);
+      EXPECT_EQ(out[i * 16 + j], sum);
+    }
+}
+
+//===----------------------------------------------------------------------===//
+// Memory checking
+//===----------------------------------------------------------------------===//
+
+// A vector add without a mask: at n = 1000 and BLOCK = 128 the last program
+// (7) reads elements 1000..1023.
+const char *kUnmaskedAdd = R"(func.func @add_kernel(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>,
+                      %out: !tile.ptr<f32>, %n: i32) {
+  %pid = tile.program_id x
+  %block = arith.constant 128 : i32
+  %start = arith.muli %pid, %block : i32
+  %range = tile.make_range 0 to 128 : tensor<128xi32>
+  %starts = tile.splat %start : i32 -> tensor<128xi32>
+  %offsets = arith.addi %starts, %range : tensor<128xi32>
+  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
+  %xp = tile.addptr %xs, %offsets : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+  %xv = tile.load %xp : tensor<128x!tile.ptr<f32>>
+  %ys = tile.splat %y : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
+  %yp = tile.addptr %ys, %offsets : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+  %yv = tile.load %yp : tensor<128x!tile.ptr<f32>>
+  %sum = arith.addf %xv, %yv : tensor<128xf32>
+  %os = tile.splat %out : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
+  %op = tile.addptr %os, %offsets : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+  tile.store %sum, %op : tensor<128x!tile.ptr<f32>>
+  return
+}
+)";
+
+TEST(MemoryCheck, OutOfBoundsLoadNamesProgramLocationAndElement) {
+  Loaded loaded = load(kUnmaskedAdd);
+  ASSERT_TRUE(loaded.kernel);
+  // One allocation, so that the addresses past x are still ours to compute.
+  std::vector<float> memory(3000 + 64, 1.0f);
+  float *x = memory.data(), *y = x + 1000 + 32, *out = y + 1000 + 32;
+  Interpreter interp;
+  ASSERT_FALSE(interp.addBuffer(x, 4000, "x"));
+  ASSERT_FALSE(interp.addBuffer(y, 4000, "y"));
+  ASSERT_FALSE(interp.addBuffer(out, 4000, "out"));
+  KernelArgs args;
+  args.addPointer(x);
+  args.addPointer(y);
+  args.addPointer(out);
+  args.add<int32_t>(1000);
+  auto error = interp.run(loaded.kernel, {8, 1, 1}, args.pointers());
+  ASSERT_TRUE(error);
+  char address[32];
+  std::snprintf(address, sizeof address, "%#llx",
+                static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(x + 1000)));
+  EXPECT_EQ(*error, std::string("test.mlir:11:9: out-of-bounds load in program "
+                                "(7, 0, 0): element 104 of the tile (index "
+                                "[104]) reads address ") +
+                        address +
+                        " which is 0 bytes past the end of buffer 'x' (4000 bytes)");
+}
+
+TEST(MemoryCheck, OutOfBoundsStoreAndScalarAccess) {
+  std::string source = R"(
+func.func @k(%p: !tile.ptr<i32>, %i: i32) {
+  %q = tile.addptr %p, %i : !tile.ptr<i32>, i32
+  %v = arith.constant 5 : i32
+  tile.store %v, %q : !tile.ptr<i32>
+  return
+})";
+  Loaded loaded = load(source);
+  ASSERT_TRUE(loaded.kernel);
+  int32_t data[4] = {};
+  Interpreter interp;
+  ASSERT_FALSE(interp.addBuffer(data, sizeof data, "data"));
+  KernelArgs args;
+  args.addPointer(data);
+  args.add<int32_t>(-2);
+  auto error = interp.run(loaded.kernel, {1, 2, 1}, args.pointers());
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("test.mlir:5:3: out-of-bounds store in program (0, 0, 0): "
+                        "the scalar store writes address "),
+            std::string::npos)
+      << *error;
+  EXPECT_NE(error->find("which is 8 bytes before the start of buffer 'data' (16 bytes)"),
+            std::string::npos)
+      << *error;
+}
+
+TEST(MemoryCheck, UninitializedReadsAreReported) {
+  std::string source = R"(
+func.func @k(%in: !tile.ptr<f32>, %out: !tile.ptr<f32>) {
+  %r = tile.make_range 0 to 4 : tensor<4xi32>
+  %ob = tile.splat %out : !tile.ptr<f32> -> tensor<4x!tile.ptr<f32>>
+  %op = tile.addptr %ob, %r : tensor<4x!tile.ptr<f32>>, tensor<4xi32>
+  %two = arith.constant dense<2> : tensor<4xi32>
+  %m = arith.cmpi slt, %r, %two : tensor<4xi32>
+  %one = arith.constant dense<1.0> : tensor<4xf32>
+  tile.store %one, %op mask %m : tensor<4x!tile.ptr<f32>>
+  %x = tile.load %op : tensor<4x!tile.ptr<f32>>
+  return
+})";
+  Loaded loaded = load(source);
+  ASSERT_TRUE(loaded.kernel);
+  float in[4] = {}, out[4];
+  Options options;
+  options.checkUninitialized = true;
+  Interpreter interp(options);
+  ASSERT_FALSE(interp.addBuffer(in, sizeof in, "in"));
+  ASSERT_FALSE(interp.addBuffer(out, sizeof out, "out", /*initialized=*/false));
+  KernelArgs args;
+  args.addPointer(in);
+  args.addPointer(out);
+  auto error = interp.run(loaded.kernel, {1, 1, 1}, args.pointers());
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("test.mlir:10:8: uninitialized load in program (0, 0, 0): "
+                        "element 2 of the tile (index [2]) reads address "),
+            std::string::npos)
+      << *error;
+  EXPECT_NE(error->find("(byte 8 of buffer 'out', 16 bytes), which nothing has written"),
+            std::string::npos)
+      << *error;
+}
+
+//===----------------------------------------------------------------------===//
+// Launch errors
+//===----------------------------------------------------------------------===//
+
+TEST(Launch, BadArgumentsAndGridsAreErrors) {
+  Loaded loaded = load(kUnmaskedAdd);
+  ASSERT_TRUE(loaded.kernel);
+  Interpreter interp;
+  KernelArgs args;
+  args.add<int32_t>(1);
+  auto error = interp.run(loaded.kernel, {1, 1, 1}, args.pointers());
+  ASSERT_TRUE(error);
+  EXPECT_EQ(*error, "kernel 'add_kernel' takes 4 arguments, but 1 were given");
+
+  KernelArgs four;
+  for (int i = 0; i < 3; ++i)
+    four.addPointer(nullptr);
+  four.add<int32_t>(0);
+  error = interp.run(loaded.kernel, {0, 1, 1}, four.pointers());
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("is empty"), std::string::npos) << *error;
+}
+
+TEST(Launch, DivisibilityHintsAreChecked) {
+  std::string source = R"(
+func.func @k(%p: !tile.ptr<f32> {tile.divisibility = 16}, %n: i32 {tile.divisibility = 16}) {
+  return
+})";
+  Loaded loaded = load(source);
+  ASSERT_TRUE(loaded.kernel);
+  alignas(64) float data[16];
+  Interpreter interp;
+  KernelArgs args;
+  args.addPointer(data);
+  args.add<int32_t>(100);
+  auto error = interp.run(loaded.kernel, {1, 1, 1}, args.pointers());
+  ASSERT_TRUE(error);
+  EXPECT_EQ(*error, "argument 1 of kernel 'k' is 100, but its tile.divisibility "
+                    "promises a multiple of 16");
+}
+
+TEST(Launch, OverlappingBuffersAreRejected) {
+  float data[8];
+  Interpreter interp;
+  ASSERT_FALSE(interp.addBuffer(data, 16, "a"));
+  auto error = interp.addBuffer(data + 2, 16, "b");
+  ASSERT_TRUE(error);
+  EXPECT_EQ(*error, "buffer 'b' overlaps buffer 'a'");
+  EXPECT_TRUE(interp.addBuffer(data + 4, 0, "c"));
+}
+
+TEST(Launch, ParseErrorsComeBackAsText) {
+  std::string error;
+  auto module = parseKernelSource(context(), "func.func @k(%n: i32) { ${X} }",
+                                  "bad.mlir", {}, error);
+  EXPECT_FALSE(module);
+  EXPECT_NE(error.find("bad.mlir:1:25: error: constant 'X' is not bound"),
+            std::string::npos)
+      << error;
+}
+
+} // namespace

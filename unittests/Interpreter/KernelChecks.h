@@ -1,0 +1,109 @@
+//===- KernelChecks.h - every kernel against its float64 reference -*- C++ -*-===//
+//
+// One entry per kernel of examples/: which source, which constants, and a
+// small function that makes random inputs at a small shape and computes the
+// float64 reference of every output. The unit tests and the main job
+// (llk-check-kernels) run them all on the interpreter; adding a kernel is
+// adding one entry in KernelChecks.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLK_UNITTESTS_INTERPRETER_KERNELCHECKS_H
+#define LLK_UNITTESTS_INTERPRETER_KERNELCHECKS_H
+
+#include "llk/Interpreter/Interpreter.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace llk::checks {
+
+/// A host buffer: its values as doubles (inputs: exactly what the kernel
+/// reads, after rounding to the element type) and its bytes.
+struct HostBuffer {
+  std::string name;
+  interp::ElemType type;
+  std::vector<int64_t> shape;
+  std::vector<double> values;
+  std::vector<uint8_t> bytes;
+  bool isOutput = false;
+  /// Outputs: the float64 reference.
+  std::vector<double> reference;
+
+  size_t size() const { return values.size(); }
+  double operator[](size_t i) const { return values[i]; }
+};
+
+/// One launch: buffers, the kernel's arguments in order, and the grid.
+class Problem {
+public:
+  explicit Problem(std::mt19937_64 &rng) : rng(rng) {}
+
+  /// An input of standard normal values.
+  HostBuffer &randn(std::string name, interp::ElemType type,
+                    std::vector<int64_t> shape);
+  /// An input of values uniform in [lo, hi).
+  HostBuffer &uniform(std::string name, interp::ElemType type,
+                      std::vector<int64_t> shape, double lo, double hi);
+  /// An output; set its `reference` to the expected values. The run poisons
+  /// it (NaN) and registers it as uninitialized first.
+  HostBuffer &output(std::string name, interp::ElemType type,
+                     std::vector<int64_t> shape);
+
+  void pointerArg(HostBuffer &buffer) { args.push_back({&buffer, {}, 0}); }
+  void scalarArg(interp::ElemType type, double value) {
+    args.push_back({nullptr, type, value});
+  }
+
+  struct Arg {
+    HostBuffer *buffer; // null for scalars
+    interp::ElemType type;
+    double value;
+  };
+  std::deque<HostBuffer> buffers; // stable addresses
+  std::vector<Arg> args;
+  interp::Grid grid;
+
+private:
+  std::mt19937_64 &rng;
+  HostBuffer &add(std::string name, interp::ElemType type,
+                  std::vector<int64_t> shape);
+};
+
+struct KernelCheck {
+  std::string name;   // what the table shows
+  std::string source; // file name under examples/
+  std::string kernel; // function name
+  std::map<std::string, int64_t> constants;
+  /// Largest ||out - ref|| / ||ref|| accepted.
+  double tolerance;
+  std::function<void(Problem &)> build;
+};
+
+/// Every kernel check, in table order.
+const std::vector<KernelCheck> &kernelChecks();
+
+struct CheckResult {
+  bool passed = false;
+  /// Largest relative error over the outputs (NaN if a run failed).
+  double error = 0;
+  /// Why it failed, or a summary of what ran.
+  std::string message;
+};
+
+/// Runs `check` on the interpreter with inputs from `seed`.
+CheckResult runCheck(const KernelCheck &check, const std::string &examplesDir,
+                     uint64_t seed, mlir::MLIRContext &context);
+
+/// A context with every dialect kernels use loaded.
+std::unique_ptr<mlir::MLIRContext> makeContext();
+
+} // namespace llk::checks
+
+#endif // LLK_UNITTESTS_INTERPRETER_KERNELCHECKS_H
