@@ -248,6 +248,24 @@ void AxisInfoAnalysis::visit(Operation *op) {
   } else if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
                  arith::IndexCastOp, CastOp, ConvertLayoutOp>(op)) {
     info = in(0);
+  } else if (auto cast = dyn_cast<BitcastOp>(op)) {
+    // An address keeps its alignment; contiguity counted in elements does
+    // not survive a change of element size.
+    AxisInfo src = in(0);
+    info = AxisInfo::unknown(shape);
+    info->scalarDivisibility = src.scalarDivisibility;
+    for (unsigned d = 0; d < shape.size(); ++d) {
+      info->divisibility[d] = src.divisibility[d];
+      info->constancy[d] = src.constancy[d];
+    }
+    auto width = [](Type t) {
+      Type e = getElementTypeOrSelf(t);
+      if (auto p = dyn_cast<PtrType>(e))
+        e = p.getPointeeType();
+      return e.getIntOrFloatBitWidth();
+    };
+    if (width(cast.getSrc().getType()) == width(cast.getType()))
+      info->contiguity = src.contiguity;
   } else if (auto bcast = dyn_cast<BroadcastOp>(op)) {
     info = in(0);
     auto src = bcast.getSrc().getType();

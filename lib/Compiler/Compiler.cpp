@@ -33,7 +33,7 @@ llk::bindConstants(llvm::SourceMgr &sourceMgr, unsigned bufferId,
   llvm::StringRef text = sourceMgr.getMemoryBuffer(bufferId)->getBuffer();
   std::string result;
   result.reserve(text.size());
-  std::set<std::string> used;
+  std::set<std::string> used, unbound;
   bool ok = true;
   auto error = [&](const char *at, const llvm::Twine &message) {
     sourceMgr.PrintMessage(llvm::SMLoc::getFromPointer(at),
@@ -62,9 +62,11 @@ llk::bindConstants(llvm::SourceMgr &sourceMgr, unsigned bufferId,
     }
     auto it = constants.find(name.str());
     if (it == constants.end()) {
-      error(text.data() + start, "constant '" + name +
-                                     "' is not bound; pass -D " + name +
-                                     "=<value>");
+      // Once per name: the first use says it all.
+      if (unbound.insert(name.str()).second)
+        error(text.data() + start, "constant '" + name +
+                                       "' is not bound; pass -D " + name +
+                                       "=<value>");
     } else {
       result += std::to_string(it->second);
       used.insert(it->first);

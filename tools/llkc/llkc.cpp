@@ -10,6 +10,7 @@
 #include "llk/Compiler/Compiler.h"
 #include "llk/InitAllDialects.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -70,8 +71,12 @@ int main(int argc, char **argv) {
   if (auto error = llk::checkArch(arch))
     return fail(*error);
   options.target.arch = arch;
-  if (numWarps.getNumOccurrences())
+  if (numWarps.getNumOccurrences()) {
+    if (numWarps == 0 || numWarps > 32 || !llvm::isPowerOf2_32(numWarps))
+      return fail("--num-warps must be a power of two in [1, 32], got " +
+                  llvm::Twine(numWarps.getValue()));
     options.numWarps = numWarps;
+  }
   options.target.libdevicePath = libdevice;
   if (options.target.libdevicePath.empty())
     if (const char *env = std::getenv("LLK_LIBDEVICE"))
@@ -85,9 +90,13 @@ int main(int argc, char **argv) {
   for (const std::string &define : defines) {
     auto [name, value] = llvm::StringRef(define).split('=');
     int64_t number;
-    if (name.empty() || value.getAsInteger(0, number))
-      return fail("-D expects NAME=INTEGER, got '" + define + "'");
-    options.constants[name.str()] = number;
+    bool identifier = !name.empty() && (isalpha(name[0]) || name[0] == '_') &&
+                      llvm::all_of(name, [](char c) { return isalnum(c) || c == '_'; });
+    if (!identifier || value.getAsInteger(0, number))
+      return fail("-D expects NAME=INTEGER, got '" +
+                  define + "'");
+    if (!options.constants.emplace(name.str(), number).second)
+      return fail("-D binds '" + name + "' twice");
   }
 
   std::string error;
@@ -121,6 +130,8 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return 1;
+  if (module->getOps<func::FuncOp>().empty())
+    return fail("'" + inputFilename + "' holds no kernel (no func.func)");
 
   std::string text;
   llvm::raw_string_ostream stream(text);

@@ -1095,8 +1095,17 @@ struct BitcastLowering : TilePattern<BitcastOp> {
   LogicalResult
   matchAndRewrite(BitcastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<arith::BitcastOp>(
-        op, getTypeConverter()->convertType(op.getType()), adaptor.getSrc());
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    Value src = adaptor.getSrc();
+    // Pointer tiles already are i64 address vectors.
+    if (src.getType() == resultType)
+      rewriter.replaceOp(op, src);
+    else if (isa<LLVM::LLVMPointerType>(src.getType()))
+      rewriter.replaceOpWithNewOp<LLVM::PtrToIntOp>(op, resultType, src);
+    else if (isa<LLVM::LLVMPointerType>(resultType))
+      rewriter.replaceOpWithNewOp<LLVM::IntToPtrOp>(op, resultType, src);
+    else
+      rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, resultType, src);
     return success();
   }
 };

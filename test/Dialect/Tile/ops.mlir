@@ -1,5 +1,7 @@
 // Round trip of every tile operation, type and attribute through the custom
 // assembly format, and through the generic form back to the custom one.
+// Loads and stores use one of cache/evict/volatile at a time: PTX has no
+// instruction that combines them (see llkc/memory-hint-combos.test).
 //
 // RUN: llk-opt %s | llk-opt | FileCheck %s
 // RUN: llk-opt %s --mlir-print-op-generic | llk-opt | FileCheck %s
@@ -23,8 +25,7 @@
 // CHECK-SAME:    %{{.*}}: i64 {tile.alignment = 1 : i64},
 // CHECK-SAME:    %{{.*}}: f32)
 // CHECK-SAME:    attributes {tile.num_warps = 8 : i32}
-// GENERIC-LABEL: sym_name = "kernel_attrs"
-// GENERIC-SAME:  arg_attrs = [{tile.divisibility = 16 : i64}, {tile.alignment = 128 : i64}, {tile.divisibility = 8 : i64}, {tile.alignment = 1 : i64}, {}]
+// GENERIC-LABEL: "func.func"() <{arg_attrs = [{tile.divisibility = 16 : i64}, {tile.alignment = 128 : i64}, {tile.divisibility = 8 : i64}, {tile.alignment = 1 : i64}, {}], function_type = (!tile.ptr<f32>, !tile.ptr<bf16>, i32, i64, f32) -> (), sym_name = "kernel_attrs"}>
 // GENERIC:       {tile.num_warps = 8 : i32}
 func.func @kernel_attrs(%a: !tile.ptr<f32> {tile.divisibility = 16},
                         %b: !tile.ptr<bf16> {tile.alignment = 128},
@@ -190,7 +191,9 @@ func.func @addptr(%p: !tile.ptr<f32>, %o32: i32, %o64: i64, %ot: tensor<256xi32>
 // CHECK-NEXT:    %{{.*}} = tile.load %[[P]] evict = evict_first : tensor<128x!tile.ptr<f32>>
 // CHECK-NEXT:    %{{.*}} = tile.load %[[P]] evict = evict_last : tensor<128x!tile.ptr<f32>>
 // CHECK-NEXT:    %{{.*}} = tile.load %[[P]] volatile : tensor<128x!tile.ptr<f32>>
-// CHECK-NEXT:    %{{.*}} = tile.load %[[P]] mask %[[M]] other %[[O]] cache = cg evict = evict_first volatile : tensor<128x!tile.ptr<f32>>
+// CHECK-NEXT:    %{{.*}} = tile.load %[[P]] mask %[[M]] other %[[O]] cache = cg : tensor<128x!tile.ptr<f32>>
+// CHECK-NEXT:    %{{.*}} = tile.load %[[P]] mask %[[M]] evict = evict_first : tensor<128x!tile.ptr<f32>>
+// CHECK-NEXT:    %{{.*}} = tile.load %[[P]] mask %[[M]] other %[[O]] volatile : tensor<128x!tile.ptr<f32>>
 // CHECK-NEXT:    %{{.*}} = tile.load %[[S]] : !tile.ptr<f16>
 // CHECK-NEXT:    %{{.*}} = tile.load %[[S]] mask %[[SM]] other %[[SO]] cache = cs : !tile.ptr<f16>
 // GENERIC-LABEL: sym_name = "loads"
@@ -205,7 +208,9 @@ func.func @addptr(%p: !tile.ptr<f32>, %o32: i32, %o64: i64, %ot: tensor<256xi32>
 // GENERIC:       "tile.load"(%{{.*}}) <{evict = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0>}>
 // GENERIC:       "tile.load"(%{{.*}}) <{evict = 2 : i32, operandSegmentSizes = array<i32: 1, 0, 0>}>
 // GENERIC:       "tile.load"(%{{.*}}) <{isVolatile, operandSegmentSizes = array<i32: 1, 0, 0>}>
-// GENERIC:       "tile.load"(%{{.*}}, %{{.*}}, %{{.*}}) <{cache = 1 : i32, evict = 1 : i32, isVolatile, operandSegmentSizes = array<i32: 1, 1, 1>}>
+// GENERIC:       "tile.load"(%{{.*}}, %{{.*}}, %{{.*}}) <{cache = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1>}>
+// GENERIC:       "tile.load"(%{{.*}}, %{{.*}}) <{evict = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0>}>
+// GENERIC:       "tile.load"(%{{.*}}, %{{.*}}, %{{.*}}) <{isVolatile, operandSegmentSizes = array<i32: 1, 1, 1>}>
 // GENERIC:       "tile.load"(%{{.*}}) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (!tile.ptr<f16>) -> f16
 func.func @loads(%p: tensor<128x!tile.ptr<f32>>, %m: tensor<128xi1>, %o: tensor<128xf32>,
                  %s: !tile.ptr<f16>, %sm: i1, %so: f16) {
@@ -220,7 +225,9 @@ func.func @loads(%p: tensor<128x!tile.ptr<f32>>, %m: tensor<128xi1>, %o: tensor<
   %8 = tile.load %p evict = evict_first : tensor<128x!tile.ptr<f32>>
   %9 = tile.load %p evict = evict_last : tensor<128x!tile.ptr<f32>>
   %10 = tile.load %p volatile : tensor<128x!tile.ptr<f32>>
-  %11 = tile.load %p mask %m other %o cache = cg evict = evict_first volatile : tensor<128x!tile.ptr<f32>>
+  %11 = tile.load %p mask %m other %o cache = cg : tensor<128x!tile.ptr<f32>>
+  %ev = tile.load %p mask %m evict = evict_first : tensor<128x!tile.ptr<f32>>
+  %vol = tile.load %p mask %m other %o volatile : tensor<128x!tile.ptr<f32>>
   %12 = tile.load %s : !tile.ptr<f16>
   %13 = tile.load %s mask %sm other %so cache = cs : !tile.ptr<f16>
   return
@@ -244,7 +251,8 @@ func.func @loads_2d_layout(%p: tensor<64x32x!tile.ptr<i8>, #blocked>, %m: tensor
 // CHECK-NEXT:    tile.store %[[V]], %[[P]] cache = wb : tensor<128x!tile.ptr<f32>>
 // CHECK-NEXT:    tile.store %[[V]], %[[P]] cache = wt : tensor<128x!tile.ptr<f32>>
 // CHECK-NEXT:    tile.store %[[V]], %[[P]] evict = evict_last : tensor<128x!tile.ptr<f32>>
-// CHECK-NEXT:    tile.store %[[V]], %[[P]] mask %[[M]] cache = cs evict = evict_first : tensor<128x!tile.ptr<f32>>
+// CHECK-NEXT:    tile.store %[[V]], %[[P]] mask %[[M]] cache = cs : tensor<128x!tile.ptr<f32>>
+// CHECK-NEXT:    tile.store %[[V]], %[[P]] mask %[[M]] evict = evict_first : tensor<128x!tile.ptr<f32>>
 // CHECK-NEXT:    tile.store %[[SV]], %[[S]] : !tile.ptr<i32>
 // CHECK-NEXT:    tile.store %[[SV]], %[[S]] mask %[[SM]] cache = wt : !tile.ptr<i32>
 // GENERIC-LABEL: sym_name = "stores"
@@ -255,7 +263,8 @@ func.func @loads_2d_layout(%p: tensor<64x32x!tile.ptr<i8>, #blocked>, %m: tensor
 // GENERIC:       "tile.store"(%{{.*}}, %{{.*}}) <{cache = 4 : i32}>
 // GENERIC:       "tile.store"(%{{.*}}, %{{.*}}) <{cache = 5 : i32}>
 // GENERIC:       "tile.store"(%{{.*}}, %{{.*}}) <{evict = 2 : i32}>
-// GENERIC:       "tile.store"(%{{.*}}, %{{.*}}, %{{.*}}) <{cache = 2 : i32, evict = 1 : i32}>
+// GENERIC:       "tile.store"(%{{.*}}, %{{.*}}, %{{.*}}) <{cache = 2 : i32}>
+// GENERIC:       "tile.store"(%{{.*}}, %{{.*}}, %{{.*}}) <{evict = 1 : i32}>
 // GENERIC:       "tile.store"(%{{.*}}, %{{.*}}) : (!tile.ptr<i32>, i32) -> ()
 func.func @stores(%p: tensor<128x!tile.ptr<f32>>, %m: tensor<128xi1>, %v: tensor<128xf32>,
                   %s: !tile.ptr<i32>, %sm: i1, %sv: i32) {
@@ -266,7 +275,8 @@ func.func @stores(%p: tensor<128x!tile.ptr<f32>>, %m: tensor<128xi1>, %v: tensor
   tile.store %v, %p cache = wb : tensor<128x!tile.ptr<f32>>
   tile.store %v, %p cache = wt : tensor<128x!tile.ptr<f32>>
   tile.store %v, %p evict = evict_last : tensor<128x!tile.ptr<f32>>
-  tile.store %v, %p mask %m cache = cs evict = evict_first : tensor<128x!tile.ptr<f32>>
+  tile.store %v, %p mask %m cache = cs : tensor<128x!tile.ptr<f32>>
+  tile.store %v, %p mask %m evict = evict_first : tensor<128x!tile.ptr<f32>>
   tile.store %sv, %s : !tile.ptr<i32>
   tile.store %sv, %s mask %sm cache = wt : !tile.ptr<i32>
   return

@@ -4,6 +4,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -68,6 +69,23 @@ LogicalResult llk::tile::verifyTileType(Operation *op, Type type,
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
     return success();
+  if (tensor.getRank() == 0)
+    return op->emitOpError() << what
+                             << " must have at least one dimension, got "
+                             << type;
+  if (Attribute encoding = tensor.getEncoding()) {
+    int64_t layoutRank = -1;
+    if (auto blocked = dyn_cast<BlockedLayoutAttr>(encoding))
+      layoutRank = blocked.getRank();
+    else if (auto slice = dyn_cast<SliceLayoutAttr>(encoding))
+      layoutRank = slice.getParent().getRank() - 1;
+    else
+      return op->emitOpError() << what << " has encoding " << encoding
+                               << ", which is not a tile layout";
+    if (layoutRank != tensor.getRank())
+      return op->emitOpError() << what << ": layout of rank " << layoutRank
+                               << " on a tile of rank " << tensor.getRank();
+  }
   for (auto [dim, size] : llvm::enumerate(tensor.getShape())) {
     if (ShapedType::isDynamic(size))
       return op->emitOpError() << what << " must have a static shape, got "
@@ -99,7 +117,7 @@ static LogicalResult verifyPowerOfTwoAttr(Operation *op, NamedAttribute attr,
   auto value = dyn_cast<IntegerAttr>(attr.getValue());
   if (!value || value.getInt() <= 0 || value.getInt() > max ||
       !llvm::isPowerOf2_64(value.getInt()))
-    return op->emitError() << "'" << attr.getName()
+    return op->emitError() << "'" << attr.getName().getValue()
                            << "' must be a power-of-two integer in [1, " << max
                            << "], got " << attr.getValue();
   return success();
@@ -116,7 +134,11 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
                            << kAlignmentAttr << "')";
   if (failed(verifyPowerOfTwoAttr(op, attr, 1 << 30)))
     return failure();
-  Type argType = op->getRegion(regionIndex).getArgument(argIndex).getType();
+  // From the signature: a declaration has no entry block.
+  auto function = dyn_cast<FunctionOpInterface>(op);
+  if (!function || argIndex >= function.getNumArguments())
+    return op->emitError() << "'" << name << "' applies to kernel arguments";
+  Type argType = function.getArgumentTypes()[argIndex];
   if (!isa<PtrType>(argType) && !argType.isInteger())
     return op->emitError() << "'" << name << "' applies to pointer and "
                            << "integer arguments, but argument " << argIndex

@@ -39,6 +39,22 @@ static LogicalResult verifyTiles(Operation *op) {
   return success();
 }
 
+static Attribute encodingOf(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getEncoding();
+  return {};
+}
+
+/// Ops that keep every element where it is need one layout on operand and
+/// result (when both have one).
+static LogicalResult verifySameLayout(Operation *op, Type a, Type b,
+                                      StringRef what) {
+  Attribute ea = encodingOf(a), eb = encodingOf(b);
+  if (ea && eb && ea != eb)
+    return op->emitOpError() << what << " layouts differ";
+  return success();
+}
+
 static LogicalResult verifySameElementType(Operation *op, Type src, Type res) {
   if (elementTypeOf(src) != elementTypeOf(res))
     return op->emitOpError() << "result element type " << elementTypeOf(res)
@@ -53,7 +69,7 @@ LogicalResult MakeRangeOp::verify() {
   auto type = getType();
   if (type.getRank() != 1 || !type.getElementType().isInteger(32))
     return emitOpError() << "result must be a 1-D tile of i32, got " << type;
-  int64_t start = getStart(), end = getEnd();
+  int64_t start = getStartAttr().getInt(), end = getEndAttr().getInt();
   if (start < 0 || end <= start)
     return emitOpError() << "needs 0 <= start < end, got " << start << " to "
                          << end;
@@ -75,6 +91,8 @@ LogicalResult BroadcastOp::verify() {
       failed(verifySameElementType(*this, getSrc().getType(), getType())))
     return failure();
   auto src = getSrc().getType(), res = getType();
+  if (failed(verifySameLayout(*this, src, res, "operand and result")))
+    return failure();
   if (src.getRank() != res.getRank())
     return emitOpError() << "operand rank " << src.getRank()
                          << " differs from result rank " << res.getRank()
@@ -92,8 +110,8 @@ LogicalResult ExpandDimsOp::verify() {
       failed(verifySameElementType(*this, getSrc().getType(), getType())))
     return failure();
   auto src = getSrc().getType(), res = getType();
-  unsigned axis = getAxis();
-  if (axis > src.getRank())
+  int64_t axis = getAxisAttr().getInt();
+  if (axis < 0 || axis > src.getRank())
     return emitOpError() << "axis " << axis << " is out of range for a tile "
                          << "of rank " << src.getRank();
   SmallVector<int64_t> expected(src.getShape());
@@ -101,11 +119,13 @@ LogicalResult ExpandDimsOp::verify() {
   if (res.getShape() != ArrayRef<int64_t>(expected))
     return emitOpError() << "result shape must be the operand's with 1 "
                          << "inserted at " << axis;
-  if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(src.getEncoding()))
-    if (res.getEncoding() &&
-        (slice.getDim() != axis || slice.getParent() != res.getEncoding()))
+  if (src.getEncoding() && res.getEncoding()) {
+    auto slice = dyn_cast<SliceLayoutAttr>(src.getEncoding());
+    if (!slice || slice.getDim() != axis ||
+        slice.getParent() != res.getEncoding())
       return emitOpError() << "operand layout must be the result layout "
                            << "sliced at the expanded axis";
+  }
   return success();
 }
 
@@ -205,7 +225,9 @@ LogicalResult AddPtrOp::verify() {
   if (shapeOf(ptr) != shapeOf(offset))
     return emitOpError() << "pointer shape and offset shape differ: " << ptr
                          << " vs " << offset;
-  return success();
+  if (elementTypeOf(offset).isInteger(1))
+    return emitOpError() << "offsets must be integers wider than i1";
+  return verifySameLayout(*this, ptr, offset, "pointer and offset");
 }
 
 /// The shared checks of memory operations: tiles are valid and the pointee
@@ -219,9 +241,24 @@ static LogicalResult verifyMemoryOp(Operation *op, Type ptrType) {
   return success();
 }
 
+/// PTX spells a cache operator, an L1 eviction priority or `.volatile`, but
+/// no combination of them.
+static LogicalResult verifyHints(Operation *op, bool cache, bool evict,
+                                 bool isVolatile) {
+  if (int(cache) + int(evict) + int(isVolatile) > 1)
+    return op->emitOpError() << "takes one of cache, evict and volatile: PTX "
+                                "has no instruction that combines them";
+  return success();
+}
+
 LogicalResult LoadOp::verify() {
-  if (failed(verifyMemoryOp(*this, getPtr().getType())))
+  if (failed(verifyMemoryOp(*this, getPtr().getType())) ||
+      failed(verifyHints(*this, bool(getCache()), bool(getEvict()),
+                         getIsVolatile())))
     return failure();
+  if (getOther() && !getMask())
+    return emitOpError() << "'other' gives the masked-off elements and needs "
+                            "a mask";
   if (getCache() && (*getCache() == CacheModifier::WB ||
                      *getCache() == CacheModifier::WT))
     return emitOpError() << "cache modifier '"
@@ -231,7 +268,8 @@ LogicalResult LoadOp::verify() {
 }
 
 LogicalResult StoreOp::verify() {
-  if (failed(verifyMemoryOp(*this, getPtr().getType())))
+  if (failed(verifyMemoryOp(*this, getPtr().getType())) ||
+      failed(verifyHints(*this, bool(getCache()), bool(getEvict()), false)))
     return failure();
   if (getCache() && (*getCache() == CacheModifier::CA ||
                      *getCache() == CacheModifier::CV))
@@ -264,9 +302,9 @@ LogicalResult AtomicCASOp::verify() {
 /// Checks that `resultType` is `src` reduced along `axis` with elements of
 /// `elem`: a scalar for a 1-D operand.
 static LogicalResult verifyReduceShape(Operation *op, RankedTensorType src,
-                                       unsigned axis, Type resultType,
+                                       int64_t axis, Type resultType,
                                        Type elem) {
-  if (axis >= src.getRank())
+  if (axis < 0 || axis >= src.getRank())
     return op->emitOpError() << "axis " << axis << " is out of range for a "
                              << "tile of rank " << src.getRank();
   if (src.getRank() == 1) {
@@ -283,11 +321,13 @@ static LogicalResult verifyReduceShape(Operation *op, RankedTensorType src,
     return op->emitOpError() << "result must be a tile of " << elem
                              << " with the operand's shape less axis " << axis
                              << ", got " << resultType;
-  if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(res.getEncoding()))
-    if (src.getEncoding() &&
-        (slice.getDim() != axis || slice.getParent() != src.getEncoding()))
+  if (src.getEncoding() && res.getEncoding()) {
+    auto slice = dyn_cast<SliceLayoutAttr>(res.getEncoding());
+    if (!slice || slice.getDim() != axis ||
+        slice.getParent() != src.getEncoding())
       return op->emitOpError() << "result layout must be the operand layout "
                                << "sliced at the reduced axis";
+  }
   return success();
 }
 
@@ -301,7 +341,7 @@ LogicalResult ReduceOp::verify() {
   if (getKind() == ReduceKind::Sum && elem.isInteger(1))
     return emitOpError() << "cannot sum i1; cast to an integer type first";
   Type resultElem = isArg ? IntegerType::get(getContext(), 32) : elem;
-  return verifyReduceShape(*this, getSrc().getType(), getAxis(),
+  return verifyReduceShape(*this, getSrc().getType(), getAxisAttr().getInt(),
                            getResult().getType(), resultElem);
 }
 
@@ -318,7 +358,7 @@ LogicalResult GenericReduceOp::verifyRegions() {
   if (yield.getValues().size() != 1 ||
       yield.getValues().front().getType() != elem)
     return emitOpError() << "combiner must yield one value of type " << elem;
-  return verifyReduceShape(*this, getSrc().getType(), getAxis(),
+  return verifyReduceShape(*this, getSrc().getType(), getAxisAttr().getInt(),
                            getResult().getType(), elem);
 }
 
@@ -337,6 +377,8 @@ LogicalResult CastOp::verify() {
       isa<RankedTensorType>(srcType) != isa<RankedTensorType>(resType))
     return emitOpError() << "changes element types only: " << srcType
                          << " and " << resType << " have different shapes";
+  if (failed(verifySameLayout(*this, srcType, resType, "operand and result")))
+    return failure();
   Type src = elementTypeOf(srcType), dst = elementTypeOf(resType);
   if (!isCastable(src) || !isCastable(dst))
     return emitOpError() << "cannot cast " << src << " to " << dst
@@ -367,7 +409,17 @@ LogicalResult BitcastOp::verify() {
   if (shapeOf(srcType) != shapeOf(resType) ||
       isa<RankedTensorType>(srcType) != isa<RankedTensorType>(resType))
     return emitOpError() << "operand and result shapes differ";
+  if (failed(verifySameLayout(*this, srcType, resType, "operand and result")))
+    return failure();
   Type src = elementTypeOf(srcType), dst = elementTypeOf(resType);
+  // Pointers reinterpret as pointers to another type, or as i64 addresses.
+  if (isa<PtrType>(src) || isa<PtrType>(dst)) {
+    Type other = isa<PtrType>(src) ? dst : src;
+    if (!isa<PtrType>(other) && !other.isInteger(64))
+      return emitOpError() << "a pointer bitcasts to a pointer or to i64, not "
+                           << other;
+    return success();
+  }
   if (!src.isIntOrFloat() || !dst.isIntOrFloat() ||
       src.getIntOrFloatBitWidth() != dst.getIntOrFloatBitWidth())
     return emitOpError() << "bitcast needs numbers of equal width, got "

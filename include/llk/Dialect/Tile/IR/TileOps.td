@@ -273,6 +273,15 @@ def Tile_CastOp : Tile_Op<"cast", [Pure]> {
 
 def Tile_BitcastOp : Tile_Op<"bitcast", [Pure]> {
   let summary = "reinterpret the bits of each element";
+  let description = [{
+    Numbers of equal width reinterpret their bits; a pointer becomes a
+    pointer to another type (the address is unchanged, so later `addptr`
+    counts in the new type) or an i64 address, and back.
+
+    ```mlir
+    %scales = tile.bitcast %bytes : tensor<128x!tile.ptr<i8>> to tensor<128x!tile.ptr<f16>>
+    ```
+  }];
   let arguments = (ins Tile_Value:$src);
   let results = (outs Tile_Value:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `to` type($result)";
