@@ -1340,3 +1340,35 @@ func.func @dot_scalar(%a: f32, %b: tensor<16x16xf32>, %c: tensor<16x16xf32>) {
   %0 = "tile.dot"(%a, %b, %c) : (f32, tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
   return
 }
+
+// -----
+
+func.func @other_without_mask(%p: !tile.ptr<f32>, %o: f32) {
+  // expected-error @+1 {{'tile.load' op 'other' gives the masked-off elements and needs a mask}}
+  %0 = tile.load %p other %o : !tile.ptr<f32>
+  return
+}
+
+// -----
+
+func.func @bool_offsets(%p: !tile.ptr<f32>, %b: i1) {
+  // expected-error @+1 {{'tile.addptr' op offsets must be integers wider than i1}}
+  %0 = tile.addptr %p, %b : !tile.ptr<f32>, i1
+  return
+}
+
+// -----
+
+func.func @foreign_encoding(%x: f32) {
+  // expected-error @+1 {{'tile.splat' op result #0 has encoding "rows", which is not a tile layout}}
+  %0 = tile.splat %x : f32 -> tensor<16xf32, "rows">
+  return
+}
+
+// -----
+
+func.func @cache_and_volatile(%p: !tile.ptr<f32>) {
+  // expected-error @+1 {{'tile.load' op takes one of cache, evict and volatile: PTX has no instruction that combines them}}
+  %0 = tile.load %p cache = cg volatile : !tile.ptr<f32>
+  return
+}

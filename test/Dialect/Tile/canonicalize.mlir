@@ -1,0 +1,46 @@
+// RUN: llk-opt %s -split-input-file -canonicalize | FileCheck %s
+
+#a = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+#b = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+
+// Tiles that are cheap to build in any layout are rebuilt in the target
+// layout instead of being moved through shared memory.
+// CHECK-LABEL: func.func @rematerialize
+// CHECK-NOT: tile.convert_layout
+// CHECK-DAG: arith.constant dense<1.000000e+00> : tensor<512xf32, #tile.blocked<sizePerThread = [1]
+// CHECK-DAG: tile.splat %{{.*}} : f32 -> tensor<512xf32, #tile.blocked<sizePerThread = [1]
+// CHECK-DAG: tile.make_range 0 to 512 : tensor<512xi32, #tile.blocked<sizePerThread = [1]
+func.func @rematerialize(%x: f32, %p: !tile.ptr<f32>) {
+  %c = arith.constant dense<1.0> : tensor<512xf32, #a>
+  %s = tile.splat %x : f32 -> tensor<512xf32, #a>
+  %r = tile.make_range 0 to 512 : tensor<512xi32, #a>
+  %c2 = tile.convert_layout %c : tensor<512xf32, #a> -> tensor<512xf32, #b>
+  %s2 = tile.convert_layout %s : tensor<512xf32, #a> -> tensor<512xf32, #b>
+  %r2 = tile.convert_layout %r : tensor<512xi32, #a> -> tensor<512xi32, #b>
+  %sum = arith.addf %c2, %s2 : tensor<512xf32, #b>
+  %ps = tile.splat %p : !tile.ptr<f32> -> tensor<512x!tile.ptr<f32>, #b>
+  %pp = tile.addptr %ps, %r2 : tensor<512x!tile.ptr<f32>, #b>, tensor<512xi32, #b>
+  tile.store %sum, %pp : tensor<512x!tile.ptr<f32>, #b>
+  return
+}
+
+// -----
+
+#a = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+#b = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+
+// A conversion to the same layout vanishes; two in a row become one.
+// CHECK-LABEL: func.func @fold
+// CHECK: %[[V:.*]] = tile.load
+// CHECK-NEXT: %[[C:.*]] = tile.convert_layout %[[V]] : tensor<512xf32, #tile.blocked<sizePerThread = [4]{{.*}} -> tensor<512xf32, #tile.blocked<sizePerThread = [1]
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.store %[[C]]
+func.func @fold(%p: tensor<512x!tile.ptr<f32>, #a>, %q: tensor<512x!tile.ptr<f32>, #b>) {
+  %v = tile.load %p : tensor<512x!tile.ptr<f32>, #a>
+  %same = tile.convert_layout %v : tensor<512xf32, #a> -> tensor<512xf32, #a>
+  %there = tile.convert_layout %same : tensor<512xf32, #a> -> tensor<512xf32, #b>
+  %back = tile.convert_layout %there : tensor<512xf32, #b> -> tensor<512xf32, #a>
+  %again = tile.convert_layout %back : tensor<512xf32, #a> -> tensor<512xf32, #b>
+  tile.store %again, %q : tensor<512x!tile.ptr<f32>, #b>
+  return
+}
