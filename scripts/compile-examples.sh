@@ -12,12 +12,8 @@ ptxas=${PTXAS:-/usr/local/cuda/bin/ptxas}
 out="$build/examples-ptx"
 mkdir -p "$out"
 
-# example  constants  num_warps
-specs=(
-  "vector_add BLOCK=4096 4"
-  "softmax BLOCK=4096 8"
-  "rms_norm BLOCK=4096 8"
-)
+# name source constants num_warps, from examples/kernels.list
+mapfile -t specs < <(grep -vE '^\s*(#|$)' examples/kernels.list)
 # Interpreter runs, one seed for the whole table (printed below).
 seed=${LLK_SEED:-$RANDOM$RANDOM}
 declare -A interp_result interp_error
@@ -33,11 +29,16 @@ passed=0 failed=0
 printf '\n| kernel | constants | warps | llkc | ptxas sm_90 | 16-byte global loads | shfl.sync | interpreter vs f64 | rel. error |\n'
 printf '|---|---|---|---|---|---:|---:|---|---:|\n'
 for spec in "${specs[@]}"; do
-  read -r name consts warps <<<"$spec"
+  read -r name source consts warps <<<"$spec"
   ptx="$out/$name.ptx"
+  defines=()
+  if [[ $consts != - ]]; then
+    IFS=, read -ra bindings <<<"$consts"
+    for b in "${bindings[@]}"; do defines+=(-D "$b"); done
+  fi
   compiled=FAIL assembled=skipped wide=- shuffles=-
   interp=${interp_result[$name]:-MISSING} rel=${interp_error[$name]:--}
-  if "$llkc" "examples/$name.mlir" -D "$consts" --num-warps "$warps" -o "$ptx" 2>"$out/$name.err"; then
+  if "$llkc" "examples/$source" "${defines[@]}" --num-warps "$warps" -o "$ptx" 2>"$out/$name.err"; then
     compiled=ok
     wide=$(grep -cE 'ld\.global[.a-zA-Z0-9:_]*\.v4\.(b32|f32)' "$ptx" || true)
     shuffles=$(grep -c 'shfl.sync' "$ptx" || true)
@@ -54,7 +55,7 @@ for spec in "${specs[@]}"; do
 done
 [[ -x "$ptxas" ]] || echo "note: $ptxas not found; PTX was not assembled"
 [[ -x "$checker" ]] || echo "note: $checker not found; kernels were not run on the interpreter"
-echo "interpreter: small shapes (see unittests/Interpreter/KernelChecks.cpp), seed $seed (LLK_SEED=$seed repeats it)"
+echo "interpreter: small shapes (see lib/Checks), seed $seed (LLK_SEED=$seed repeats it)"
 echo
 echo "$passed passed, $failed failed"
 ((failed == 0))

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelChecks.h"
+#include "llk/Checks/KernelChecks.h"
 
 #include "llk/Interpreter/Interpreter.h"
 

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelChecks.h"
+#include "llk/Checks/KernelChecks.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,10 +1,12 @@
 //===- KernelChecks.h - every kernel against its float64 reference -*- C++ -*-===//
 //
 // One entry per kernel of examples/: which source, which constants, and a
-// small function that makes random inputs at a small shape and computes the
-// float64 reference of every output. The unit tests and the main job
-// (llk-check-kernels) run them all on the interpreter; adding a kernel is
-// adding one entry in KernelChecks.cpp.
+// function that makes random inputs at a small shape and computes the
+// float64 reference of every output, plus the larger shapes the GPU runs.
+// The unit tests and the main job (llk-check-kernels) run the small shape on
+// the interpreter; the GPU checks run every shape through the runtime. A
+// group of kernels lives in its own file (lib/Checks/<Group>Checks.cpp) and
+// is listed in kernelChecks().
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,11 +71,24 @@ public:
   std::deque<HostBuffer> buffers; // stable addresses
   std::vector<Arg> args;
   interp::Grid grid;
+  /// Constants bound on top of the check's own, and warps per program (0:
+  /// the kernel's), for shapes that need another specialization.
+  std::map<std::string, int64_t> constants;
+  unsigned numWarps = 0;
+  /// Bytes the launch must move at the least (every input read once, every
+  /// output written once): what bandwidth is measured against.
+  double bytes = 0;
 
 private:
   std::mt19937_64 &rng;
   HostBuffer &add(std::string name, interp::ElemType type,
                   std::vector<int64_t> shape);
+};
+
+/// A shape a check runs at on the GPU.
+struct GpuCase {
+  std::string label; // e.g. "16384x4096"
+  std::function<void(Problem &)> build;
 };
 
 struct KernelCheck {
@@ -83,8 +98,14 @@ struct KernelCheck {
   std::map<std::string, int64_t> constants;
   /// Largest ||out - ref|| / ||ref|| accepted.
   double tolerance;
+  /// The small shape: the interpreter runs it in CI (and the GPU too).
   std::function<void(Problem &)> build;
+  /// Larger shapes for the GPU only (decode/prompt shapes, awkward sizes).
+  std::vector<GpuCase> gpuCases = {};
 };
+
+/// The checks of each group of kernels.
+std::vector<KernelCheck> exampleChecks();
 
 /// Every kernel check, in table order.
 const std::vector<KernelCheck> &kernelChecks();
