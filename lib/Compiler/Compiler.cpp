@@ -27,66 +27,6 @@ std::optional<Stage> llk::parseStage(llvm::StringRef name) {
       .Default(std::nullopt);
 }
 
-FailureOr<std::string>
-llk::bindConstants(llvm::SourceMgr &sourceMgr, unsigned bufferId,
-                   const std::map<std::string, int64_t> &constants) {
-  llvm::StringRef text = sourceMgr.getMemoryBuffer(bufferId)->getBuffer();
-  std::string result;
-  result.reserve(text.size());
-  std::set<std::string> used, unbound;
-  bool ok = true;
-  auto error = [&](const char *at, const llvm::Twine &message) {
-    sourceMgr.PrintMessage(llvm::SMLoc::getFromPointer(at),
-                           llvm::SourceMgr::DK_Error, message);
-    ok = false;
-  };
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t start = text.find("${", pos);
-    if (start == llvm::StringRef::npos) {
-      result += text.substr(pos).str();
-      break;
-    }
-    result += text.substr(pos, start - pos).str();
-    size_t end = text.find('}', start);
-    llvm::StringRef name =
-        end == llvm::StringRef::npos ? "" : text.slice(start + 2, end);
-    bool valid = !name.empty() && (isalpha(name[0]) || name[0] == '_') &&
-                 llvm::all_of(name, [](char c) { return isalnum(c) || c == '_'; });
-    if (!valid) {
-      error(text.data() + start,
-            "malformed constant placeholder: expected ${NAME} with NAME an "
-            "identifier");
-      pos = start + 2;
-      continue;
-    }
-    auto it = constants.find(name.str());
-    if (it == constants.end()) {
-      // Once per name: the first use says it all.
-      if (unbound.insert(name.str()).second)
-        error(text.data() + start, "constant '" + name +
-                                       "' is not bound; pass -D " + name +
-                                       "=<value>");
-    } else {
-      result += std::to_string(it->second);
-      used.insert(it->first);
-    }
-    pos = end + 1;
-  }
-  for (const auto &[name, value] : constants)
-    if (!used.count(name)) {
-      sourceMgr.PrintMessage(llvm::SMLoc::getFromPointer(text.data()),
-                             llvm::SourceMgr::DK_Error,
-                             "constant '" + name +
-                                 "' is bound but the source has no ${" + name +
-                                 "}");
-      ok = false;
-    }
-  if (!ok)
-    return failure();
-  return result;
-}
-
 void llk::buildLayoutPipeline(OpPassManager &pm, unsigned numWarps) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

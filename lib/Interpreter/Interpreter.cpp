@@ -13,7 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "llk/Interpreter/Interpreter.h"
-#include "llk/Compiler/Compiler.h"
+#include "llk/Compiler/KernelSource.h"
 #include "llk/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -1663,29 +1663,9 @@ llk::interp::parseKernelSource(MLIRContext &context, llvm::StringRef source,
                                std::string &error) {
   error.clear();
   llvm::raw_string_ostream errors(error);
-  llvm::SourceMgr raw;
-  raw.setDiagHandler(
-      [](const llvm::SMDiagnostic &diag, void *stream) {
-        diag.print(nullptr, *static_cast<llvm::raw_ostream *>(stream), false);
-      },
-      &errors);
-  raw.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(source, bufferName),
-                         llvm::SMLoc());
-  auto specialized = bindConstants(raw, 1, constants);
-  if (failed(specialized))
-    return nullptr;
-
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(*specialized, bufferName), llvm::SMLoc());
-  bool printOp = context.shouldPrintOpOnDiagnostic();
-  context.printOpOnDiagnostic(false);
-  OwningOpRef<ModuleOp> module;
-  {
-    SourceMgrDiagnosticHandler handler(sourceMgr, &context, errors);
-    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  }
-  context.printOpOnDiagnostic(printOp);
+  KernelSource kernelSource(
+      context, llvm::MemoryBuffer::getMemBufferCopy(source, bufferName), errors);
+  OwningOpRef<ModuleOp> module = kernelSource.parse(constants);
   if (!module && error.empty())
     error = bufferName.str() + ": cannot parse the kernel source";
   return module;

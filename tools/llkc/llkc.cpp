@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "llk/Compiler/Compiler.h"
+#include "llk/Compiler/KernelSource.h"
 #include "llk/InitAllDialects.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -107,27 +108,13 @@ int main(int argc, char **argv) {
     return fail("'" + inputFilename + "' is empty: expected a module of tile "
                 "kernels");
 
-  // Bind the constants, then parse the specialized text under the original
-  // file name, so diagnostics point into the file as the compiler saw it.
-  llvm::SourceMgr rawSource;
-  unsigned rawId = rawSource.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
-  auto specialized = llk::bindConstants(rawSource, rawId, options.constants);
-  if (failed(specialized))
-    return 1;
-
   DialectRegistry registry;
   llk::registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
-  // Diagnostics point at the source line; an IR dump would bury them.
-  context.printOpOnDiagnostic(false);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(*specialized, inputFilename),
-      llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  // Diagnostics from here on point into the file as written.
+  llk::KernelSource source(context, std::move(input), llvm::errs());
+  OwningOpRef<ModuleOp> module = source.parse(options.constants);
   if (!module)
     return 1;
   if (module->getOps<func::FuncOp>().empty())

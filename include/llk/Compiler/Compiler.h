@@ -1,7 +1,7 @@
 //===- Compiler.h - the llk compiler as a library ---------------*- C++ -*-===//
 //
-// What llkc and the runtime's JIT share: binding compile-time constants into
-// a source, the pass pipelines, and the stages a kernel goes through.
+// What llkc and the runtime's JIT share: the pass pipelines and the stages a
+// kernel goes through (KernelSource.h binds the source's constants).
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,16 +38,9 @@ struct CompileOptions {
   /// Warps per program: when set, overrides every kernel's `tile.num_warps`;
   /// otherwise kernels without that attribute get 4.
   std::optional<unsigned> numWarps;
-  /// Values for the `${NAME}` placeholders of the source.
+  /// Values for the `${NAME}` placeholders of the source (KernelSource).
   std::map<std::string, int64_t> constants;
 };
-
-/// Replaces every `${NAME}` in the source with the bound value. Unbound
-/// names, unused bindings and malformed placeholders are reported through
-/// `sourceMgr`'s diagnostics, at their line and column.
-mlir::FailureOr<std::string>
-bindConstants(llvm::SourceMgr &sourceMgr, unsigned bufferId,
-              const std::map<std::string, int64_t> &constants);
 
 /// Tile IR to laid-out tile IR.
 void buildLayoutPipeline(mlir::OpPassManager &pm, unsigned numWarps);

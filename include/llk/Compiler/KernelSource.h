@@ -1,0 +1,65 @@
+//===- KernelSource.h - a kernel source, specialized ------------*- C++ -*-===//
+//
+// Kernel sources use `${NAME}` placeholders for compile-time constants
+// (shapes included). KernelSource binds them, parses the specialized text,
+// and for as long as it lives prints the context's diagnostics with their
+// locations mapped back to the text as written: the line shown and the
+// column are the user's, not the specialized text's.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLK_COMPILER_KERNELSOURCE_H
+#define LLK_COMPILER_KERNELSOURCE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include <map>
+#include <string>
+
+namespace llk {
+
+class KernelSource {
+public:
+  /// `text` keeps its buffer identifier as the file name in diagnostics,
+  /// which go to `os`.
+  KernelSource(mlir::MLIRContext &context,
+               std::unique_ptr<llvm::MemoryBuffer> text,
+               llvm::raw_ostream &os);
+  ~KernelSource();
+  KernelSource(const KernelSource &) = delete;
+  KernelSource &operator=(const KernelSource &) = delete;
+
+  /// Replaces every `${NAME}` with its bound value and parses the result.
+  /// Unbound names (reported once each), bindings the source does not use
+  /// and malformed placeholders are errors at their position; so are parse
+  /// and verification errors. Returns null on failure.
+  mlir::OwningOpRef<mlir::ModuleOp>
+  parse(const std::map<std::string, int64_t> &constants);
+
+private:
+  /// A placeholder replaced on one line: columns (1-based) in both texts.
+  struct Replacement {
+    unsigned boundBegin, boundEnd, writtenBegin, writtenEnd;
+  };
+  /// Column in the text as written of column `column` of line `line` of the
+  /// specialized text.
+  unsigned writtenColumn(unsigned line, unsigned column) const;
+  mlir::LogicalResult emit(mlir::Diagnostic &diag);
+  void print(mlir::Location loc, llvm::SourceMgr::DiagKind kind,
+             const llvm::Twine &message);
+
+  mlir::MLIRContext &context;
+  llvm::raw_ostream &os;
+  llvm::SourceMgr written;
+  std::string bufferName;
+  std::map<unsigned, std::vector<Replacement>> replacements; // by line
+  mlir::DiagnosticEngine::HandlerID handler;
+  bool printedOpOnDiagnostic;
+};
+
+} // namespace llk
+
+#endif // LLK_COMPILER_KERNELSOURCE_H

@@ -1,0 +1,182 @@
+//===- KernelSource.cpp - a kernel source, specialized --------------------===//
+
+#include "llk/Compiler/KernelSource.h"
+
+#include "mlir/IR/Location.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include <set>
+
+using namespace mlir;
+using namespace llk;
+
+KernelSource::KernelSource(MLIRContext &context,
+                           std::unique_ptr<llvm::MemoryBuffer> text,
+                           llvm::raw_ostream &os)
+    : context(context), os(os),
+      bufferName(text->getBufferIdentifier().str()) {
+  written.AddNewSourceBuffer(std::move(text), llvm::SMLoc());
+  // Diagnostics show the user's line; an IR dump would bury it.
+  printedOpOnDiagnostic = context.shouldPrintOpOnDiagnostic();
+  context.printOpOnDiagnostic(false);
+  handler = context.getDiagEngine().registerHandler(
+      [this](Diagnostic &diag) { return emit(diag); });
+}
+
+KernelSource::~KernelSource() {
+  context.getDiagEngine().eraseHandler(handler);
+  context.printOpOnDiagnostic(printedOpOnDiagnostic);
+}
+
+unsigned KernelSource::writtenColumn(unsigned line, unsigned column) const {
+  auto it = replacements.find(line);
+  if (it == replacements.end())
+    return column;
+  int shift = 0;
+  for (const Replacement &r : it->second) {
+    if (column < r.boundBegin)
+      break;
+    if (column < r.boundEnd)
+      return r.writtenBegin; // inside a bound value: its placeholder
+    shift = int(r.writtenEnd) - int(r.boundEnd);
+  }
+  return unsigned(int(column) + shift);
+}
+
+/// The first file position in `loc`, if any.
+static std::optional<FileLineColLoc> filePosition(Location loc) {
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return file;
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return filePosition(name.getChildLoc());
+  if (auto call = dyn_cast<CallSiteLoc>(loc))
+    return filePosition(call.getCallee());
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (auto file = filePosition(inner))
+        return file;
+  return std::nullopt;
+}
+
+void KernelSource::print(Location loc, llvm::SourceMgr::DiagKind kind,
+                         const llvm::Twine &message) {
+  std::optional<FileLineColLoc> position = filePosition(loc);
+  if (position && position->getFilename() == bufferName &&
+      position->getLine() > 0) {
+    unsigned line = position->getLine();
+    unsigned column = writtenColumn(line, std::max(1u, position->getColumn()));
+    llvm::SMLoc at = written.FindLocForLineAndColumn(1, line, column);
+    if (at.isValid()) {
+      written.PrintMessage(os, at, kind, message);
+      return;
+    }
+  }
+  const char *label = kind == llvm::SourceMgr::DK_Error     ? "error"
+                      : kind == llvm::SourceMgr::DK_Warning ? "warning"
+                                                            : "note";
+  os << bufferName << ": " << label << ": " << message << "\n";
+}
+
+LogicalResult KernelSource::emit(Diagnostic &diag) {
+  auto kindOf = [](DiagnosticSeverity severity) {
+    switch (severity) {
+    case DiagnosticSeverity::Error: return llvm::SourceMgr::DK_Error;
+    case DiagnosticSeverity::Warning: return llvm::SourceMgr::DK_Warning;
+    case DiagnosticSeverity::Remark: return llvm::SourceMgr::DK_Remark;
+    case DiagnosticSeverity::Note: return llvm::SourceMgr::DK_Note;
+    }
+    return llvm::SourceMgr::DK_Error;
+  };
+  print(diag.getLocation(), kindOf(diag.getSeverity()), diag.str());
+  for (Diagnostic &note : diag.getNotes())
+    print(note.getLocation(), llvm::SourceMgr::DK_Note, note.str());
+  return success();
+}
+
+OwningOpRef<ModuleOp>
+KernelSource::parse(const std::map<std::string, int64_t> &constants) {
+  replacements.clear();
+  llvm::StringRef text = written.getMemoryBuffer(1)->getBuffer();
+  std::string result;
+  result.reserve(text.size());
+  std::set<std::string> used, unbound;
+  bool ok = true;
+  auto error = [&](const char *at, const llvm::Twine &message) {
+    written.PrintMessage(os, llvm::SMLoc::getFromPointer(at),
+                         llvm::SourceMgr::DK_Error, message);
+    ok = false;
+  };
+  // Columns of the current line in both texts, for the diagnostic map.
+  unsigned line = 1, writtenColumn = 1, boundColumn = 1;
+  auto advance = [&](llvm::StringRef copied) {
+    for (char c : copied) {
+      if (c == '\n') {
+        ++line;
+        writtenColumn = boundColumn = 1;
+      } else {
+        ++writtenColumn;
+        ++boundColumn;
+      }
+    }
+  };
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t start = text.find("${", pos);
+    if (start == llvm::StringRef::npos) {
+      result += text.substr(pos).str();
+      break;
+    }
+    llvm::StringRef before = text.slice(pos, start);
+    result += before.str();
+    advance(before);
+    size_t end = text.find_first_of("}\n", start);
+    llvm::StringRef name = end == llvm::StringRef::npos || text[end] != '}'
+                               ? llvm::StringRef()
+                               : text.slice(start + 2, end);
+    bool valid = !name.empty() && (isalpha(name[0]) || name[0] == '_') &&
+                 llvm::all_of(name, [](char c) { return isalnum(c) || c == '_'; });
+    if (!valid) {
+      error(text.data() + start,
+            "malformed constant placeholder: expected ${NAME} with NAME an "
+            "identifier");
+      result += "${";
+      advance("${");
+      pos = start + 2;
+      continue;
+    }
+    std::string value;
+    auto it = constants.find(name.str());
+    if (it == constants.end()) {
+      if (unbound.insert(name.str()).second)
+        error(text.data() + start, "constant '" + name +
+                                       "' is not bound; pass -D " + name +
+                                       "=<value>");
+    } else {
+      value = std::to_string(it->second);
+      used.insert(it->first);
+    }
+    unsigned placeholderLength = end + 1 - start;
+    replacements[line].push_back({boundColumn,
+                                  boundColumn + unsigned(value.size()),
+                                  writtenColumn,
+                                  writtenColumn + placeholderLength});
+    result += value;
+    boundColumn += value.size();
+    writtenColumn += placeholderLength;
+    pos = end + 1;
+  }
+  for (const auto &[name, value] : constants)
+    if (!used.count(name)) {
+      os << bufferName << ": error: constant '" << name
+         << "' is bound but the source has no ${" << name << "}\n";
+      ok = false;
+    }
+  if (!ok)
+    return nullptr;
+
+  llvm::SourceMgr bound;
+  bound.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(result, bufferName), llvm::SMLoc());
+  ParserConfig config(&context);
+  return parseSourceFile<ModuleOp>(bound, config);
+}
