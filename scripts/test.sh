@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test: builds llk (installing what it needs, as scripts/build.sh
-# does), then the lit suite.
+# does), then the lit suite and the runtime's CPU tests (GoogleTest).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LLK_BUILD_ONLY=1 scripts/build.sh
 build=${LLK_BUILD_DIR:-build}
 ninja -C "$build" check-llk
+ninja -C "$build" check-llk-runtime

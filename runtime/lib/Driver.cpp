@@ -35,11 +35,11 @@ std::optional<Error> load(Driver &d) {
                      " has no cuGetProcAddress_v2; a driver for CUDA 12 or "
                      "later is needed");
   std::string missing;
-#define LLK_RESOLVE(name)                                                      \
+#define LLK_RESOLVE(name, version)                                                    \
   {                                                                            \
     void *fn = nullptr;                                                        \
     CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SUCCESS;       \
-    CUresult r = getProc(#name, &fn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, \
+    CUresult r = getProc(#name, &fn, version, CU_GET_PROC_ADDRESS_DEFAULT,      \
                          &status);                                             \
     if (r != CUDA_SUCCESS || status != CU_GET_PROC_ADDRESS_SUCCESS || !fn)     \
       missing += std::string(missing.empty() ? "" : ", ") + #name;             \

@@ -13,55 +13,65 @@
 #include "llk/runtime/Runtime.h"
 
 #include <cuda.h>
+#include <cudaTypedefs.h>
+#include <type_traits>
 
 namespace llk::rt::detail {
 
 #define LLK_DRIVER_FUNCTIONS(X)                                                \
-  X(cuInit)                                                                    \
-  X(cuDriverGetVersion)                                                        \
-  X(cuGetErrorName)                                                            \
-  X(cuGetErrorString)                                                          \
-  X(cuDeviceGetCount)                                                          \
-  X(cuDeviceGet)                                                               \
-  X(cuDeviceGetName)                                                           \
-  X(cuDeviceGetAttribute)                                                      \
-  X(cuDevicePrimaryCtxRetain)                                                  \
-  X(cuDevicePrimaryCtxRelease)                                                 \
-  X(cuCtxGetCurrent)                                                           \
-  X(cuCtxSetCurrent)                                                           \
-  X(cuCtxSynchronize)                                                          \
-  X(cuModuleLoad)                                                              \
-  X(cuModuleLoadDataEx)                                                        \
-  X(cuModuleUnload)                                                            \
-  X(cuModuleGetFunction)                                                       \
-  X(cuFuncSetAttribute)                                                        \
-  X(cuFuncGetAttribute)                                                        \
-  X(cuLaunchKernel)                                                            \
-  X(cuMemAlloc)                                                                \
-  X(cuMemFree)                                                                 \
-  X(cuMemcpyHtoD)                                                              \
-  X(cuMemcpyDtoH)                                                              \
-  X(cuMemcpyHtoDAsync)                                                         \
-  X(cuMemcpyDtoHAsync)                                                         \
-  X(cuMemsetD8)                                                                \
-  X(cuStreamCreate)                                                            \
-  X(cuStreamDestroy)                                                           \
-  X(cuStreamSynchronize)                                                       \
-  X(cuStreamBeginCapture)                                                      \
-  X(cuStreamEndCapture)                                                        \
-  X(cuEventCreate)                                                             \
-  X(cuEventDestroy)                                                            \
-  X(cuEventRecord)                                                             \
-  X(cuEventSynchronize)                                                        \
-  X(cuEventElapsedTime)                                                        \
-  X(cuGraphInstantiateWithFlags)                                                      \
-  X(cuGraphLaunch)                                                             \
-  X(cuGraphGetNodes)                                                           \
-  X(cuGraphExecDestroy)                                                        \
-  X(cuGraphDestroy)
+  X(cuInit, 2000)                                                              \
+  X(cuDriverGetVersion, 2020)                                                  \
+  X(cuGetErrorName, 6000)                                                      \
+  X(cuGetErrorString, 6000)                                                    \
+  X(cuDeviceGetCount, 2000)                                                    \
+  X(cuDeviceGet, 2000)                                                         \
+  X(cuDeviceGetName, 2000)                                                     \
+  X(cuDeviceGetAttribute, 2000)                                                \
+  X(cuDevicePrimaryCtxRetain, 7000)                                            \
+  X(cuDevicePrimaryCtxRelease, 11000)                                          \
+  X(cuCtxGetCurrent, 4000)                                                     \
+  X(cuCtxSetCurrent, 4000)                                                     \
+  X(cuCtxSynchronize, 2000)                                                    \
+  X(cuModuleLoad, 2000)                                                        \
+  X(cuModuleLoadDataEx, 2010)                                                  \
+  X(cuModuleUnload, 2000)                                                      \
+  X(cuModuleGetFunction, 2000)                                                 \
+  X(cuFuncSetAttribute, 9000)                                                  \
+  X(cuFuncGetAttribute, 2020)                                                  \
+  X(cuLaunchKernel, 4000)                                                      \
+  X(cuMemAlloc, 3020)                                                          \
+  X(cuMemFree, 3020)                                                           \
+  X(cuMemcpyHtoD, 3020)                                                        \
+  X(cuMemcpyDtoH, 3020)                                                        \
+  X(cuMemcpyHtoDAsync, 3020)                                                   \
+  X(cuMemcpyDtoHAsync, 3020)                                                   \
+  X(cuMemsetD8, 3020)                                                          \
+  X(cuStreamCreate, 2000)                                                      \
+  X(cuStreamDestroy, 4000)                                                     \
+  X(cuStreamSynchronize, 2000)                                                 \
+  X(cuStreamBeginCapture, 10010)                                               \
+  X(cuStreamEndCapture, 10000)                                                 \
+  X(cuEventCreate, 2000)                                                       \
+  X(cuEventDestroy, 4000)                                                      \
+  X(cuEventRecord, 2000)                                                       \
+  X(cuEventSynchronize, 2000)                                                  \
+  X(cuEventElapsedTime, 12080)                                                 \
+  X(cuGraphInstantiateWithFlags, 11040)                                        \
+  X(cuGraphLaunch, 10000)                                                      \
+  X(cuGraphGetNodes, 10000)                                                    \
+  X(cuGraphExecDestroy, 10000)                                                 \
+  X(cuGraphDestroy, 10000)
 
 struct Driver {
-#define LLK_DECLARE(name) decltype(&::name) name = nullptr;
+// Each entry point at the API version whose signature cuda.h declares for
+// its plain name (cuda.h maps some names to _v2 entry points; others, like
+// cuCtxSynchronize, gained a different signature in a later version that
+// cuGetProcAddress would return for our CUDA_VERSION). The static_assert
+// checks the pairing against cudaTypedefs.h.
+#define LLK_DECLARE(name, version)                                             \
+  static_assert(std::is_same_v<decltype(&::name), PFN_##name##_v##version>,    \
+                #name ": version does not match cuda.h's declaration");        \
+  decltype(&::name) name = nullptr;
   LLK_DRIVER_FUNCTIONS(LLK_DECLARE)
 #undef LLK_DECLARE
   int version = 0;

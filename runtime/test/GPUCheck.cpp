@@ -169,10 +169,12 @@ int main(int argc, char **argv) {
     return 1;
   }
   rt::Device device = rt::Device::open(0);
-  std::printf("device: %s (%s), driver %d, %d SMs-worth of limits: grid y max %u, "
-              "shared/block opt-in %u B\n\n",
-              device.name().c_str(), device.arch().c_str(), device.driverVersion(), 0,
-              device.limits().maxGrid[1], device.limits().sharedPerBlockOptin);
+  std::printf("device: %s (%s), driver API %d; limits: grid (%u, %u, %u), "
+              "shared memory per block %u B (opt-in %u B)\n\n",
+              device.name().c_str(), device.arch().c_str(), device.driverVersion(),
+              device.limits().maxGrid[0], device.limits().maxGrid[1],
+              device.limits().maxGrid[2], device.limits().sharedPerBlock,
+              device.limits().sharedPerBlockOptin);
   std::printf("| check | result | detail |\n|---|---|---|\n");
 
   const int n = 1 << 22; // vector add size
