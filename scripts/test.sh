@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: builds llk (installing what it needs, as scripts/build.sh
-# does), then the lit suite (which also runs the interpreter's unit tests).
-# Ends with a "N passed, N failed" line.
+# does), then the lit suite (which also runs the interpreter's unit tests)
+# and the runtime's CPU tests (GoogleTest). Both run even if the first fails;
+# the last line is "N passed, N failed" over both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LLK_BUILD_ONLY=1 scripts/build.sh
@@ -9,8 +10,11 @@ build=${LLK_BUILD_DIR:-build}
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-ninja -C "$build" check-llk 2>&1 | tee "$log" || status=$?
-passed=$(sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p' "$log" | tail -1)
-failed=$(sed -n 's/^ *Failed *: *\([0-9]*\).*/\1/p' "$log" | tail -1)
-echo "${passed:-0} passed, ${failed:-0} failed"
+ninja -C "$build" check-llk 2>&1 | tee "$log" || status=1
+lit_passed=$(sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p' "$log" | tail -1)
+lit_failed=$(sed -n 's/^ *Failed *: *\([0-9]*\).*/\1/p' "$log" | tail -1)
+ninja -C "$build" check-llk-runtime 2>&1 | tee "$log" || status=1
+gt_passed=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\{0,1\}\..*/\1/p' "$log" | tail -1)
+gt_failed=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) tests\{0,1\}, listed below:.*/\1/p' "$log" | tail -1)
+echo "$(( ${lit_passed:-0} + ${gt_passed:-0} )) passed, $(( ${lit_failed:-0} + ${gt_failed:-0} )) failed"
 exit "$status"

@@ -208,8 +208,12 @@ void AxisInfoAnalysis::visit(Operation *op) {
       } else {
         info->constancy[d] =
             std::max(info->constancy[d], gcd(aligned, c));
-        info->divisibility[d] =
-            a.divisibility[d] >= c ? a.divisibility[d] / c : 1;
+        // Divisibility speaks of every run's first element; the quotient of
+        // a contiguous run has runs of length 1, so only a dividend that is
+        // uniform along d keeps a known quotient divisibility.
+        info->divisibility[d] = a.contiguity[d] == 1 && a.divisibility[d] >= c
+                                    ? a.divisibility[d] / c
+                                    : 1;
       }
     }
     info->scalarDivisibility =

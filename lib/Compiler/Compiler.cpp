@@ -51,7 +51,8 @@ void llk::buildLoweringPipeline(OpPassManager &pm) {
 LogicalResult llk::compileModule(
     ModuleOp module, const CompileOptions &options, Stage stage,
     llvm::raw_ostream &output,
-    llvm::function_ref<LogicalResult(PassManager &)> configure) {
+    llvm::function_ref<LogicalResult(PassManager &)> configure,
+    ModuleMetadata *metadata) {
   MLIRContext *ctx = module.getContext();
   if (module.getBody()->empty())
     return module.emitError("the source holds no kernel");
@@ -67,6 +68,18 @@ LogicalResult llk::compileModule(
                     IntegerAttr::get(IntegerType::get(ctx, 32), warps));
   }
 
+  ModuleMetadata info;
+  if (metadata) {
+    if (stage == Stage::Tile || stage == Stage::Layout)
+      return module.emitError("kernel metadata needs the lowered module: "
+                              "compile to llvm, llvm-ir or ptx");
+    if (failed(collectSignatures(module, info)))
+      return failure();
+    info.compiler = ("llk " + kVersion).str();
+    info.arch = options.target.arch;
+    info.constants = options.constants;
+  }
+
   PassManager pm(ctx);
   if (configure && failed(configure(pm)))
     return failure();
@@ -76,6 +89,11 @@ LogicalResult llk::compileModule(
     buildLoweringPipeline(pm);
   if (failed(pm.run(module)))
     return failure();
+  if (metadata) {
+    if (failed(completeFromLowered(module, info)))
+      return failure();
+    *metadata = std::move(info);
+  }
   if (stage == Stage::Tile || stage == Stage::Layout ||
       stage == Stage::LLVMDialect) {
     module.print(output);

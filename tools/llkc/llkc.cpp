@@ -55,6 +55,15 @@ static cl::opt<std::string> libdevice("libdevice", cl::init(""),
                                                "toolkit's)"),
                                       cl::cat(category));
 
+static cl::opt<std::string> metadataFilename(
+    "metadata", cl::init(""),
+    cl::desc("where to write the kernels' launch metadata as JSON (default: "
+             "<output>.json beside a PTX file; none for stdout)"),
+    cl::value_desc("file"), cl::cat(category));
+static cl::opt<bool> noMetadata("no-metadata", cl::init(false),
+                                cl::desc("do not write launch metadata"),
+                                cl::cat(category));
+
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "llkc") << message << "\n";
   return 1;
@@ -128,7 +137,15 @@ int main(int argc, char **argv) {
     applyDefaultTimingPassManagerCLOptions(pm);
     return success();
   };
-  if (failed(llk::compileModule(*module, options, *stage, stream, configure)))
+  // Launch metadata goes beside the PTX, or where --metadata says.
+  std::string metadataPath = metadataFilename;
+  if (metadataPath.empty() && *stage == llk::Stage::PTX && outputFilename != "-")
+    metadataPath = outputFilename + ".json";
+  if (noMetadata)
+    metadataPath.clear();
+  llk::ModuleMetadata metadata;
+  if (failed(llk::compileModule(*module, options, *stage, stream, configure,
+                                metadataPath.empty() ? nullptr : &metadata)))
     return 1;
 
   std::unique_ptr<llvm::ToolOutputFile> output =
@@ -141,6 +158,20 @@ int main(int argc, char **argv) {
     output->os().clear_error();
     return fail("cannot write '" + outputFilename + "'");
   }
+  std::unique_ptr<llvm::ToolOutputFile> metadataOutput;
+  if (!metadataPath.empty()) {
+    metadataOutput = openOutputFile(metadataPath, &error);
+    if (!metadataOutput)
+      return fail(error);
+    metadataOutput->os() << llk::metadataToJSON(metadata);
+    metadataOutput->os().flush();
+    if (metadataOutput->os().has_error()) {
+      metadataOutput->os().clear_error();
+      return fail("cannot write '" + metadataPath + "'");
+    }
+  }
   output->keep();
+  if (metadataOutput)
+    metadataOutput->keep();
   return 0;
 }

@@ -118,6 +118,13 @@ struct CheckResult {
   std::string message;
 };
 
+/// Fills every output with poison: NaN for floats, all-ones for integers.
+void poisonOutputs(Problem &problem);
+
+/// Compares every output's bytes with its reference; elements without a
+/// reference (NaN) must still hold the poison.
+CheckResult compareOutputs(const KernelCheck &check, const Problem &problem);
+
 /// Runs `check` on the interpreter with inputs from `seed`.
 CheckResult runCheck(const KernelCheck &check, const std::string &examplesDir,
                      uint64_t seed, mlir::MLIRContext &context);

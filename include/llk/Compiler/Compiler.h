@@ -8,6 +8,7 @@
 #ifndef LLK_COMPILER_COMPILER_H
 #define LLK_COMPILER_COMPILER_H
 
+#include "llk/Compiler/Metadata.h"
 #include "llk/Target/PTX.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -50,11 +51,14 @@ void buildLoweringPipeline(mlir::OpPassManager &pm);
 /// Runs the passes on `module` up to `stage` and writes that stage's text to
 /// `output`. `configure` may add instrumentation (IR printing, timing) to
 /// the pass manager. Failures are reported as diagnostics on the context.
+/// When `metadata` is given and `stage` is llvm or later, it receives what a
+/// launcher needs to know about each kernel (see Metadata.h).
 mlir::LogicalResult
 compileModule(mlir::ModuleOp module, const CompileOptions &options, Stage stage,
               llvm::raw_ostream &output,
               llvm::function_ref<mlir::LogicalResult(mlir::PassManager &)>
-                  configure = nullptr);
+                  configure = nullptr,
+              ModuleMetadata *metadata = nullptr);
 
 } // namespace llk
 

@@ -70,7 +70,7 @@ public:
     // spreads, so that one access's choice cannot override another's.
     func.walk([&](Operation *op) {
       if (isa<LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp>(op))
-        if (tileType(op->getOperand(0)))
+        if (tileType(op->getOperand(0)) && benefitsFromCoalescing(op))
           assign(op->getOperand(0), coalescedLayout(op));
     });
     drain();
@@ -87,6 +87,15 @@ public:
   }
 
 private:
+  /// An access whose addresses are nowhere contiguous gains nothing from a
+  /// layout of its own: it takes its neighbours' rather than forcing a
+  /// conversion on them (e.g. the per-block scales beside a quant tile).
+  bool benefitsFromCoalescing(Operation *op) {
+    Value ptr = op->getOperand(0);
+    unsigned fastest = axisInfo.getMostContiguousDim(ptr);
+    return axisInfo.get(ptr).contiguity[fastest] > 1;
+  }
+
   BlockedLayoutAttr coalescedLayout(Operation *op) {
     Value ptr = op->getOperand(0);
     auto type = tileType(ptr);

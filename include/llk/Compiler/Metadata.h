@@ -1,0 +1,85 @@
+//===- Metadata.h - what a launcher needs to know about a kernel -*- C++ -*-===//
+//
+// llkc writes this beside the PTX (`<output>.json`) and the JIT caches it with
+// the PTX: each kernel's name, its parameters in source order (pointer or
+// scalar, and the type), the warps per program the thread block is sized
+// from, the static shared memory it uses, the target and the constants bound
+// into the source. The runtime checks launch arguments against it.
+//
+// JSON form (format version 1):
+//   {"format": 1, "compiler": "llk 0.1.0", "arch": "sm_90",
+//    "constants": {"BLOCK": 4096},
+//    "kernels": [{"name": "softmax_kernel", "num_warps": 8,
+//                 "shared_bytes": 64,
+//                 "params": [{"kind": "pointer", "type": "f32"},
+//                            {"kind": "scalar", "type": "i32"}]}]}
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLK_COMPILER_METADATA_H
+#define LLK_COMPILER_METADATA_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace llk {
+
+/// Version of the JSON layout; readers reject other versions.
+constexpr int kMetadataFormat = 1;
+
+struct KernelParam {
+  enum class Kind { Pointer, Scalar };
+  Kind kind = Kind::Scalar;
+  /// The scalar type, or for a pointer its element type: i8, i16, i32, i64,
+  /// f16, bf16, f32, f64.
+  std::string type;
+
+  bool operator==(const KernelParam &other) const {
+    return kind == other.kind && type == other.type;
+  }
+};
+
+struct KernelMetadata {
+  std::string name;
+  std::vector<KernelParam> params;
+  unsigned numWarps = 0;
+  /// Static shared memory (`__llk_smem_<name>`), in bytes.
+  int64_t sharedBytes = 0;
+};
+
+struct ModuleMetadata {
+  std::string compiler; // "llk <version>"
+  std::string arch;
+  std::map<std::string, int64_t> constants;
+  std::vector<KernelMetadata> kernels;
+};
+
+/// Records each kernel's parameters from the tile module, before any pass
+/// runs. Fails (with a diagnostic) on a parameter type a launcher cannot
+/// pass.
+mlir::LogicalResult collectSignatures(mlir::ModuleOp tileModule,
+                                      ModuleMetadata &metadata);
+
+/// Fills in num_warps and shared_bytes from the lowered module (the gpu.module
+/// in the LLVM and NVVM dialects). Fails if a kernel of `metadata` is missing
+/// from it.
+mlir::LogicalResult completeFromLowered(mlir::ModuleOp lowered,
+                                        ModuleMetadata &metadata);
+
+llvm::json::Value toJSON(const ModuleMetadata &metadata);
+bool fromJSON(const llvm::json::Value &value, ModuleMetadata &metadata,
+              llvm::json::Path path);
+
+/// Pretty-printed JSON text, ending with a newline.
+std::string metadataToJSON(const ModuleMetadata &metadata);
+/// Parses and validates JSON text written by metadataToJSON.
+llvm::Expected<ModuleMetadata> parseMetadata(llvm::StringRef text);
+
+} // namespace llk
+
+#endif // LLK_COMPILER_METADATA_H

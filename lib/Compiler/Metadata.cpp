@@ -1,0 +1,207 @@
+//===- Metadata.cpp - kernel metadata for launchers -----------------------===//
+
+#include "llk/Compiler/Metadata.h"
+#include "llk/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace llk;
+
+static constexpr llvm::StringLiteral kSharedPrefix = "__llk_smem_";
+
+static std::optional<std::string> scalarName(Type type) {
+  if (auto i = dyn_cast<IntegerType>(type))
+    switch (i.getWidth()) {
+    case 8: case 16: case 32: case 64:
+      return "i" + std::to_string(i.getWidth());
+    default:
+      return std::nullopt;
+    }
+  if (type.isF16()) return std::string("f16");
+  if (type.isBF16()) return std::string("bf16");
+  if (type.isF32()) return std::string("f32");
+  if (type.isF64()) return std::string("f64");
+  return std::nullopt;
+}
+
+static bool isKnownType(llvm::StringRef name) {
+  return llvm::is_contained(
+      llvm::ArrayRef<llvm::StringRef>{"i8", "i16", "i32", "i64", "f16", "bf16",
+                                      "f32", "f64"},
+      name);
+}
+
+LogicalResult llk::collectSignatures(ModuleOp tileModule,
+                                     ModuleMetadata &metadata) {
+  metadata.kernels.clear();
+  for (auto func : tileModule.getOps<func::FuncOp>()) {
+    KernelMetadata kernel;
+    kernel.name = func.getName().str();
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+      KernelParam param;
+      std::optional<std::string> name;
+      if (auto ptr = dyn_cast<tile::PtrType>(type)) {
+        param.kind = KernelParam::Kind::Pointer;
+        name = scalarName(ptr.getPointeeType());
+      } else {
+        param.kind = KernelParam::Kind::Scalar;
+        name = scalarName(type);
+      }
+      if (!name)
+        return func.emitError("kernel argument ")
+               << i << " has type " << type
+               << ", which a launcher cannot pass; use a !tile.ptr of a "
+                  "scalar, or i8/i16/i32/i64/f16/bf16/f32/f64";
+      param.type = *name;
+      kernel.params.push_back(param);
+    }
+    metadata.kernels.push_back(std::move(kernel));
+  }
+  return success();
+}
+
+LogicalResult llk::completeFromLowered(ModuleOp lowered,
+                                       ModuleMetadata &metadata) {
+  llvm::StringMap<int64_t> threads, shared;
+  lowered.walk([&](Operation *op) {
+    if (auto func = dyn_cast<LLVM::LLVMFuncOp>(op)) {
+      // The NVVM lowering turns the gpu.func's known block size into
+      // `nvvm.maxntid` (or `nvvm.reqntid`).
+      for (llvm::StringRef name :
+           {"nvvm.reqntid", "nvvm.maxntid", "gpu.known_block_size"})
+        if (auto size = func->getAttrOfType<DenseI32ArrayAttr>(name))
+          if (!size.empty()) {
+            threads[func.getName()] = size[0];
+            break;
+          }
+    } else if (auto func = dyn_cast<gpu::GPUFuncOp>(op)) {
+      if (auto known = func.getKnownBlockSizeAttr())
+        threads[func.getName()] = known[0];
+    } else if (auto global = dyn_cast<LLVM::GlobalOp>(op)) {
+      llvm::StringRef name = global.getSymName();
+      if (name.consume_front(kSharedPrefix))
+        if (auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType())) {
+          DataLayout layout = DataLayout::closest(global);
+          shared[name] = array.getNumElements() *
+                         layout.getTypeSize(array.getElementType());
+        }
+    }
+  });
+  for (KernelMetadata &kernel : metadata.kernels) {
+    auto it = threads.find(kernel.name);
+    if (it == threads.end() || it->second <= 0 || it->second % 32)
+      return lowered.emitError("kernel '")
+             << kernel.name
+             << "' has no thread-block size in the lowered module";
+    kernel.numWarps = it->second / 32;
+    kernel.sharedBytes = shared.lookup(kernel.name);
+  }
+  return success();
+}
+
+llvm::json::Value llk::toJSON(const ModuleMetadata &metadata) {
+  llvm::json::Object constants;
+  for (const auto &[name, value] : metadata.constants)
+    constants[name] = value;
+  llvm::json::Array kernels;
+  for (const KernelMetadata &kernel : metadata.kernels) {
+    llvm::json::Array params;
+    for (const KernelParam &param : kernel.params)
+      params.push_back(llvm::json::Object{
+          {"kind", param.kind == KernelParam::Kind::Pointer ? "pointer"
+                                                             : "scalar"},
+          {"type", param.type}});
+    kernels.push_back(llvm::json::Object{{"name", kernel.name},
+                                         {"num_warps", kernel.numWarps},
+                                         {"shared_bytes", kernel.sharedBytes},
+                                         {"params", std::move(params)}});
+  }
+  return llvm::json::Object{{"format", kMetadataFormat},
+                            {"compiler", metadata.compiler},
+                            {"arch", metadata.arch},
+                            {"constants", std::move(constants)},
+                            {"kernels", std::move(kernels)}};
+}
+
+namespace llk {
+static bool fromJSON(const llvm::json::Value &value, KernelParam &param,
+                     llvm::json::Path path) {
+  llvm::json::ObjectMapper mapper(value, path);
+  std::string kind;
+  if (!mapper || !mapper.map("kind", kind) || !mapper.map("type", param.type))
+    return false;
+  if (kind == "pointer")
+    param.kind = KernelParam::Kind::Pointer;
+  else if (kind == "scalar")
+    param.kind = KernelParam::Kind::Scalar;
+  else {
+    path.field("kind").report("expected \"pointer\" or \"scalar\"");
+    return false;
+  }
+  if (!isKnownType(param.type)) {
+    path.field("type").report("unknown type");
+    return false;
+  }
+  return true;
+}
+
+static bool fromJSON(const llvm::json::Value &value, KernelMetadata &kernel,
+                     llvm::json::Path path) {
+  llvm::json::ObjectMapper mapper(value, path);
+  int64_t warps = 0;
+  if (!mapper || !mapper.map("name", kernel.name) ||
+      !mapper.map("num_warps", warps) ||
+      !mapper.map("shared_bytes", kernel.sharedBytes) ||
+      !mapper.map("params", kernel.params))
+    return false;
+  if (warps <= 0 || warps > 32) {
+    path.field("num_warps").report("expected 1 to 32");
+    return false;
+  }
+  if (kernel.sharedBytes < 0) {
+    path.field("shared_bytes").report("expected a non-negative size");
+    return false;
+  }
+  kernel.numWarps = warps;
+  return true;
+}
+
+} // namespace llk
+
+bool llk::fromJSON(const llvm::json::Value &value, ModuleMetadata &metadata,
+                   llvm::json::Path path) {
+  llvm::json::ObjectMapper mapper(value, path);
+  int64_t format = 0;
+  if (!mapper || !mapper.map("format", format))
+    return false;
+  if (format != kMetadataFormat) {
+    path.field("format").report("unsupported metadata format");
+    return false;
+  }
+  return mapper.map("compiler", metadata.compiler) &&
+         mapper.map("arch", metadata.arch) &&
+         mapper.map("constants", metadata.constants) &&
+         mapper.map("kernels", metadata.kernels);
+}
+
+std::string llk::metadataToJSON(const ModuleMetadata &metadata) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::formatv("{0:2}", toJSON(metadata)) << "\n";
+  return text;
+}
+
+llvm::Expected<ModuleMetadata> llk::parseMetadata(llvm::StringRef text) {
+  llvm::Expected<llvm::json::Value> value = llvm::json::parse(text);
+  if (!value)
+    return value.takeError();
+  ModuleMetadata metadata;
+  llvm::json::Path::Root root("metadata");
+  if (!fromJSON(*value, metadata, root))
+    return root.getError();
+  return metadata;
+}

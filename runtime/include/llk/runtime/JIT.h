@@ -1,0 +1,205 @@
+//===- JIT.h - compile DSL sources in-process, with a cache -----*- C++ -*-===//
+//
+//   rt::JIT jit(device);                          // cache: $LLK_CACHE_DIR or
+//                                                 // ~/.cache/llk
+//   rt::Kernel k = jit.compile(rt::Source::fromFile("examples/softmax.mlir"),
+//                              {{{"BLOCK", 4096}}, 8});
+//
+// Results are cached in memory and on disk, keyed by a hash of the source
+// text, the options, the compiler version and the target. A disk entry is
+// a header (magic, key, sizes, a 64-bit checksum of the payload) and the
+// payload; an entry that does not check out is reported and rebuilt. Entries
+// are written to a temporary file and renamed into place, so threads and
+// processes compiling the same kernel at once never see a partial entry.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLK_RUNTIME_JIT_H
+#define LLK_RUNTIME_JIT_H
+
+#include "llk/runtime/Runtime.h"
+
+#include <atomic>
+#include <future>
+#include <mutex>
+
+namespace llk::rt {
+
+struct Source {
+  std::string text;
+  std::string name; // for diagnostics
+  static Source fromFile(const std::string &path);
+  static Source fromText(std::string text, std::string name = "<source>");
+};
+
+struct JITOptions {
+  std::map<std::string, int64_t> constants;
+  /// Overrides the kernels' tile.num_warps (else theirs, else 4).
+  std::optional<unsigned> numWarps;
+  /// sm_80 ... sm_90a; empty: the device's (a JIT without a device needs it).
+  std::string arch;
+};
+
+/// What a compile produces: PTX, and the metadata JSON llkc would write.
+struct CompiledModule {
+  std::string ptx;
+  std::string metadataJson;
+};
+
+/// 64-bit FNV-1a.
+uint64_t hash64(std::string_view data, uint64_t seed = 0xcbf29ce484222325ull);
+std::string toHex(uint64_t value);
+
+struct CacheKey {
+  /// Canonical text of everything the result depends on.
+  std::string description;
+  uint64_t hash = 0;
+  static CacheKey make(const Source &source, const JITOptions &options,
+                       const std::string &arch);
+  std::string hex() const { return toHex(hash); }
+};
+
+class Cache {
+public:
+  /// `directory` empty: $LLK_CACHE_DIR, else $XDG_CACHE_HOME/llk, else
+  /// ~/.cache/llk.
+  explicit Cache(std::string directory = "");
+  static std::string defaultDirectory();
+  const std::string &directory() const { return directory_; }
+
+  struct Stats {
+    std::atomic<unsigned> memoryHits{0}, diskHits{0}, misses{0}, corrupt{0},
+        stores{0};
+  };
+  const Stats &stats() const { return stats_; }
+
+  /// Memory, then disk. A disk entry that is truncated, garbled or for another
+  /// key counts as corrupt and as a miss.
+  std::optional<CompiledModule> lookup(const CacheKey &key);
+  /// Memory only.
+  std::optional<CompiledModule> lookupMemory(const CacheKey &key);
+  /// Memory and disk (atomically: temporary file, then rename). Disk errors
+  /// throw IO.
+  void store(const CacheKey &key, const CompiledModule &module);
+
+  /// Named records of any text (the autotuner's winners), with the same
+  /// header and checks as compiled modules.
+  std::optional<std::string> loadRecord(const std::string &kind, const CacheKey &key);
+  void storeRecord(const std::string &kind, const CacheKey &key,
+                   const std::string &payload);
+
+  /// The file a key's compiled module lives in.
+  std::string entryPath(const CacheKey &key) const;
+  /// Drops the in-memory copies (the disk stays).
+  void clearMemory();
+
+private:
+  std::optional<std::string> readEntry(const std::string &path, const CacheKey &key);
+  void writeEntry(const std::string &path, const CacheKey &key,
+                  const std::string &payload);
+
+  std::string directory_;
+  std::mutex mutex_;
+  std::map<uint64_t, std::pair<std::string, CompiledModule>> memory_;
+  Stats stats_;
+};
+
+/// Runs the compiler pipeline in-process (no device needed). Throws
+/// Compile with the compiler's diagnostics.
+CompiledModule compileToPTX(const Source &source, const JITOptions &options);
+
+class JIT {
+public:
+  /// A JIT for `device`; `cache` null: one in the default directory.
+  explicit JIT(const Device &device, std::shared_ptr<Cache> cache = nullptr);
+  /// A JIT that only produces PTX (compileModule); options.arch is required.
+  explicit JIT(std::shared_ptr<Cache> cache = nullptr);
+
+  Cache &cache() { return *cache_; }
+
+  /// PTX and metadata, from the cache or compiled. Concurrent calls for one
+  /// key compile once.
+  CompiledModule compileModule(const Source &source, const JITOptions &options);
+  /// Compiles (or finds) and loads the module; loaded modules are kept.
+  Module load(const Source &source, const JITOptions &options);
+  /// The kernel named `kernel` (empty: the only one) of load(...).
+  Kernel compile(const Source &source, const JITOptions &options,
+                 std::string_view kernel = "");
+
+  const Device &device() const;
+  /// Compiles this JIT ran (cache misses), and failed writes of the disk
+  /// cache (the compile itself still succeeded).
+  unsigned compileCount() const { return compiles_; }
+  unsigned storeFailures() const { return storeFailures_; }
+
+private:
+  std::string archFor(const JITOptions &options) const;
+
+  std::optional<Device> device_;
+  std::shared_ptr<Cache> cache_;
+  std::mutex mutex_;
+  std::map<uint64_t, std::shared_future<CompiledModule>> inFlight_;
+  std::map<uint64_t, Module> modules_;
+  std::atomic<unsigned> compiles_{0}, storeFailures_{0};
+  std::string lastStoreError_;
+};
+
+/// One candidate configuration.
+struct Config {
+  std::map<std::string, int64_t> constants;
+  unsigned numWarps = 4;
+  std::string str() const; // "BLOCK=1024 num_warps=4"
+};
+
+struct AutotuneOptions {
+  int warmup = 3;
+  int reps = 20;
+};
+
+/// As triton.autotune: times each configuration on the real arguments and
+/// keeps the fastest per key (shapes, dtypes: whatever the caller says
+/// changes the winner), in memory and in the cache directory. Launches
+/// write the outputs; use scratch outputs if that matters.
+class Autotuner {
+public:
+  Autotuner(JIT &jit, Source source, std::string kernel, std::vector<Config> configs,
+            std::function<Grid(const Config &)> grid, JITOptions base = {},
+            AutotuneOptions options = {});
+
+  struct Result {
+    size_t best = 0;
+    std::vector<double> ms; // per config; infinity where it failed
+    std::vector<std::string> failures;
+    bool fromCache = false;
+  };
+
+  /// The winner for `key`, tuning on `args` if no result is known.
+  const Result &tune(const std::string &key, const ArgList &args,
+                     const LaunchOptions &launch = {});
+  const Config &best(const std::string &key, const ArgList &args,
+                     const LaunchOptions &launch = {}) {
+    return configs_[tune(key, args, launch).best];
+  }
+  /// Launches the winner for `key` (tuning first if needed).
+  void launch(const std::string &key, const ArgList &args,
+              const LaunchOptions &launch = {});
+  const std::vector<Config> &configs() const { return configs_; }
+
+private:
+  JITOptions optionsFor(const Config &config) const;
+  CacheKey recordKey(const std::string &key) const;
+
+  JIT &jit_;
+  Source source_;
+  std::string kernel_;
+  std::vector<Config> configs_;
+  std::function<Grid(const Config &)> grid_;
+  JITOptions base_;
+  AutotuneOptions options_;
+  std::mutex mutex_;
+  std::map<std::string, Result> results_;
+};
+
+} // namespace llk::rt
+
+#endif // LLK_RUNTIME_JIT_H

@@ -1,0 +1,405 @@
+//===- Runtime.h - load and launch llk kernels ------------------*- C++ -*-===//
+//
+// The CUDA driver is loaded with dlopen("libcuda.so.1") (or $LLK_CUDA_LIBRARY)
+// on first use, so a program linked with this library starts on a machine
+// without a GPU; there every call that needs the driver throws an llk::rt::Error
+// with code NoDriver. Nothing here aborts the process: every failure is an
+// Error carrying the CUDA error name and text and, for launches, the kernel's
+// name.
+//
+//   auto device = rt::Device::open(0);
+//   auto module = rt::Module::loadPTXFile(device, "softmax.ptx"); // + .json
+//   rt::Kernel softmax = module.kernel("softmax_kernel");
+//   rt::DeviceBuffer<float> x(device, n), y(device, n);
+//   x.copyFrom(host);
+//   softmax.launch(rows, {y, x, cols, cols, cols});
+//   y.copyTo(host);
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLK_RUNTIME_RUNTIME_H
+#define LLK_RUNTIME_RUNTIME_H
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+// The driver's opaque handle types, as cuda.h declares them.
+struct CUstream_st;
+struct CUevent_st;
+
+namespace llk::rt {
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+enum class ErrorCode {
+  NoDriver,        // libcuda could not be loaded or lacks a needed entry point
+  Cuda,            // a driver call failed; cudaName() says which error
+  InvalidArgument, // arguments, grid, shared memory, options
+  NotFound,        // a kernel name, a file
+  Compile,         // the JIT's compiler or the driver's PTX JIT failed
+  IO,              // reading or writing a file
+};
+
+const char *toString(ErrorCode code);
+
+class Error : public std::runtime_error {
+public:
+  Error(ErrorCode code, const std::string &message, std::string cudaName = "",
+        int cudaResult = 0, std::string kernel = "");
+  ErrorCode code() const { return code_; }
+  /// CUDA_ERROR_..., empty when no driver call failed.
+  const std::string &cudaName() const { return cudaName_; }
+  int cudaResult() const { return cudaResult_; }
+  /// The kernel the failure concerns, empty if none.
+  const std::string &kernel() const { return kernel_; }
+
+private:
+  ErrorCode code_;
+  std::string cudaName_;
+  int cudaResult_;
+  std::string kernel_;
+};
+
+//===----------------------------------------------------------------------===//
+// Kernel metadata (what llkc writes beside the PTX)
+//===----------------------------------------------------------------------===//
+
+enum class ScalarType : uint8_t { I8, I16, I32, I64, F16, BF16, F32, F64 };
+const char *toString(ScalarType type);
+std::optional<ScalarType> parseScalarType(std::string_view name);
+size_t sizeOf(ScalarType type);
+
+struct ParamInfo {
+  bool pointer = false;
+  /// Scalar type, or a pointer's element type.
+  ScalarType type = ScalarType::I32;
+  std::string str() const; // "f32" or "ptr<f32>"
+  bool operator==(const ParamInfo &o) const {
+    return pointer == o.pointer && type == o.type;
+  }
+};
+
+struct KernelInfo {
+  std::string name;
+  std::vector<ParamInfo> params;
+  unsigned numWarps = 4;
+  int64_t sharedBytes = 0;
+  std::string signature() const; // softmax_kernel(ptr<f32>, i32, ...)
+};
+
+struct ModuleInfo {
+  std::string compiler;
+  std::string arch;
+  std::map<std::string, int64_t> constants;
+  std::vector<KernelInfo> kernels;
+  const KernelInfo *find(std::string_view name) const;
+};
+
+/// Parses the JSON metadata llkc writes (format 1); throws InvalidArgument
+/// with the offending field on malformed input.
+ModuleInfo parseModuleInfo(std::string_view json);
+
+//===----------------------------------------------------------------------===//
+// Devices, streams, events, memory
+//===----------------------------------------------------------------------===//
+
+struct DeviceLimits {
+  unsigned maxGrid[3] = {2147483647u, 65535u, 65535u};
+  unsigned maxThreadsPerBlock = 1024;
+  /// Shared memory a block may have without opting in, and with.
+  unsigned sharedPerBlock = 48 * 1024;
+  unsigned sharedPerBlockOptin = 48 * 1024;
+};
+
+class Device {
+public:
+  /// Number of devices; throws NoDriver without a driver.
+  static int count();
+  /// Retains the device's primary context and makes it current on the
+  /// calling thread.
+  static Device open(int ordinal = 0);
+
+  int ordinal() const;
+  const std::string &name() const;
+  int computeCapabilityMajor() const;
+  int computeCapabilityMinor() const;
+  /// "sm_90" and so on.
+  std::string arch() const;
+  int driverVersion() const;
+  const DeviceLimits &limits() const;
+  /// Makes the device's context current on the calling thread.
+  void makeCurrent() const;
+  void synchronize() const;
+
+  struct Impl;
+  const std::shared_ptr<Impl> &impl() const { return impl_; }
+
+private:
+  explicit Device(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<Impl> impl_;
+};
+
+class Stream {
+public:
+  explicit Stream(const Device &device);
+  ~Stream();
+  Stream(Stream &&other) noexcept;
+  Stream &operator=(Stream &&other) noexcept;
+  Stream(const Stream &) = delete;
+  Stream &operator=(const Stream &) = delete;
+  void synchronize() const;
+  CUstream_st *handle() const { return stream_; }
+
+private:
+  std::shared_ptr<Device::Impl> device_;
+  CUstream_st *stream_ = nullptr;
+};
+
+class Event {
+public:
+  explicit Event(const Device &device);
+  ~Event();
+  Event(Event &&other) noexcept;
+  Event &operator=(Event &&other) noexcept;
+  Event(const Event &) = delete;
+  Event &operator=(const Event &) = delete;
+  /// Records on `stream` (null: the default stream).
+  void record(const Stream *stream = nullptr);
+  void synchronize() const;
+  /// Milliseconds from `start` to `end`, both recorded and complete.
+  static float elapsedMs(const Event &start, const Event &end);
+
+private:
+  std::shared_ptr<Device::Impl> device_;
+  CUevent_st *event_ = nullptr;
+};
+
+/// Untyped device memory, freed on destruction.
+class DeviceMemory {
+public:
+  DeviceMemory(const Device &device, size_t bytes);
+  ~DeviceMemory();
+  DeviceMemory(DeviceMemory &&other) noexcept;
+  DeviceMemory &operator=(DeviceMemory &&other) noexcept;
+  DeviceMemory(const DeviceMemory &) = delete;
+  DeviceMemory &operator=(const DeviceMemory &) = delete;
+
+  uint64_t address() const { return address_; }
+  size_t bytes() const { return bytes_; }
+  /// Host to device (`bytes` from the start, at most bytes()).
+  void copyFromHost(const void *host, size_t bytes, const Stream *stream = nullptr);
+  void copyToHost(void *host, size_t bytes, const Stream *stream = nullptr) const;
+  void fill(uint8_t byte);
+
+private:
+  std::shared_ptr<Device::Impl> device_;
+  uint64_t address_ = 0;
+  size_t bytes_ = 0;
+};
+
+/// Element types a buffer may hold, as kernels see them.
+struct Half { uint16_t bits; };
+struct BFloat16 { uint16_t bits; };
+template <typename T> struct ScalarTypeOf;
+template <> struct ScalarTypeOf<int8_t> { static constexpr ScalarType value = ScalarType::I8; };
+template <> struct ScalarTypeOf<uint8_t> { static constexpr ScalarType value = ScalarType::I8; };
+template <> struct ScalarTypeOf<int16_t> { static constexpr ScalarType value = ScalarType::I16; };
+template <> struct ScalarTypeOf<uint16_t> { static constexpr ScalarType value = ScalarType::I16; };
+template <> struct ScalarTypeOf<int32_t> { static constexpr ScalarType value = ScalarType::I32; };
+template <> struct ScalarTypeOf<uint32_t> { static constexpr ScalarType value = ScalarType::I32; };
+template <> struct ScalarTypeOf<int64_t> { static constexpr ScalarType value = ScalarType::I64; };
+template <> struct ScalarTypeOf<uint64_t> { static constexpr ScalarType value = ScalarType::I64; };
+template <> struct ScalarTypeOf<Half> { static constexpr ScalarType value = ScalarType::F16; };
+template <> struct ScalarTypeOf<BFloat16> { static constexpr ScalarType value = ScalarType::BF16; };
+template <> struct ScalarTypeOf<float> { static constexpr ScalarType value = ScalarType::F32; };
+template <> struct ScalarTypeOf<double> { static constexpr ScalarType value = ScalarType::F64; };
+
+template <typename T> class DeviceBuffer {
+public:
+  DeviceBuffer(const Device &device, size_t count)
+      : memory_(device, count * sizeof(T)), count_(count) {}
+  size_t size() const { return count_; }
+  size_t bytes() const { return memory_.bytes(); }
+  uint64_t address() const { return memory_.address(); }
+  void copyFrom(const T *host, size_t count, const Stream *stream = nullptr) {
+    check(count);
+    memory_.copyFromHost(host, count * sizeof(T), stream);
+  }
+  void copyFrom(const std::vector<T> &host) { copyFrom(host.data(), host.size()); }
+  void copyTo(T *host, size_t count, const Stream *stream = nullptr) const {
+    check(count);
+    memory_.copyToHost(host, count * sizeof(T), stream);
+  }
+  std::vector<T> toVector() const {
+    std::vector<T> host(count_);
+    copyTo(host.data(), count_);
+    return host;
+  }
+  void fillBytes(uint8_t byte) { memory_.fill(byte); }
+
+private:
+  void check(size_t count) const {
+    if (count > count_)
+      throw Error(ErrorCode::InvalidArgument,
+                  "copy of " + std::to_string(count) +
+                      " elements into a buffer of " + std::to_string(count_));
+  }
+  DeviceMemory memory_;
+  size_t count_;
+};
+
+//===----------------------------------------------------------------------===//
+// Arguments and launches
+//===----------------------------------------------------------------------===//
+
+/// One kernel argument: a device address (with its element type when known)
+/// or a scalar. Scalars must have the parameter's exact type.
+class Arg {
+public:
+  Arg(int32_t v) : Arg(false, ScalarType::I32, static_cast<uint32_t>(v)) {}
+  Arg(int64_t v) : Arg(false, ScalarType::I64, static_cast<uint64_t>(v)) {}
+  Arg(float v);
+  Arg(double v);
+  template <typename T>
+  Arg(const DeviceBuffer<T> &buffer)
+      : Arg(true, ScalarTypeOf<T>::value, buffer.address()) {}
+  static Arg pointer(uint64_t address, std::optional<ScalarType> element);
+  static Arg scalar(ScalarType type, uint64_t bits) { return Arg(false, type, bits); }
+  static Arg f16(uint16_t bits) { return Arg(false, ScalarType::F16, bits); }
+  static Arg bf16(uint16_t bits) { return Arg(false, ScalarType::BF16, bits); }
+
+  bool isPointer() const { return pointer_; }
+  /// For a pointer without a known element type, empty.
+  std::optional<ScalarType> type() const {
+    if (pointer_ && !typed_) return std::nullopt;
+    return type_;
+  }
+  uint64_t bits() const { return bits_; }
+  std::string str() const;
+
+private:
+  Arg(bool pointer, ScalarType type, uint64_t bits)
+      : pointer_(pointer), typed_(true), type_(type), bits_(bits) {}
+  bool pointer_;
+  bool typed_;
+  ScalarType type_;
+  uint64_t bits_;
+};
+
+using ArgList = std::vector<Arg>;
+
+/// Arguments laid out for cuLaunchKernel: one 8-byte slot per parameter.
+struct PackedArgs {
+  std::vector<uint64_t> slots;
+  std::vector<void *> pointers() { // valid while `slots` is unchanged
+    std::vector<void *> result;
+    for (uint64_t &slot : slots)
+      result.push_back(&slot);
+    return result;
+  }
+};
+
+/// Checks `args` against the kernel's parameters (count, pointer or scalar,
+/// types) and packs them; throws InvalidArgument naming the kernel.
+PackedArgs packArgs(const KernelInfo &kernel, const ArgList &args);
+
+struct Grid {
+  Grid(unsigned x = 1, unsigned y = 1, unsigned z = 1) : x(x), y(y), z(z) {}
+  unsigned x, y, z;
+  std::string str() const;
+};
+
+/// Throws InvalidArgument if a dimension is zero or over the limits.
+void checkGrid(const KernelInfo &kernel, const Grid &grid,
+               const DeviceLimits &limits);
+/// Throws InvalidArgument if static plus dynamic shared memory is over what
+/// the device allows a block, opted in.
+void checkSharedMemory(const KernelInfo &kernel, unsigned dynamicBytes,
+                       const DeviceLimits &limits);
+
+struct LaunchOptions {
+  const Stream *stream = nullptr; // null: rawStream
+  /// A CUstream made elsewhere (another library's), used when `stream` is
+  /// null; null: the default stream.
+  CUstream_st *rawStream = nullptr;
+  unsigned dynamicSharedBytes = 0;
+  /// Wait for the kernel and report its execution errors (an illegal
+  /// address, a trap) as this launch's, with the kernel's name.
+  bool synchronize = false;
+};
+
+class Kernel {
+public:
+  const std::string &name() const { return info_->name; }
+  const KernelInfo &info() const { return *info_; }
+  unsigned numWarps() const { return info_->numWarps; }
+  int64_t sharedBytes() const { return info_->sharedBytes; }
+  /// Block = (numWarps * 32, 1, 1); grid = programs.
+  void launch(const Grid &grid, const ArgList &args,
+              const LaunchOptions &options = {}) const;
+
+  struct Impl;
+
+private:
+  friend class Module;
+  Kernel(std::shared_ptr<Impl> impl, const KernelInfo *info)
+      : impl_(std::move(impl)), info_(info) {}
+  std::shared_ptr<Impl> impl_;
+  const KernelInfo *info_;
+};
+
+class Module {
+public:
+  /// cuModuleLoad of a PTX file; its metadata is read from `<path>.json`.
+  static Module loadPTXFile(const Device &device, const std::string &path);
+  /// cuModuleLoadDataEx of PTX text; failures carry the PTX JIT's log.
+  static Module loadPTX(const Device &device, std::string_view ptx,
+                        std::string_view metadataJson);
+  static Module loadPTX(const Device &device, std::string_view ptx,
+                        ModuleInfo info);
+
+  const ModuleInfo &info() const;
+  /// The kernel named `name`; empty: the module's only kernel.
+  Kernel kernel(std::string_view name = "") const;
+
+  struct Impl;
+
+private:
+  explicit Module(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<Impl> impl_;
+};
+
+/// A captured sequence of launches, replayed with one call.
+class Graph {
+public:
+  /// Captures what `body` enqueues on `stream` (which must not be the
+  /// default stream) and instantiates it.
+  static Graph capture(const Stream &stream, const std::function<void()> &body);
+  void launch(const Stream &stream) const;
+  size_t nodeCount() const;
+
+  struct Impl;
+
+private:
+  explicit Graph(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<Impl> impl_;
+};
+
+/// Whether the driver library loads and initializes; never throws. `why`
+/// receives the reason when it does not.
+bool driverAvailable(std::string *why = nullptr);
+
+} // namespace llk::rt
+
+#endif // LLK_RUNTIME_RUNTIME_H

@@ -1,0 +1,195 @@
+//===- Cache.cpp - compiled kernels in memory and on disk -----------------===//
+//
+// An entry on disk:
+//
+//   llk-cache 1
+//   key <16 hex digits: the key's hash>
+//   description-bytes <N>
+//   payload-bytes <M>
+//   checksum <16 hex digits: hash64 of the N + M bytes that follow>
+//   <empty line>
+//   <N bytes: the key's description><M bytes: payload>
+//
+// A module's payload is its metadata JSON, a NUL byte, and its PTX.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llk/runtime/JIT.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+using namespace llk::rt;
+namespace fs = std::filesystem;
+
+uint64_t llk::rt::hash64(std::string_view data, uint64_t seed) {
+  uint64_t h = seed;
+  for (unsigned char c : data) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+std::string llk::rt::toHex(uint64_t value) {
+  char buffer[17];
+  std::snprintf(buffer, sizeof buffer, "%016llx",
+                static_cast<unsigned long long>(value));
+  return buffer;
+}
+
+std::string Cache::defaultDirectory() {
+  if (const char *dir = std::getenv("LLK_CACHE_DIR"); dir && *dir)
+    return dir;
+  if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    return std::string(xdg) + "/llk";
+  if (const char *home = std::getenv("HOME"); home && *home)
+    return std::string(home) + "/.cache/llk";
+  return (fs::temp_directory_path() / "llk-cache").string();
+}
+
+Cache::Cache(std::string directory)
+    : directory_(directory.empty() ? defaultDirectory() : std::move(directory)) {}
+
+std::string Cache::entryPath(const CacheKey &key) const {
+  return directory_ + "/" + key.hex() + ".llkc";
+}
+
+void Cache::clearMemory() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  memory_.clear();
+}
+
+std::optional<std::string> Cache::readEntry(const std::string &path,
+                                            const CacheKey &key) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return std::nullopt; // absent: a plain miss
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  std::string data = buffer.str();
+  auto corrupt = [&]() -> std::optional<std::string> {
+    ++stats_.corrupt;
+    return std::nullopt;
+  };
+  size_t headerEnd = data.find("\n\n");
+  if (headerEnd == std::string::npos)
+    return corrupt();
+  std::istringstream header(data.substr(0, headerEnd));
+  std::string magic, version, keyWord, keyHex, dWord, pWord, cWord, checksum;
+  unsigned long long descriptionBytes = 0, payloadBytes = 0;
+  if (!(header >> magic >> version >> keyWord >> keyHex >> dWord >>
+        descriptionBytes >> pWord >> payloadBytes >> cWord >> checksum))
+    return corrupt();
+  if (magic != "llk-cache" || version != "1" || keyWord != "key" ||
+      dWord != "description-bytes" || pWord != "payload-bytes" ||
+      cWord != "checksum" || keyHex != key.hex())
+    return corrupt();
+  size_t bodyStart = headerEnd + 2;
+  if (data.size() - bodyStart != descriptionBytes + payloadBytes)
+    return corrupt(); // truncated or extended
+  std::string_view body(data.data() + bodyStart, data.size() - bodyStart);
+  if (toHex(hash64(body)) != checksum)
+    return corrupt();
+  if (body.substr(0, descriptionBytes) != key.description)
+    return corrupt(); // another key with the same hash: treat as unusable
+  return std::string(body.substr(descriptionBytes));
+}
+
+void Cache::writeEntry(const std::string &path, const CacheKey &key,
+                       const std::string &payload) {
+  std::error_code ec;
+  fs::create_directories(fs::path(path).parent_path(), ec);
+  if (ec)
+    throw Error(ErrorCode::IO, "cannot create the cache directory '" +
+                                   fs::path(path).parent_path().string() +
+                                   "': " + ec.message());
+  std::string body = key.description + payload;
+  std::string header = "llk-cache 1\nkey " + key.hex() + "\ndescription-bytes " +
+                       std::to_string(key.description.size()) +
+                       "\npayload-bytes " + std::to_string(payload.size()) +
+                       "\nchecksum " + toHex(hash64(body)) + "\n\n";
+  // Unique per process and thread; rename() then replaces the entry whole.
+  static std::atomic<unsigned> counter{0};
+  std::string temporary =
+      path + ".tmp." + std::to_string(getpid()) + "." +
+      toHex(std::hash<std::thread::id>()(std::this_thread::get_id())) + "." +
+      std::to_string(counter++);
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out)
+      throw Error(ErrorCode::IO, "cannot write '" + temporary + "': " +
+                                     std::strerror(errno));
+    out << header << body;
+    out.flush();
+    if (!out) {
+      fs::remove(temporary, ec);
+      throw Error(ErrorCode::IO, "cannot write '" + temporary + "'");
+    }
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    fs::remove(temporary, ec);
+    throw Error(ErrorCode::IO, "cannot rename '" + temporary + "' to '" + path +
+                                   "': " + std::strerror(err));
+  }
+}
+
+std::optional<CompiledModule> Cache::lookupMemory(const CacheKey &key) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = memory_.find(key.hash);
+  if (it != memory_.end() && it->second.first == key.description) {
+    ++stats_.memoryHits;
+    return it->second.second;
+  }
+  return std::nullopt;
+}
+
+std::optional<CompiledModule> Cache::lookup(const CacheKey &key) {
+  if (auto hit = lookupMemory(key))
+    return hit;
+  std::optional<std::string> payload = readEntry(entryPath(key), key);
+  if (payload) {
+    size_t split = payload->find('\0');
+    if (split != std::string::npos) {
+      CompiledModule module{payload->substr(split + 1), payload->substr(0, split)};
+      try {
+        (void)parseModuleInfo(module.metadataJson);
+        ++stats_.diskHits;
+        std::lock_guard<std::mutex> lock(mutex_);
+        memory_[key.hash] = {key.description, module};
+        return module;
+      } catch (const Error &) {
+      }
+    }
+    ++stats_.corrupt; // checksum matched, contents did not: rebuild anyway
+  }
+  ++stats_.misses;
+  return std::nullopt;
+}
+
+void Cache::store(const CacheKey &key, const CompiledModule &module) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    memory_[key.hash] = {key.description, module};
+  }
+  writeEntry(entryPath(key), key, module.metadataJson + '\0' + module.ptx);
+  ++stats_.stores;
+}
+
+std::optional<std::string> Cache::loadRecord(const std::string &kind,
+                                             const CacheKey &key) {
+  return readEntry(directory_ + "/" + kind + "/" + key.hex() + ".llkc", key);
+}
+
+void Cache::storeRecord(const std::string &kind, const CacheKey &key,
+                        const std::string &payload) {
+  writeEntry(directory_ + "/" + kind + "/" + key.hex() + ".llkc", key, payload);
+}

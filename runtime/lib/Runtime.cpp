@@ -1,0 +1,451 @@
+//===- Runtime.cpp - devices, memory, modules, launches, graphs -----------===//
+
+#include "Driver.h"
+
+#include <atomic>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+
+using namespace llk::rt;
+using namespace llk::rt::detail;
+
+//===----------------------------------------------------------------------===//
+// Device
+//===----------------------------------------------------------------------===//
+
+struct Device::Impl {
+  int ordinal = 0;
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  std::string name;
+  int major = 0, minor = 0;
+  DeviceLimits limits;
+
+  void makeCurrent() const {
+    const Driver &d = driver();
+    CUcontext current = nullptr;
+    check(d.cuCtxGetCurrent(&current), "cuCtxGetCurrent");
+    if (current != context)
+      check(d.cuCtxSetCurrent(context), "cuCtxSetCurrent");
+  }
+  ~Impl() {
+    if (context) // the primary context stays for other users; drop our ref
+      (void)driver().cuDevicePrimaryCtxRelease(device);
+  }
+};
+
+int Device::count() {
+  int n = 0;
+  check(driver().cuDeviceGetCount(&n), "cuDeviceGetCount");
+  return n;
+}
+
+Device Device::open(int ordinal) {
+  const Driver &d = driver();
+  int n = count();
+  if (ordinal < 0 || ordinal >= n)
+    throw Error(ErrorCode::NotFound, "no CUDA device " + std::to_string(ordinal) +
+                                         " (the machine has " + std::to_string(n) + ")");
+  auto impl = std::make_shared<Impl>();
+  impl->ordinal = ordinal;
+  check(d.cuDeviceGet(&impl->device, ordinal), "cuDeviceGet");
+  char name[256] = {};
+  check(d.cuDeviceGetName(name, sizeof name - 1, impl->device), "cuDeviceGetName");
+  impl->name = name;
+  auto attribute = [&](CUdevice_attribute a) {
+    int v = 0;
+    check(d.cuDeviceGetAttribute(&v, a, impl->device), "cuDeviceGetAttribute");
+    return v;
+  };
+  impl->major = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+  impl->minor = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  impl->limits.maxGrid[0] = attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X);
+  impl->limits.maxGrid[1] = attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y);
+  impl->limits.maxGrid[2] = attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z);
+  impl->limits.maxThreadsPerBlock = attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  impl->limits.sharedPerBlock = attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+  impl->limits.sharedPerBlockOptin =
+      attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+  check(d.cuDevicePrimaryCtxRetain(&impl->context, impl->device),
+        "cuDevicePrimaryCtxRetain");
+  impl->makeCurrent();
+  return Device(std::move(impl));
+}
+
+int Device::ordinal() const { return impl_->ordinal; }
+const std::string &Device::name() const { return impl_->name; }
+int Device::computeCapabilityMajor() const { return impl_->major; }
+int Device::computeCapabilityMinor() const { return impl_->minor; }
+std::string Device::arch() const {
+  return "sm_" + std::to_string(impl_->major) + std::to_string(impl_->minor);
+}
+int Device::driverVersion() const { return driver().version; }
+const DeviceLimits &Device::limits() const { return impl_->limits; }
+void Device::makeCurrent() const { impl_->makeCurrent(); }
+void Device::synchronize() const {
+  impl_->makeCurrent();
+  check(driver().cuCtxSynchronize(), "cuCtxSynchronize");
+}
+
+//===----------------------------------------------------------------------===//
+// Streams and events
+//===----------------------------------------------------------------------===//
+
+Stream::Stream(const Device &device) : device_(device.impl()) {
+  device_->makeCurrent();
+  CUstream s = nullptr;
+  check(driver().cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  stream_ = s;
+}
+Stream::~Stream() {
+  if (stream_) {
+    device_->makeCurrent();
+    (void)driver().cuStreamDestroy(stream_);
+  }
+}
+Stream::Stream(Stream &&o) noexcept
+    : device_(std::move(o.device_)), stream_(o.stream_) {
+  o.stream_ = nullptr;
+}
+Stream &Stream::operator=(Stream &&o) noexcept {
+  std::swap(device_, o.device_);
+  std::swap(stream_, o.stream_);
+  return *this;
+}
+void Stream::synchronize() const {
+  check(driver().cuStreamSynchronize(stream_), "cuStreamSynchronize");
+}
+
+Event::Event(const Device &device) : device_(device.impl()) {
+  device_->makeCurrent();
+  CUevent e = nullptr;
+  check(driver().cuEventCreate(&e, CU_EVENT_DEFAULT), "cuEventCreate");
+  event_ = e;
+}
+Event::~Event() {
+  if (event_)
+    (void)driver().cuEventDestroy(event_);
+}
+Event::Event(Event &&o) noexcept : device_(std::move(o.device_)), event_(o.event_) {
+  o.event_ = nullptr;
+}
+Event &Event::operator=(Event &&o) noexcept {
+  std::swap(device_, o.device_);
+  std::swap(event_, o.event_);
+  return *this;
+}
+void Event::record(const Stream *stream) {
+  check(driver().cuEventRecord(event_, stream ? stream->handle() : nullptr),
+        "cuEventRecord");
+}
+void Event::synchronize() const {
+  check(driver().cuEventSynchronize(event_), "cuEventSynchronize");
+}
+float Event::elapsedMs(const Event &start, const Event &end) {
+  float ms = 0;
+  check(driver().cuEventElapsedTime(&ms, start.event_, end.event_),
+        "cuEventElapsedTime");
+  return ms;
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+DeviceMemory::DeviceMemory(const Device &device, size_t bytes)
+    : device_(device.impl()), bytes_(bytes) {
+  device_->makeCurrent();
+  CUdeviceptr p = 0;
+  if (bytes) // cuMemAlloc rejects 0 bytes; an empty buffer has address 0
+    check(driver().cuMemAlloc(&p, bytes), "cuMemAlloc");
+  address_ = p;
+}
+DeviceMemory::~DeviceMemory() {
+  if (address_) {
+    device_->makeCurrent();
+    (void)driver().cuMemFree(address_);
+  }
+}
+DeviceMemory::DeviceMemory(DeviceMemory &&o) noexcept
+    : device_(std::move(o.device_)), address_(o.address_), bytes_(o.bytes_) {
+  o.address_ = 0;
+  o.bytes_ = 0;
+}
+DeviceMemory &DeviceMemory::operator=(DeviceMemory &&o) noexcept {
+  std::swap(device_, o.device_);
+  std::swap(address_, o.address_);
+  std::swap(bytes_, o.bytes_);
+  return *this;
+}
+static void checkRange(size_t bytes, size_t capacity) {
+  if (bytes > capacity)
+    throw Error(ErrorCode::InvalidArgument,
+                "copy of " + std::to_string(bytes) + " bytes with a buffer of " +
+                    std::to_string(capacity));
+}
+void DeviceMemory::copyFromHost(const void *host, size_t bytes, const Stream *stream) {
+  checkRange(bytes, bytes_);
+  if (!bytes)
+    return;
+  device_->makeCurrent();
+  if (stream)
+    check(driver().cuMemcpyHtoDAsync(address_, host, bytes, stream->handle()),
+          "cuMemcpyHtoDAsync");
+  else
+    check(driver().cuMemcpyHtoD(address_, host, bytes), "cuMemcpyHtoD");
+}
+void DeviceMemory::copyToHost(void *host, size_t bytes, const Stream *stream) const {
+  checkRange(bytes, bytes_);
+  if (!bytes)
+    return;
+  device_->makeCurrent();
+  if (stream)
+    check(driver().cuMemcpyDtoHAsync(host, address_, bytes, stream->handle()),
+          "cuMemcpyDtoHAsync");
+  else
+    check(driver().cuMemcpyDtoH(host, address_, bytes), "cuMemcpyDtoH");
+}
+void DeviceMemory::fill(uint8_t byte) {
+  if (!bytes_)
+    return;
+  device_->makeCurrent();
+  check(driver().cuMemsetD8(address_, byte, bytes_), "cuMemsetD8");
+}
+
+//===----------------------------------------------------------------------===//
+// Modules and kernels
+//===----------------------------------------------------------------------===//
+
+struct Module::Impl {
+  std::shared_ptr<Device::Impl> device;
+  CUmodule module = nullptr;
+  ModuleInfo info;
+  ~Impl() {
+    if (module) {
+      device->makeCurrent();
+      (void)driver().cuModuleUnload(module);
+    }
+  }
+};
+
+struct Kernel::Impl {
+  std::shared_ptr<Module::Impl> module;
+  CUfunction function = nullptr;
+  std::mutex mutex;
+  unsigned dynamicLimitSet = 0; // MAX_DYNAMIC_SHARED_SIZE_BYTES we raised to
+};
+
+static void checkArch(const Device::Impl &device, const ModuleInfo &info) {
+  // sm_XY[a]: PTX for sm_XY runs on X.Y and later, sm_XYa only on X.Y.
+  std::string arch = info.arch;
+  if (arch.rfind("sm_", 0) != 0 || arch.size() < 5)
+    return; // unknown form: let the driver judge
+  bool archSpecific = arch.back() == 'a';
+  std::string digits = arch.substr(3, arch.size() - 3 - archSpecific);
+  int number = 0;
+  try {
+    number = std::stoi(digits);
+  } catch (const std::exception &) {
+    return;
+  }
+  int device10 = device.major * 10 + device.minor;
+  if (archSpecific ? number != device10 : number > device10)
+    throw Error(ErrorCode::InvalidArgument,
+                "the module was compiled for " + arch + " but device " +
+                    std::to_string(device.ordinal) + " (" + device.name +
+                    ") is sm_" + std::to_string(device10));
+}
+
+static std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw Error(ErrorCode::NotFound, "cannot open '" + path + "'");
+  std::ostringstream s;
+  s << in.rdbuf();
+  if (in.bad())
+    throw Error(ErrorCode::IO, "cannot read '" + path + "'");
+  return s.str();
+}
+
+/// cuModuleLoadDataEx with the JIT's logs; throws Compile with the log.
+static CUmodule loadData(const std::string &ptx, const std::string &what) {
+  std::vector<char> errorLog(16384, 0), infoLog(4096, 0);
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                            CU_JIT_INFO_LOG_BUFFER,
+                            CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {errorLog.data(),
+                    reinterpret_cast<void *>(uintptr_t(errorLog.size() - 1)),
+                    infoLog.data(),
+                    reinterpret_cast<void *>(uintptr_t(infoLog.size() - 1))};
+  CUmodule module = nullptr;
+  CUresult r = driver().cuModuleLoadDataEx(&module, ptx.c_str(), 4, options, values);
+  if (r != CUDA_SUCCESS) {
+    const char *name = nullptr;
+    driver().cuGetErrorName(r, &name);
+    std::string log(errorLog.data());
+    throw Error(r == CUDA_ERROR_INVALID_PTX || r == CUDA_ERROR_INVALID_IMAGE ||
+                        r == CUDA_ERROR_NO_BINARY_FOR_GPU
+                    ? ErrorCode::Compile
+                    : ErrorCode::Cuda,
+                "cuModuleLoadDataEx of " + what + " failed: " + describe(r) +
+                    (log.empty() ? "" : "\nPTX JIT log:\n" + log),
+                name ? name : "", r);
+  }
+  return module;
+}
+
+Module Module::loadPTXFile(const Device &device, const std::string &path) {
+  auto impl = std::make_shared<Impl>();
+  impl->device = device.impl();
+  std::string metadataPath = path + ".json";
+  std::string json;
+  try {
+    json = readFile(metadataPath);
+  } catch (const Error &e) {
+    throw Error(ErrorCode::NotFound,
+                std::string(e.what()) + ": llkc writes a kernel's launch "
+                                        "metadata beside its PTX");
+  }
+  impl->info = parseModuleInfo(json);
+  checkArch(*impl->device, impl->info);
+  impl->device->makeCurrent();
+  CUresult r = driver().cuModuleLoad(&impl->module, path.c_str());
+  if (r == CUDA_ERROR_FILE_NOT_FOUND)
+    throw Error(ErrorCode::NotFound, "cuModuleLoad: cannot open '" + path + "'",
+                "CUDA_ERROR_FILE_NOT_FOUND", r);
+  if (r != CUDA_SUCCESS) {
+    // cuModuleLoad gives no log; load the text again to get the JIT's.
+    if (r == CUDA_ERROR_INVALID_PTX || r == CUDA_ERROR_INVALID_IMAGE ||
+        r == CUDA_ERROR_NO_BINARY_FOR_GPU)
+      impl->module = loadData(readFile(path), "'" + path + "'");
+    else
+      check(r, ("cuModuleLoad of '" + path + "'").c_str());
+  }
+  return Module(std::move(impl));
+}
+
+Module Module::loadPTX(const Device &device, std::string_view ptx,
+                       std::string_view metadataJson) {
+  return loadPTX(device, ptx, parseModuleInfo(metadataJson));
+}
+
+Module Module::loadPTX(const Device &device, std::string_view ptx, ModuleInfo info) {
+  auto impl = std::make_shared<Impl>();
+  impl->device = device.impl();
+  impl->info = std::move(info);
+  checkArch(*impl->device, impl->info);
+  impl->device->makeCurrent();
+  impl->module = loadData(std::string(ptx), "PTX in memory");
+  return Module(std::move(impl));
+}
+
+const ModuleInfo &Module::info() const { return impl_->info; }
+
+Kernel Module::kernel(std::string_view name) const {
+  const KernelInfo *info = nullptr;
+  if (name.empty()) {
+    if (impl_->info.kernels.size() != 1)
+      throw Error(ErrorCode::InvalidArgument,
+                  "the module has " + std::to_string(impl_->info.kernels.size()) +
+                      " kernels: name the one to launch");
+    info = &impl_->info.kernels.front();
+  } else {
+    info = impl_->info.find(name);
+  }
+  if (!info) {
+    std::string names;
+    for (const KernelInfo &k : impl_->info.kernels)
+      names += (names.empty() ? "" : ", ") + k.name;
+    throw Error(ErrorCode::NotFound, "no kernel '" + std::string(name) +
+                                         "' in the module (it has: " + names + ")",
+                "", 0, std::string(name));
+  }
+  auto kernel = std::make_shared<Kernel::Impl>();
+  kernel->module = impl_;
+  impl_->device->makeCurrent();
+  check(driver().cuModuleGetFunction(&kernel->function, impl_->module,
+                                     info->name.c_str()),
+        "cuModuleGetFunction", info->name);
+  return Kernel(std::move(kernel), info);
+}
+
+void Kernel::launch(const Grid &grid, const ArgList &args,
+                    const LaunchOptions &options) const {
+  const KernelInfo &info = *info_;
+  Device::Impl &device = *impl_->module->device;
+  PackedArgs packed = packArgs(info, args);
+  checkGrid(info, grid, device.limits);
+  checkSharedMemory(info, options.dynamicSharedBytes, device.limits);
+  const Driver &d = driver();
+  device.makeCurrent();
+  // Past 48 KB in all, a block must opt in to its dynamic shared memory.
+  if (info.sharedBytes + options.dynamicSharedBytes > device.limits.sharedPerBlock) {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    if (impl_->dynamicLimitSet < options.dynamicSharedBytes) {
+      check(d.cuFuncSetAttribute(impl_->function,
+                                 CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                 int(options.dynamicSharedBytes)),
+            "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", info.name);
+      impl_->dynamicLimitSet = options.dynamicSharedBytes;
+    }
+  }
+  std::vector<void *> pointers = packed.pointers();
+  CUstream stream = options.stream ? options.stream->handle() : options.rawStream;
+  check(d.cuLaunchKernel(impl_->function, grid.x, grid.y, grid.z,
+                         info.numWarps * 32, 1, 1, options.dynamicSharedBytes,
+                         stream, pointers.empty() ? nullptr : pointers.data(),
+                         nullptr),
+        "cuLaunchKernel", info.name);
+  if (options.synchronize)
+    check(d.cuStreamSynchronize(stream), "cuStreamSynchronize after the launch",
+          info.name);
+}
+
+//===----------------------------------------------------------------------===//
+// Graphs
+//===----------------------------------------------------------------------===//
+
+struct Graph::Impl {
+  CUgraph graph = nullptr;
+  CUgraphExec exec = nullptr;
+  ~Impl() {
+    if (exec)
+      (void)driver().cuGraphExecDestroy(exec);
+    if (graph)
+      (void)driver().cuGraphDestroy(graph);
+  }
+};
+
+Graph Graph::capture(const Stream &stream, const std::function<void()> &body) {
+  if (!stream.handle())
+    throw Error(ErrorCode::InvalidArgument,
+                "a graph is captured on a stream of its own, not the default one");
+  const Driver &d = driver();
+  check(d.cuStreamBeginCapture(stream.handle(), CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+        "cuStreamBeginCapture");
+  auto impl = std::make_shared<Impl>();
+  try {
+    body();
+  } catch (...) {
+    CUgraph partial = nullptr;
+    if (d.cuStreamEndCapture(stream.handle(), &partial) == CUDA_SUCCESS && partial)
+      (void)d.cuGraphDestroy(partial);
+    throw;
+  }
+  check(d.cuStreamEndCapture(stream.handle(), &impl->graph), "cuStreamEndCapture");
+  check(d.cuGraphInstantiateWithFlags(&impl->exec, impl->graph, 0),
+        "cuGraphInstantiate");
+  return Graph(std::move(impl));
+}
+
+void Graph::launch(const Stream &stream) const {
+  check(driver().cuGraphLaunch(impl_->exec, stream.handle()), "cuGraphLaunch");
+}
+
+size_t Graph::nodeCount() const {
+  size_t n = 0;
+  check(driver().cuGraphGetNodes(impl_->graph, nullptr, &n), "cuGraphGetNodes");
+  return n;
+}

@@ -1,0 +1,647 @@
+//===- RuntimeTest.cpp - CPU-side tests of the llk runtime ----------------===//
+//
+// Signature checks, argument packing, grid and shared-memory checks,
+// metadata parsing, cache keys, corrupt-cache recovery, concurrent compiles
+// (threads and processes), and behaviour with no CUDA driver. None needs a
+// GPU. The binary re-runs itself (`--child=...`) for the multi-process and
+// no-driver cases.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llk/runtime.h"
+#include "llk/runtime/JIT.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace llk::rt;
+namespace fs = std::filesystem;
+
+#ifndef LLK_SOURCE_DIR
+#error "LLK_SOURCE_DIR must point at the llk sources"
+#endif
+
+static std::string selfPath;
+
+static std::string examplePath(const std::string &name) {
+  return std::string(LLK_SOURCE_DIR) + "/examples/" + name;
+}
+
+/// A fresh directory under the system's temporary directory.
+static std::string freshDirectory(const std::string &tag) {
+  std::string base = (fs::temp_directory_path() / ("llk-rt-test-" + tag + "-")).string();
+  std::string dir = base + std::to_string(getpid()) + "-" + std::to_string(std::rand());
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+static std::string readAll(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+static void writeAll(const std::string &path, const std::string &data) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << data;
+}
+
+/// Runs this binary with `args`, extra environment `env`; returns the exit
+/// status and what it printed.
+static int runSelf(const std::vector<std::string> &args,
+                   const std::vector<std::pair<std::string, std::string>> &env,
+                   std::string *output) {
+  std::string outFile = freshDirectory("child") + "/out.txt";
+  pid_t pid = fork();
+  if (pid == 0) {
+    for (const auto &[k, v] : env)
+      setenv(k.c_str(), v.c_str(), 1);
+    FILE *f = freopen(outFile.c_str(), "w", stdout);
+    (void)f;
+    dup2(fileno(stdout), 2);
+    std::vector<char *> argv{const_cast<char *>(selfPath.c_str())};
+    for (const std::string &a : args)
+      argv.push_back(const_cast<char *>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(selfPath.c_str(), argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (output)
+    *output = readAll(outFile);
+  fs::remove_all(fs::path(outFile).parent_path());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static KernelInfo softmaxInfo() {
+  KernelInfo k;
+  k.name = "softmax_kernel";
+  k.numWarps = 8;
+  k.sharedBytes = 64;
+  k.params = {{true, ScalarType::F32}, {true, ScalarType::F32},
+              {false, ScalarType::I32}, {false, ScalarType::I32},
+              {false, ScalarType::I32}};
+  return k;
+}
+
+static const char *kMetadata = R"({
+  "format": 1, "compiler": "llk 0.1.0", "arch": "sm_90",
+  "constants": {"BLOCK": 1024},
+  "kernels": [{"name": "softmax_kernel", "num_warps": 8, "shared_bytes": 64,
+               "params": [{"kind": "pointer", "type": "f32"},
+                          {"kind": "pointer", "type": "f32"},
+                          {"kind": "scalar", "type": "i32"},
+                          {"kind": "scalar", "type": "i32"},
+                          {"kind": "scalar", "type": "i32"}]}]
+})";
+
+//===----------------------------------------------------------------------===//
+// Metadata
+//===----------------------------------------------------------------------===//
+
+TEST(Metadata, ParsesWhatLlkcWrites) {
+  ModuleInfo info = parseModuleInfo(kMetadata);
+  EXPECT_EQ(info.arch, "sm_90");
+  EXPECT_EQ(info.constants.at("BLOCK"), 1024);
+  ASSERT_EQ(info.kernels.size(), 1u);
+  const KernelInfo &k = info.kernels[0];
+  EXPECT_EQ(k.signature(), "softmax_kernel(ptr<f32>, ptr<f32>, i32, i32, i32)");
+  EXPECT_EQ(k.numWarps, 8u);
+  EXPECT_EQ(k.sharedBytes, 64);
+  EXPECT_NE(info.find("softmax_kernel"), nullptr);
+  EXPECT_EQ(info.find("nope"), nullptr);
+}
+
+static std::string metadataError(const std::string &json) {
+  try {
+    parseModuleInfo(json);
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+    return e.what();
+  }
+  return "<no error>";
+}
+
+TEST(Metadata, RejectsMalformedInput) {
+  EXPECT_NE(metadataError("{").find("malformed"), std::string::npos);
+  EXPECT_NE(metadataError("{} x").find("trailing"), std::string::npos);
+  EXPECT_NE(metadataError(R"({"format": 2})").find("unsupported format 2"),
+            std::string::npos);
+  std::string noKernels = R"({"format":1,"compiler":"c","arch":"sm_90","constants":{}})";
+  EXPECT_NE(metadataError(noKernels).find("missing member 'kernels'"), std::string::npos);
+  std::string badType = kMetadata;
+  badType.replace(badType.find("\"i32\""), 5, "\"u7\"");
+  EXPECT_NE(metadataError(badType).find("kernels[0].params[2].type"), std::string::npos);
+  std::string badWarps = kMetadata;
+  badWarps.replace(badWarps.find("\"num_warps\": 8"), 14, "\"num_warps\": 0");
+  EXPECT_NE(metadataError(badWarps).find("num_warps"), std::string::npos);
+}
+
+//===----------------------------------------------------------------------===//
+// Arguments, grids, shared memory
+//===----------------------------------------------------------------------===//
+
+static std::string packError(const KernelInfo &k, const ArgList &args) {
+  try {
+    packArgs(k, args);
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+    EXPECT_EQ(e.kernel(), k.name);
+    return e.what();
+  }
+  return "<no error>";
+}
+
+TEST(Args, PacksInSourceOrder) {
+  KernelInfo k = softmaxInfo();
+  PackedArgs packed = packArgs(
+      k, {Arg::pointer(0x7f0000001000, ScalarType::F32),
+          Arg::pointer(0x7f0000002000, std::nullopt), int32_t(-1), 4096, 17});
+  ASSERT_EQ(packed.slots.size(), 5u);
+  EXPECT_EQ(packed.slots[0], 0x7f0000001000u);
+  EXPECT_EQ(packed.slots[1], 0x7f0000002000u);
+  EXPECT_EQ(packed.slots[2], 0xffffffffu); // i32 -1: four bytes, rest zero
+  EXPECT_EQ(packed.slots[3], 4096u);
+  std::vector<void *> pointers = packed.pointers();
+  EXPECT_EQ(*static_cast<int32_t *>(pointers[4]), 17);
+
+  KernelInfo scalars;
+  scalars.name = "s";
+  scalars.params = {{false, ScalarType::F32}, {false, ScalarType::I64},
+                    {false, ScalarType::F16}, {false, ScalarType::F64}};
+  packed = packArgs(scalars, {1.5f, int64_t(-2), Arg::f16(0x3c00), 2.0});
+  EXPECT_EQ(packed.slots[0], 0x3fc00000u);
+  EXPECT_EQ(packed.slots[1], uint64_t(-2));
+  EXPECT_EQ(packed.slots[2], 0x3c00u);
+  EXPECT_EQ(packed.slots[3], 0x4000000000000000u);
+}
+
+TEST(Args, SignatureChecks) {
+  KernelInfo k = softmaxInfo();
+  auto out = Arg::pointer(0x1000, ScalarType::F32);
+  EXPECT_NE(packError(k, {out, out, 1, 2}).find("expected 5 arguments, got 4"),
+            std::string::npos);
+  EXPECT_NE(packError(k, {out, out, 1, 2, 3, 4}).find("expected 5 arguments, got 6"),
+            std::string::npos);
+  EXPECT_NE(packError(k, {out, 7, 1, 2, 3})
+                .find("argument 1 is i32 but the parameter is ptr<f32>"),
+            std::string::npos);
+  EXPECT_NE(packError(k, {out, out, out, 2, 3})
+                .find("argument 2 is ptr<f32> but the parameter is i32"),
+            std::string::npos);
+  EXPECT_NE(packError(k, {Arg::pointer(0x1000, ScalarType::F16), out, 1, 2, 3})
+                .find("argument 0 is ptr<f16> but the parameter is ptr<f32>"),
+            std::string::npos);
+  EXPECT_NE(packError(k, {out, out, int64_t(1), 2, 3})
+                .find("argument 2 is i64 but the parameter is i32"),
+            std::string::npos);
+  EXPECT_NE(packError(k, {out, out, 1.0f, 2, 3}).find("is f32 but the parameter is i32"),
+            std::string::npos);
+  // The message names the signature.
+  EXPECT_NE(packError(k, {}).find("softmax_kernel(ptr<f32>, ptr<f32>, i32, i32, i32)"),
+            std::string::npos);
+}
+
+static std::string gridError(const Grid &grid, unsigned warps = 8) {
+  KernelInfo k = softmaxInfo();
+  k.numWarps = warps;
+  DeviceLimits limits; // H100-like defaults
+  limits.maxThreadsPerBlock = 1024;
+  try {
+    checkGrid(k, grid, limits);
+  } catch (const Error &e) {
+    EXPECT_EQ(e.kernel(), "softmax_kernel");
+    return e.what();
+  }
+  return "<no error>";
+}
+
+TEST(Launch, GridChecks) {
+  EXPECT_EQ(gridError({1, 1, 1}), "<no error>");
+  EXPECT_EQ(gridError({2147483647u, 65535, 65535}), "<no error>");
+  EXPECT_NE(gridError({0}).find("grid (0, 1, 1) has a zero dimension"), std::string::npos);
+  EXPECT_NE(gridError({4, 0, 1}).find("zero dimension"), std::string::npos);
+  EXPECT_NE(gridError({4, 1, 65536}).find("over the device's limit of 65535 in z"),
+            std::string::npos);
+  EXPECT_NE(gridError({4, 65536}).find("in y"), std::string::npos);
+  EXPECT_NE(gridError({1}, 64).find("2048 threads per block"), std::string::npos);
+}
+
+TEST(Launch, SharedMemoryChecks) {
+  KernelInfo k = softmaxInfo();
+  DeviceLimits limits;
+  limits.sharedPerBlockOptin = 227 * 1024;
+  EXPECT_NO_THROW(checkSharedMemory(k, 100 * 1024, limits));
+  EXPECT_NO_THROW(checkSharedMemory(k, 227 * 1024 - 64, limits));
+  try {
+    checkSharedMemory(k, 227 * 1024, limits);
+    FAIL() << "no error";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("64 bytes of static plus 232448 of dynamic"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// JIT and cache
+//===----------------------------------------------------------------------===//
+
+static JITOptions softmaxOptions(int64_t block = 1024, unsigned warps = 4) {
+  JITOptions o;
+  o.constants["BLOCK"] = block;
+  o.numWarps = warps;
+  o.arch = "sm_90";
+  return o;
+}
+
+TEST(CacheKey, DependsOnWhatTheResultDependsOn) {
+  Source s = Source::fromText("func.func @k() { return }", "a.mlir");
+  CacheKey base = CacheKey::make(s, softmaxOptions(), "sm_90");
+  EXPECT_EQ(base.hash, CacheKey::make(s, softmaxOptions(), "sm_90").hash);
+  EXPECT_EQ(base.hex().size(), 16u);
+  // The name is only for diagnostics.
+  EXPECT_EQ(base.hash,
+            CacheKey::make(Source::fromText(s.text, "b.mlir"), softmaxOptions(), "sm_90").hash);
+  EXPECT_NE(base.hash, CacheKey::make(s, softmaxOptions(2048), "sm_90").hash);
+  EXPECT_NE(base.hash, CacheKey::make(s, softmaxOptions(1024, 8), "sm_90").hash);
+  JITOptions noWarps = softmaxOptions();
+  noWarps.numWarps.reset();
+  EXPECT_NE(base.hash, CacheKey::make(s, noWarps, "sm_90").hash);
+  EXPECT_NE(base.hash, CacheKey::make(s, softmaxOptions(), "sm_80").hash);
+  EXPECT_NE(base.hash,
+            CacheKey::make(Source::fromText(s.text + " ", "a.mlir"), softmaxOptions(), "sm_90").hash);
+  JITOptions more = softmaxOptions();
+  more.constants["A"] = 1;
+  EXPECT_NE(base.hash, CacheKey::make(s, more, "sm_90").hash);
+  // The compiler version is part of the key.
+  EXPECT_NE(base.description.find("llk 0.1.0"), std::string::npos);
+}
+
+TEST(JIT, CompilesSoftmaxWithMetadata) {
+  JIT jit(std::make_shared<Cache>(freshDirectory("meta")));
+  CompiledModule m = jit.compileModule(Source::fromFile(examplePath("softmax.mlir")),
+                                       softmaxOptions(1024, 8));
+  EXPECT_NE(m.ptx.find(".entry softmax_kernel"), std::string::npos);
+  EXPECT_NE(m.ptx.find(".target sm_90"), std::string::npos);
+  ModuleInfo info = parseModuleInfo(m.metadataJson);
+  ASSERT_EQ(info.kernels.size(), 1u);
+  EXPECT_EQ(info.kernels[0].signature(),
+            "softmax_kernel(ptr<f32>, ptr<f32>, i32, i32, i32)");
+  EXPECT_EQ(info.kernels[0].numWarps, 8u);
+  EXPECT_GT(info.kernels[0].sharedBytes, 0); // cross-warp reductions
+  EXPECT_EQ(info.constants.at("BLOCK"), 1024);
+  EXPECT_EQ(info.arch, "sm_90");
+  fs::remove_all(jit.cache().directory());
+}
+
+TEST(JIT, DefaultWarpsAndNoSharedMemory) {
+  JIT jit(std::make_shared<Cache>(freshDirectory("add")));
+  JITOptions o;
+  o.constants["BLOCK"] = 1024;
+  o.arch = "sm_80";
+  ModuleInfo info = parseModuleInfo(
+      jit.compileModule(Source::fromFile(examplePath("vector_add.mlir")), o).metadataJson);
+  EXPECT_EQ(info.kernels[0].signature(), "add_kernel(ptr<f32>, ptr<f32>, ptr<f32>, i32)");
+  EXPECT_EQ(info.kernels[0].numWarps, 4u);
+  EXPECT_EQ(info.kernels[0].sharedBytes, 0);
+  fs::remove_all(jit.cache().directory());
+}
+
+static std::string compileError(const std::string &text, JITOptions o) {
+  try {
+    compileToPTX(Source::fromText(text, "bad.mlir"), o);
+  } catch (const Error &e) {
+    return std::string(toString(e.code())) + ": " + e.what();
+  }
+  return "<no error>";
+}
+
+TEST(JIT, CompileErrorsAreValues) {
+  std::string softmax = readAll(examplePath("softmax.mlir"));
+  JITOptions unbound = softmaxOptions();
+  unbound.constants.clear();
+  std::string e = compileError(softmax, unbound);
+  EXPECT_NE(e.find("compile error"), std::string::npos) << e;
+  EXPECT_NE(e.find("constant 'BLOCK' is not bound"), std::string::npos) << e;
+  EXPECT_NE(e.find("bad.mlir:"), std::string::npos) << e;
+  e = compileError("func.func @k(%x: i32) { tile.nonsense }", softmaxOptions());
+  EXPECT_NE(e.find("compile error"), std::string::npos) << e;
+  EXPECT_NE(e.find("bad.mlir:1:"), std::string::npos) << e;
+  EXPECT_NE(compileError("  \n", softmaxOptions()).find("is empty"), std::string::npos);
+  JITOptions noArch = softmaxOptions();
+  noArch.arch = "";
+  EXPECT_NE(compileError(softmax, noArch).find("no target"), std::string::npos);
+  noArch.arch = "sm_75";
+  EXPECT_NE(compileError(softmax, noArch).find("invalid argument"), std::string::npos);
+  JIT jit(std::make_shared<Cache>(freshDirectory("noarch")));
+  JITOptions o = softmaxOptions();
+  o.arch.clear();
+  EXPECT_THROW(jit.compileModule(Source::fromText(softmax), o), Error);
+  fs::remove_all(jit.cache().directory());
+}
+
+TEST(Cache, MemoryAndDiskHits) {
+  std::string dir = freshDirectory("hits");
+  Source src = Source::fromFile(examplePath("softmax.mlir"));
+  CompiledModule first;
+  {
+    JIT jit(std::make_shared<Cache>(dir));
+    first = jit.compileModule(src, softmaxOptions());
+    EXPECT_EQ(jit.compileCount(), 1u);
+    EXPECT_EQ(jit.cache().stats().stores, 1u);
+    CompiledModule again = jit.compileModule(src, softmaxOptions());
+    EXPECT_EQ(jit.compileCount(), 1u);
+    EXPECT_EQ(jit.cache().stats().memoryHits, 1u);
+    EXPECT_EQ(again.ptx, first.ptx);
+  }
+  JIT fresh(std::make_shared<Cache>(dir));
+  CompiledModule disk = fresh.compileModule(src, softmaxOptions());
+  EXPECT_EQ(fresh.compileCount(), 0u);
+  EXPECT_EQ(fresh.cache().stats().diskHits, 1u);
+  EXPECT_EQ(disk.ptx, first.ptx);
+  EXPECT_EQ(disk.metadataJson, first.metadataJson);
+  fs::remove_all(dir);
+}
+
+/// Damages the cached entry with `damage`, then checks that a fresh cache
+/// reports it corrupt, the JIT rebuilds it, and the rebuilt entry is good.
+static void checkRecovery(const std::function<void(std::string &)> &damage) {
+  std::string dir = freshDirectory("corrupt");
+  Source src = Source::fromFile(examplePath("softmax.mlir"));
+  JITOptions o = softmaxOptions();
+  CompiledModule good;
+  std::string path;
+  {
+    JIT jit(std::make_shared<Cache>(dir));
+    good = jit.compileModule(src, o);
+    path = jit.cache().entryPath(CacheKey::make(src, o, "sm_90"));
+  }
+  std::string bytes = readAll(path);
+  ASSERT_FALSE(bytes.empty());
+  damage(bytes);
+  writeAll(path, bytes);
+  {
+    JIT jit(std::make_shared<Cache>(dir));
+    CompiledModule rebuilt = jit.compileModule(src, o);
+    EXPECT_EQ(jit.cache().stats().corrupt, 1u);
+    EXPECT_EQ(jit.compileCount(), 1u);
+    EXPECT_EQ(rebuilt.ptx, good.ptx);
+  }
+  JIT after(std::make_shared<Cache>(dir));
+  after.compileModule(src, o);
+  EXPECT_EQ(after.cache().stats().diskHits, 1u);
+  EXPECT_EQ(after.cache().stats().corrupt, 0u);
+  EXPECT_EQ(after.compileCount(), 0u);
+  fs::remove_all(dir);
+}
+
+TEST(Cache, TruncatedEntryIsRebuilt) {
+  checkRecovery([](std::string &b) { b.resize(b.size() / 2); });
+}
+TEST(Cache, EmptyEntryIsRebuilt) {
+  checkRecovery([](std::string &b) { b.clear(); });
+}
+TEST(Cache, GarbledPayloadIsRebuilt) {
+  checkRecovery([](std::string &b) { b[b.size() - 100] ^= 0x20; });
+}
+TEST(Cache, GarbledHeaderIsRebuilt) {
+  checkRecovery([](std::string &b) { b[3] = 'X'; });
+}
+TEST(Cache, ExtendedEntryIsRebuilt) {
+  checkRecovery([](std::string &b) { b += "junk"; });
+}
+TEST(Cache, EntryOfAnotherKeyIsRebuilt) {
+  checkRecovery([](std::string &b) {
+    // A valid entry of another source: right shape, wrong key.
+    std::string dir = freshDirectory("other");
+    JIT jit(std::make_shared<Cache>(dir));
+    Source other = Source::fromFile(examplePath("vector_add.mlir"));
+    JITOptions o = softmaxOptions();
+    jit.compileModule(other, o);
+    b = readAll(jit.cache().entryPath(CacheKey::make(other, o, "sm_90")));
+    fs::remove_all(dir);
+  });
+}
+
+TEST(Cache, UnwritableDirectoryStillCompiles) {
+  std::string dir = freshDirectory("ro");
+  writeAll(dir + "/file", "x");
+  // A cache "directory" that is a file: every write fails.
+  JIT jit(std::make_shared<Cache>(dir + "/file"));
+  CompiledModule m = jit.compileModule(Source::fromFile(examplePath("softmax.mlir")),
+                                       softmaxOptions());
+  EXPECT_FALSE(m.ptx.empty());
+  EXPECT_EQ(jit.storeFailures(), 1u);
+  fs::remove_all(dir);
+}
+
+TEST(Cache, DefaultDirectoryFollowsEnvironment) {
+  const char *old = std::getenv("LLK_CACHE_DIR");
+  std::string saved = old ? old : "";
+  setenv("LLK_CACHE_DIR", "/tmp/llk-custom-cache", 1);
+  EXPECT_EQ(Cache::defaultDirectory(), "/tmp/llk-custom-cache");
+  EXPECT_EQ(Cache().directory(), "/tmp/llk-custom-cache");
+  unsetenv("LLK_CACHE_DIR");
+  if (const char *home = std::getenv("HOME"); home && !std::getenv("XDG_CACHE_HOME")) {
+    EXPECT_EQ(Cache::defaultDirectory(), std::string(home) + "/.cache/llk");
+  }
+  if (old)
+    setenv("LLK_CACHE_DIR", saved.c_str(), 1);
+}
+
+TEST(Concurrency, ThreadsCompileOnce) {
+  std::string dir = freshDirectory("threads");
+  JIT jit(std::make_shared<Cache>(dir));
+  Source src = Source::fromFile(examplePath("softmax.mlir"));
+  std::vector<std::string> ptx(8);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 8; ++i)
+    threads.emplace_back([&, i] { ptx[i] = jit.compileModule(src, softmaxOptions()).ptx; });
+  for (auto &t : threads)
+    t.join();
+  EXPECT_EQ(jit.compileCount(), 1u);
+  for (int i = 1; i < 8; ++i)
+    EXPECT_EQ(ptx[i], ptx[0]);
+  fs::remove_all(dir);
+}
+
+TEST(Concurrency, ThreadsCompileDifferentKernels) {
+  std::string dir = freshDirectory("threads2");
+  JIT jit(std::make_shared<Cache>(dir));
+  Source src = Source::fromFile(examplePath("softmax.mlir"));
+  std::vector<std::thread> threads;
+  std::vector<int> ok(4, 0);
+  for (int i = 0; i < 4; ++i)
+    threads.emplace_back([&, i] {
+      ModuleInfo info = parseModuleInfo(
+          jit.compileModule(src, softmaxOptions(256 << i, 4)).metadataJson);
+      ok[i] = info.constants.at("BLOCK") == (256 << i);
+    });
+  for (auto &t : threads)
+    t.join();
+  EXPECT_EQ(jit.compileCount(), 4u);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_TRUE(ok[i]);
+  fs::remove_all(dir);
+}
+
+TEST(Concurrency, ProcessesShareOneDirectory) {
+  std::string dir = freshDirectory("procs");
+  constexpr int kProcesses = 6;
+  std::vector<pid_t> pids;
+  std::vector<std::string> outputs(kProcesses);
+  std::vector<std::thread> waiters;
+  for (int i = 0; i < kProcesses; ++i)
+    waiters.emplace_back([&, i] {
+      int status = runSelf({"--child=compile", dir}, {}, &outputs[i]);
+      EXPECT_EQ(status, 0) << outputs[i];
+    });
+  for (auto &t : waiters)
+    t.join();
+  // Every process printed the same PTX hash.
+  for (int i = 1; i < kProcesses; ++i)
+    EXPECT_EQ(outputs[i], outputs[0]);
+  EXPECT_NE(outputs[0].find("ptx "), std::string::npos) << outputs[0];
+  // One entry, no temporaries left, and it reads back.
+  int entries = 0, temporaries = 0;
+  for (const auto &e : fs::directory_iterator(dir)) {
+    std::string name = e.path().filename().string();
+    entries += name.size() > 5 && name.substr(name.size() - 5) == ".llkc";
+    temporaries += name.find(".tmp.") != std::string::npos;
+  }
+  EXPECT_EQ(entries, 1);
+  EXPECT_EQ(temporaries, 0);
+  JIT jit(std::make_shared<Cache>(dir));
+  jit.compileModule(Source::fromFile(examplePath("softmax.mlir")), softmaxOptions());
+  EXPECT_EQ(jit.cache().stats().diskHits, 1u);
+  fs::remove_all(dir);
+}
+
+static int childCompile(const std::string &dir) {
+  try {
+    JIT jit(std::make_shared<Cache>(dir));
+    CompiledModule m =
+        jit.compileModule(Source::fromFile(examplePath("softmax.mlir")), softmaxOptions());
+    std::printf("ptx %s\n", toHex(hash64(m.ptx)).c_str());
+    return 0;
+  } catch (const std::exception &e) {
+    std::printf("error: %s\n", e.what());
+    return 1;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// No driver
+//===----------------------------------------------------------------------===//
+
+/// Runs in a child whose LLK_CUDA_LIBRARY names a library that does not
+/// exist: every driver call must fail with NoDriver, as a value.
+static int childNoDriver() {
+  int failures = 0;
+  auto expect = [&](bool ok, const std::string &what) {
+    if (!ok) {
+      std::printf("FAILED: %s\n", what.c_str());
+      ++failures;
+    }
+  };
+  std::string why;
+  expect(!driverAvailable(&why), "driverAvailable() is false");
+  expect(why.find("no CUDA driver: cannot load libllk-no-such-driver.so") == 0,
+         "reason: " + why);
+  try {
+    Device::open(0);
+    expect(false, "Device::open throws");
+  } catch (const Error &e) {
+    expect(e.code() == ErrorCode::NoDriver, "code NoDriver");
+    expect(std::string(e.what()).find("no CUDA driver") != std::string::npos,
+           std::string("message: ") + e.what());
+  }
+  try {
+    Device::count();
+    expect(false, "Device::count throws");
+  } catch (const Error &e) {
+    expect(e.code() == ErrorCode::NoDriver, "count: code NoDriver");
+  }
+  llk_device dev = nullptr;
+  expect(llk_device_open(0, &dev) == LLK_ERROR_NO_DRIVER, "C: LLK_ERROR_NO_DRIVER");
+  expect(dev == nullptr, "C: no handle");
+  expect(std::string(llk_last_error()).find("no CUDA driver") != std::string::npos,
+         std::string("C: llk_last_error: ") + llk_last_error());
+  int count = -1;
+  expect(llk_device_count(&count) == LLK_ERROR_NO_DRIVER, "C: count");
+  // The compiler half works without a driver.
+  try {
+    JIT jit(std::make_shared<Cache>(freshDirectory("nodrv")));
+    CompiledModule m = jit.compileModule(Source::fromFile(examplePath("softmax.mlir")),
+                                         softmaxOptions());
+    expect(!m.ptx.empty(), "JIT to PTX without a driver");
+    fs::remove_all(jit.cache().directory());
+  } catch (const std::exception &e) {
+    expect(false, std::string("JIT without a driver: ") + e.what());
+  }
+  std::printf("%s\n", failures ? "no-driver child: FAILED" : "no-driver child: ok");
+  return failures ? 1 : 0;
+}
+
+TEST(NoDriver, MissingLibraryIsAnError) {
+  std::string output;
+  int status = runSelf({"--child=no-driver"},
+                       {{"LLK_CUDA_LIBRARY", "libllk-no-such-driver.so"}}, &output);
+  EXPECT_EQ(status, 0) << output;
+  EXPECT_NE(output.find("no-driver child: ok"), std::string::npos) << output;
+}
+
+TEST(NoDriver, ThisMachine) {
+  // On a machine without libcuda.so.1 (CI's), the default load fails as a
+  // value; with one, a device count comes back.
+  std::string why;
+  if (driverAvailable(&why)) {
+    EXPECT_GE(Device::count(), 0);
+  } else {
+    EXPECT_NE(why.find("libcuda.so.1"), std::string::npos) << why;
+    EXPECT_THROW(Device::open(0), Error);
+  }
+}
+
+TEST(CAPI, NullHandlesAreErrors) {
+  EXPECT_EQ(llk_device_open(0, nullptr), LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(llk_last_error()).find("null"), std::string::npos);
+  EXPECT_EQ(llk_module_get_kernel(nullptr, "k", nullptr), LLK_ERROR_INVALID_ARGUMENT);
+  unsigned grid[3] = {1, 1, 1};
+  EXPECT_EQ(llk_kernel_launch(nullptr, grid, nullptr, 0, nullptr, 0),
+            LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(llk_kernel_num_params(nullptr), 0u);
+  llk_arg a = llk_arg_f32(1.0f);
+  EXPECT_EQ(a.bits, 0x3f800000u);
+  EXPECT_EQ(llk_arg_i32(-1).bits, 0xffffffffu);
+}
+
+TEST(CAPI, JITCompileErrorIsStatus) {
+  llk_jit jit = nullptr;
+  // JIT handles need a device; without one the call fails cleanly.
+  llk_status s = llk_jit_create(nullptr, nullptr, &jit);
+  EXPECT_EQ(s, LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(jit, nullptr);
+}
+
+int main(int argc, char **argv) {
+  selfPath = fs::canonical("/proc/self/exe").string();
+  std::srand(static_cast<unsigned>(getpid()));
+  if (argc >= 2 && std::string(argv[1]) == "--child=compile" && argc == 3)
+    return childCompile(argv[2]);
+  if (argc >= 2 && std::string(argv[1]) == "--child=no-driver")
+    return childNoDriver();
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}

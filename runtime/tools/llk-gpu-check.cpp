@@ -1,0 +1,233 @@
+//===- llk-gpu-check.cpp - every kernel check, on the GPU -----------------===//
+//
+// Runs the kernel checks of lib/Checks — the same inputs and float64
+// references the interpreter runs in CI — on the GPU through the runtime:
+// JIT-compiles each kernel, uploads the inputs, poisons the outputs, launches,
+// compares, and times the launch (median of CUDA-event-timed repetitions).
+// Each check runs at its small shape and at its GPU shapes.
+//
+//   llk-gpu-check [--examples DIR] [--seed N] [--only a,b] [--reps N] [--no-time]
+//
+//===----------------------------------------------------------------------===//
+
+#include "llk/Checks/KernelChecks.h"
+#include "llk/runtime/JIT.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <set>
+#include <sstream>
+#include <string>
+
+using namespace llk;
+namespace rt = llk::rt;
+using checks::HostBuffer;
+using checks::KernelCheck;
+using checks::Problem;
+using interp::ElemType;
+
+namespace {
+
+rt::ScalarType scalarType(ElemType type) {
+  switch (type) {
+  case ElemType::F64: return rt::ScalarType::F64;
+  case ElemType::F32: return rt::ScalarType::F32;
+  case ElemType::F16: return rt::ScalarType::F16;
+  case ElemType::BF16: return rt::ScalarType::BF16;
+  case ElemType::I64: return rt::ScalarType::I64;
+  case ElemType::I32: return rt::ScalarType::I32;
+  case ElemType::I16: return rt::ScalarType::I16;
+  case ElemType::I8: return rt::ScalarType::I8;
+  }
+  return rt::ScalarType::I8;
+}
+
+/// A scalar argument's bits, as the kernel parameter holds them.
+uint64_t scalarBits(ElemType type, double value) {
+  uint64_t bits = 0;
+  switch (type) {
+  case ElemType::I64: bits = uint64_t(int64_t(value)); break;
+  case ElemType::I32: bits = uint32_t(int32_t(value)); break;
+  case ElemType::I16: bits = uint16_t(int16_t(value)); break;
+  case ElemType::I8: bits = uint8_t(int8_t(value)); break;
+  default: interp::encodeElement(type, value, &bits); break;
+  }
+  return bits;
+}
+
+struct Row {
+  std::string check, shape;
+  bool passed;
+  double error, medianUs, gbps;
+  std::string message;
+};
+
+struct Options {
+  std::string examples = LLK_SOURCE_DIR "/examples";
+  uint64_t seed = 0;
+  std::set<std::string> only;
+  int reps = 20;
+  bool time = true;
+};
+
+/// Runs one shape of one check; throws rt::Error on runtime failures.
+Row runCase(rt::Device &device, rt::JIT &jit, const KernelCheck &check,
+            const std::string &label,
+            const std::function<void(Problem &)> &build, const Options &opts) {
+  Row row{check.name, label, false, NAN, NAN, NAN, ""};
+  std::mt19937_64 rng(opts.seed ^ std::hash<std::string>()(check.name + label));
+  Problem problem(rng);
+  build(problem);
+  checks::poisonOutputs(problem);
+
+  rt::JITOptions jitOptions;
+  jitOptions.constants = check.constants;
+  for (const auto &[name, value] : problem.constants)
+    jitOptions.constants[name] = value;
+  if (problem.numWarps)
+    jitOptions.numWarps = problem.numWarps;
+  rt::Kernel kernel = jit.compile(
+      rt::Source::fromFile(opts.examples + "/" + check.source), jitOptions,
+      check.kernel);
+
+  std::vector<rt::DeviceMemory> memory;
+  memory.reserve(problem.buffers.size());
+  for (HostBuffer &buffer : problem.buffers) {
+    memory.emplace_back(device, std::max<size_t>(1, buffer.bytes.size()));
+    memory.back().copyFromHost(buffer.bytes.data(), buffer.bytes.size());
+  }
+  auto memoryOf = [&](const HostBuffer *buffer) -> rt::DeviceMemory & {
+    size_t i = 0;
+    for (const HostBuffer &b : problem.buffers) {
+      if (&b == buffer)
+        return memory[i];
+      ++i;
+    }
+    throw rt::Error(rt::ErrorCode::InvalidArgument, "argument buffer not found");
+  };
+  rt::ArgList args;
+  for (const Problem::Arg &arg : problem.args)
+    args.push_back(arg.buffer
+                       ? rt::Arg::pointer(memoryOf(arg.buffer).address(),
+                                          scalarType(arg.buffer->type))
+                       : rt::Arg::scalar(scalarType(arg.type),
+                                         scalarBits(arg.type, arg.value)));
+  rt::Grid grid(problem.grid.x, problem.grid.y, problem.grid.z);
+  rt::LaunchOptions checked;
+  checked.synchronize = true;
+  kernel.launch(grid, args, checked);
+
+  size_t i = 0;
+  for (HostBuffer &buffer : problem.buffers) {
+    if (buffer.isOutput)
+      memory[i].copyToHost(buffer.bytes.data(), buffer.bytes.size());
+    ++i;
+  }
+  checks::CheckResult result = checks::compareOutputs(check, problem);
+  row.passed = result.passed;
+  row.error = result.error;
+  row.message = result.message;
+
+  if (opts.time) {
+    rt::Stream stream(device);
+    rt::LaunchOptions on;
+    on.stream = &stream;
+    for (int w = 0; w < 3; ++w)
+      kernel.launch(grid, args, on);
+    std::vector<double> times;
+    rt::Event start(device), end(device);
+    for (int r = 0; r < opts.reps; ++r) {
+      start.record(&stream);
+      kernel.launch(grid, args, on);
+      end.record(&stream);
+      end.synchronize();
+      times.push_back(rt::Event::elapsedMs(start, end) * 1e3);
+    }
+    std::sort(times.begin(), times.end());
+    row.medianUs = times[times.size() / 2];
+    if (problem.bytes > 0)
+      row.gbps = problem.bytes / (row.medianUs * 1e-6) / 1e9;
+  }
+  return row;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options opts;
+  opts.seed = std::random_device()();
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "llk-gpu-check: %s needs a value\n", arg.c_str());
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (arg == "--examples")
+      opts.examples = value();
+    else if (arg == "--seed")
+      opts.seed = std::stoull(value());
+    else if (arg == "--reps")
+      opts.reps = std::max(1, std::stoi(value()));
+    else if (arg == "--no-time")
+      opts.time = false;
+    else if (arg == "--only") {
+      std::stringstream names(value());
+      for (std::string name; std::getline(names, name, ',');)
+        opts.only.insert(name);
+    } else {
+      std::fprintf(stderr,
+                   "usage: llk-gpu-check [--examples DIR] [--seed N] "
+                   "[--only a,b] [--reps N] [--no-time]\n");
+      return 2;
+    }
+  }
+
+  std::vector<Row> rows;
+  try {
+    rt::Device device = rt::Device::open(0);
+    rt::JIT jit(device);
+    std::printf("device: %s (%s), seed %llu\n", device.name().c_str(),
+                device.arch().c_str(), (unsigned long long)opts.seed);
+    for (const KernelCheck &check : checks::kernelChecks()) {
+      if (!opts.only.empty() && !opts.only.count(check.name))
+        continue;
+      std::vector<std::pair<std::string, std::function<void(Problem &)>>> cases{
+          {"small", check.build}};
+      for (const checks::GpuCase &c : check.gpuCases)
+        cases.push_back({c.label, c.build});
+      for (auto &[label, build] : cases) {
+        Row row;
+        try {
+          row = runCase(device, jit, check, label, build, opts);
+        } catch (const rt::Error &e) {
+          row = {check.name, label, false, NAN, NAN, NAN, e.what()};
+        }
+        std::printf("  %-28s %-22s %s  rel err %.3g  %s\n", row.check.c_str(),
+                    row.shape.c_str(), row.passed ? "PASS" : "FAIL", row.error,
+                    row.passed ? "" : row.message.c_str());
+        std::fflush(stdout);
+        rows.push_back(row);
+      }
+    }
+  } catch (const rt::Error &e) {
+    std::fprintf(stderr, "llk-gpu-check: %s\n", e.what());
+    return 1;
+  }
+
+  std::printf("\n| kernel | shape | result | rel err | median us | GB/s |\n");
+  std::printf("|---|---|---|---:|---:|---:|\n");
+  int passed = 0, failed = 0;
+  for (const Row &row : rows) {
+    (row.passed ? passed : failed)++;
+    std::printf("| %s | %s | %s | %.2e | %.2f | %.1f |\n", row.check.c_str(),
+                row.shape.c_str(), row.passed ? "PASS" : "FAIL", row.error,
+                row.medianUs, row.gbps);
+  }
+  std::printf("\n%d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
