@@ -1,0 +1,279 @@
+//===- LlamaQuantChecks.cpp - Llama's int8 (q8_0 / q8_1) kernels ----------===//
+//
+// quantize_q8_1, linear_q8_0 and mul_mat_vec_q (examples/llama/) against
+// float64 references. The packed formats are built and read byte by byte, as
+// llama.cpp stores them (../shared/spec/llama-kernels.md):
+//   block_q8_0 = 34 bytes { f16 d; int8 qs[32]; }
+//   block_q8_1 = 36 bytes { f16 d; f16 s; int8 qs[32]; }
+// and every reference is computed from the bytes the kernel reads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llk/Checks/KernelChecks.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace llk::checks;
+using llk::interp::ElemType;
+
+namespace {
+
+constexpr int64_t kQK = 32;      // values a block
+constexpr int64_t kQ8_0Bytes = 34;
+constexpr int64_t kQ8_1Bytes = 36;
+
+void putHalf(uint8_t *dst, double value) {
+  llk::interp::encodeElement(ElemType::F16, value, dst);
+}
+double getHalf(const uint8_t *src) {
+  return llk::interp::decodeElement(ElemType::F16, src);
+}
+
+/// One block quantized as llama.cpp does it: d = amax / 127 computed in
+/// float (stored as f16), qs = round(x / d) half away from zero (0 when
+/// amax = 0), and the sum of the inputs.
+struct QuantBlock {
+  float d = 0;
+  double sum = 0;
+  int8_t qs[kQK] = {};
+};
+
+QuantBlock quantizeBlock(const double *x) {
+  QuantBlock block;
+  double amax = 0;
+  for (int64_t j = 0; j < kQK; ++j) {
+    amax = std::max(amax, std::abs(x[j]));
+    block.sum += x[j];
+  }
+  block.d = static_cast<float>(amax) / 127.0f;
+  for (int64_t j = 0; j < kQK; ++j)
+    block.qs[j] = amax == 0 ? 0 : static_cast<int8_t>(std::round(x[j] / block.d));
+  return block;
+}
+
+void writeQ8_0(uint8_t *dst, const QuantBlock &block) {
+  putHalf(dst, block.d);
+  std::memcpy(dst + 2, block.qs, kQK);
+}
+void writeQ8_1(uint8_t *dst, const QuantBlock &block) {
+  putHalf(dst, block.d);
+  putHalf(dst + 2, block.sum);
+  std::memcpy(dst + 4, block.qs, kQK);
+}
+
+/// The values of `rows` rows of `cols` (a multiple of 32) quantized into
+/// blocks of `blockBytes` by `write`, row after row.
+std::vector<uint8_t> packRows(const std::vector<double> &values, int64_t rows,
+                              int64_t cols, int64_t blockBytes,
+                              void (*write)(uint8_t *, const QuantBlock &)) {
+  int64_t blocks = cols / kQK;
+  std::vector<uint8_t> bytes(rows * blocks * blockBytes);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t b = 0; b < blocks; ++b)
+      write(&bytes[(r * blocks + b) * blockBytes],
+            quantizeBlock(&values[r * cols + b * kQK]));
+  return bytes;
+}
+
+/// Makes `buffer` an i8 buffer holding `bytes` (a packed block format).
+void holdBytes(HostBuffer &buffer, std::vector<uint8_t> bytes) {
+  buffer.type = ElemType::I8;
+  buffer.shape = {static_cast<int64_t>(bytes.size())};
+  buffer.bytes = std::move(bytes);
+  buffer.values.resize(buffer.bytes.size());
+  for (size_t i = 0; i < buffer.bytes.size(); ++i)
+    buffer.values[i] = static_cast<int8_t>(buffer.bytes[i]);
+}
+
+/// A random N x K weight matrix in block_q8_0 rows (normal values quantized).
+HostBuffer &randomQ8_0(Problem &p, std::string name, int64_t rows, int64_t cols) {
+  HostBuffer &w = p.randn(std::move(name), ElemType::F32, {rows, cols});
+  holdBytes(w, packRows(w.values, rows, cols, kQ8_0Bytes, writeQ8_0));
+  return w;
+}
+
+/// A random activation of `cols` values as block_q8_1 (normal values
+/// quantized by the same rules as quantize_q8_1).
+HostBuffer &randomQ8_1(Problem &p, std::string name, int64_t cols) {
+  HostBuffer &x = p.randn(std::move(name), ElemType::F32, {cols});
+  holdBytes(x, packRows(x.values, 1, cols, kQ8_1Bytes, writeQ8_1));
+  return x;
+}
+
+/// The scale and quant j of block b of row r of a packed matrix.
+struct PackedView {
+  const HostBuffer &buffer;
+  int64_t blocksPerRow, blockBytes, quantsAt;
+  const uint8_t *block(int64_t r, int64_t b) const {
+    return &buffer.bytes[(r * blocksPerRow + b) * blockBytes];
+  }
+  double d(int64_t r, int64_t b) const { return getHalf(block(r, b)); }
+  int q(int64_t r, int64_t b, int64_t j) const {
+    return static_cast<int8_t>(block(r, b)[quantsAt + j]);
+  }
+};
+PackedView viewQ8_0(const HostBuffer &w, int64_t cols) {
+  return {w, cols / kQK, kQ8_0Bytes, 2};
+}
+PackedView viewQ8_1(const HostBuffer &x, int64_t cols) {
+  return {x, cols / kQK, kQ8_1Bytes, 4};
+}
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+//===----------------------------------------------------------------------===//
+// quantize_q8_1
+//===----------------------------------------------------------------------===//
+
+constexpr int64_t kQuantizeBlocks = 16; // BLOCKS on the GPU: 512 values a program
+
+/// `rows` rows of `kx` values (kx a multiple of 16) padded to `kxPadded` (a
+/// multiple of 512). The inputs are multiples of 2^-10 in [-4, 4), so the
+/// kernel's f32 sums are exact in any order and every output byte is
+/// determined: the reference is the bytes themselves (a quant may still
+/// differ by one where x/d is within f32 rounding of a half).
+void quantizeQ8_1(Problem &p, int64_t rows, int64_t kx, int64_t kxPadded,
+                  int64_t blocks) {
+  HostBuffer &x = p.uniform("x", ElemType::F32, {rows, kx}, -4, 4);
+  for (size_t i = 0; i < x.size(); ++i) {
+    x.values[i] = std::round(x.values[i] * 1024) / 1024;
+    llk::interp::encodeElement(ElemType::F32, x.values[i], &x.bytes[i * 4]);
+  }
+  std::vector<double> padded(rows * kxPadded, 0.0);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < kx; ++c)
+      padded[r * kxPadded + c] = x[r * kx + c];
+  std::vector<uint8_t> want = packRows(padded, rows, kxPadded, kQ8_1Bytes, writeQ8_1);
+  HostBuffer &y = p.output("y", ElemType::I8, {static_cast<int64_t>(want.size())});
+  for (size_t i = 0; i < want.size(); ++i)
+    y.reference[i] = static_cast<int8_t>(want[i]);
+  p.pointerArg(y);
+  p.pointerArg(x);
+  p.scalarArg(ElemType::I32, kx);
+  p.scalarArg(ElemType::I32, kxPadded);
+  p.grid = {static_cast<uint32_t>(ceilDiv(kxPadded, kQK * blocks)),
+            static_cast<uint32_t>(rows), 1};
+  p.bytes = rows * kx * 4.0 + want.size();
+}
+
+GpuCase quantizeCase(int64_t rows, int64_t kx) {
+  int64_t kxPadded = ceilDiv(kx, 512) * 512;
+  return {std::to_string(rows) + "x" + std::to_string(kx),
+          [=](Problem &p) {
+            quantizeQ8_1(p, rows, kx, kxPadded, kQuantizeBlocks);
+            p.constants = {{"BLOCKS", kQuantizeBlocks}};
+          }};
+}
+
+//===----------------------------------------------------------------------===//
+// linear_q8_0 and mul_mat_vec_q
+//===----------------------------------------------------------------------===//
+
+constexpr int64_t kRows = 2;    // ROWS: rows a program
+constexpr int64_t kPairs = 256; // PAIRS: 16 * 16 blocks an iteration
+
+std::map<std::string, int64_t> matVecConstants(int64_t rows, int64_t pairs) {
+  return {{"ROWS", rows}, {"PAIRS", pairs}, {"T", rows * pairs}};
+}
+
+/// y = W x with W an n x k block_q8_0 matrix and x f32.
+void linearQ8_0(Problem &p, int64_t n, int64_t k) {
+  HostBuffer &w = randomQ8_0(p, "w", n, k);
+  HostBuffer &x = p.randn("x", ElemType::F32, {k});
+  HostBuffer &y = p.output("y", ElemType::F32, {n});
+  PackedView wv = viewQ8_0(w, k);
+  for (int64_t r = 0; r < n; ++r) {
+    double sum = 0;
+    for (int64_t b = 0; b < k / kQK; ++b) {
+      double dot = 0;
+      for (int64_t j = 0; j < kQK; ++j)
+        dot += wv.q(r, b, j) * x[b * kQK + j];
+      sum += wv.d(r, b) * dot;
+    }
+    y.reference[r] = sum;
+  }
+  p.pointerArg(y);
+  p.pointerArg(w);
+  p.pointerArg(x);
+  p.scalarArg(ElemType::I32, n);
+  p.scalarArg(ElemType::I32, k);
+  p.bytes = w.bytes.size() + k * 4.0 + n * 4.0;
+}
+
+/// y = W xq with W an n x k block_q8_0 matrix and xq k values in block_q8_1
+/// (padded to a multiple of 512, as quantize_q8_1 leaves them).
+void mulMatVecQ(Problem &p, int64_t n, int64_t k) {
+  HostBuffer &w = randomQ8_0(p, "w", n, k);
+  int64_t kPadded = ceilDiv(k, 512) * 512;
+  HostBuffer &xq = randomQ8_1(p, "xq", kPadded);
+  HostBuffer &y = p.output("y", ElemType::F32, {n});
+  PackedView wv = viewQ8_0(w, k), xv = viewQ8_1(xq, kPadded);
+  for (int64_t r = 0; r < n; ++r) {
+    double sum = 0;
+    for (int64_t b = 0; b < k / kQK; ++b) {
+      int64_t dot = 0;
+      for (int64_t j = 0; j < kQK; ++j)
+        dot += wv.q(r, b, j) * xv.q(0, b, j);
+      sum += wv.d(r, b) * xv.d(0, b) * dot;
+    }
+    y.reference[r] = sum;
+  }
+  p.pointerArg(y);
+  p.pointerArg(w);
+  p.pointerArg(xq);
+  p.scalarArg(ElemType::I32, n);
+  p.scalarArg(ElemType::I32, k);
+  p.bytes = w.bytes.size() + k / kQK * kQ8_1Bytes + n * 4.0;
+}
+
+using MatVec = void (*)(Problem &, int64_t, int64_t);
+
+/// The interpreter's shape: ROWS = 2 and 8 blocks an iteration, N odd (the
+/// last program has one row) and K = 13 blocks (the second iteration is
+/// partly masked; rows are only 2-byte aligned).
+template <MatVec kernel> void matVecSmall(Problem &p) {
+  const int64_t n = 37, k = 13 * kQK;
+  kernel(p, n, k);
+  p.grid = {static_cast<uint32_t>(ceilDiv(n, 2)), 1, 1};
+}
+
+template <MatVec kernel> GpuCase matVecCase(int64_t n, int64_t k) {
+  return {std::to_string(n) + "x" + std::to_string(k), [=](Problem &p) {
+            kernel(p, n, k);
+            p.constants = matVecConstants(kRows, kPairs);
+            p.grid = {static_cast<uint32_t>(ceilDiv(n, kRows)), 1, 1};
+          }};
+}
+
+/// Llama-2 7B's generation linears, and an awkward one (N odd, K = 129
+/// blocks: rows not 16-byte aligned, the last iteration 1 block).
+template <MatVec kernel> std::vector<GpuCase> matVecCases() {
+  return {matVecCase<kernel>(4096, 4096), matVecCase<kernel>(11008, 4096),
+          matVecCase<kernel>(4096, 11008), matVecCase<kernel>(4001, 4128)};
+}
+
+} // namespace
+
+std::vector<KernelCheck> llk::checks::llamaQuantChecks() {
+  // quantize_q8_1: bytes exact but for rare +-1 quants, so a tighter bound
+  // than int8's 1e-2 (which a 1%-wrong scale would pass).
+  return {
+      {"quantize_q8_1", "llama/quantize_q8_1.mlir", "quantize_q8_1",
+      {{"BLOCKS", 4}}, 2e-3,
+      // 3 rows of 1008 values (31.5 blocks) padded to 1536: a half-masked
+      // block and 16 all-zero ones (amax = 0) a row.
+      [](Problem &p) { quantizeQ8_1(p, 3, 1008, 1536, 4); },
+      // Decode and prompt (T = 512) activations, and an awkward length.
+      {quantizeCase(1, 4096), quantizeCase(1, 11008), quantizeCase(512, 4096),
+       quantizeCase(512, 11008), quantizeCase(7, 4000)}},
+      // The dequantizing and the integer mat-vec compute exactly defined sums
+      // of the stored values in f32: f32 accuracy.
+      {"linear_q8_0", "llama/linear_q8_0.mlir", "linear_q8_0",
+       matVecConstants(2, 8 * 16), 1e-5, matVecSmall<linearQ8_0>,
+       matVecCases<linearQ8_0>()},
+      {"mul_mat_vec_q", "llama/mul_mat_vec_q.mlir", "mul_mat_vec_q",
+       matVecConstants(2, 8 * 16), 1e-5, matVecSmall<mulMatVecQ>,
+       matVecCases<mulMatVecQ>()},
+  };
+}
