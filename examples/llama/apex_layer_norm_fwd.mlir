@@ -32,6 +32,7 @@
 //   Llama-2 7B hidden size 4096). num_warps 8 (4 for n2 <= 1024).
 //   Arguments: y, mean, invvar (outputs), x, gamma, beta (inputs; x and y
 //   rows contiguous, n2 values each), n2 (multiple of 16), eps.
+//   Offsets are i32: n1 * n2 < 2^31 (Llama: 512 x 4096 = 2^21).
 //   Element types: one function per storage type (the DSL's constants are
 //   integers only, so a type cannot be a parameter): _f32, _f16, _bf16;
 //   the f16/bf16 ones differ only in the casts after loading and before

@@ -21,6 +21,7 @@
 //   Arguments: dx (out, [n1][n2]), part_gamma (out, f32 [n_chunks][n2]),
 //   dy, saved (x, or y when MEMORY_EFFICIENT), invvar (f32 [n1]), gamma,
 //   n1, n2 (multiple of 16), rows_per_chunk, eps.
+//   Offsets are i32: n1 * n2 < 2^31 (Llama: 512 x 4096 = 2^21).
 //   Element types: _f32, _f16, _bf16 functions (constants are integers
 //   only, so the type cannot be a parameter); all arithmetic is f32.
 

@@ -11,6 +11,7 @@
 //   of two (4096 for Llama-2 7B). num_warps 8 (4 for n2 <= 1024).
 //   Arguments: y, invvar (outputs), x, gamma (inputs; rows contiguous, n2
 //   values each), n2 (multiple of 16), eps.
+//   Offsets are i32: n1 * n2 < 2^31 (Llama: 512 x 4096 = 2^21).
 //   Element types: _f32, _f16, _bf16 functions (constants are integers
 //   only, so the type cannot be a parameter); the 16-bit ones widen after
 //   loading and round (rne) before storing; statistics are f32.
