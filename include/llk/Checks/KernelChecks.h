@@ -107,6 +107,8 @@ struct KernelCheck {
 /// The checks of each group of kernels.
 std::vector<KernelCheck> exampleChecks();
 std::vector<KernelCheck> llamaQuantChecks();
+/// Apex fused LayerNorm/RMSNorm, forward and backward (lib/Checks/LlamaApexChecks.cpp).
+std::vector<KernelCheck> llamaApexChecks();
 
 /// Every kernel check, in table order.
 const std::vector<KernelCheck> &kernelChecks();
