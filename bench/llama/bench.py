@@ -756,7 +756,11 @@ def main():
     failures = 0
 
     cases = build_cases(a, S, L, tk)
+    dead = False
     for ci, case in enumerate(cases):
+        if dead:
+            summary.append(f"- {case.kernel} at {case.label}: not run (CUDA context lost earlier)")
+            continue
         if only and case.kernel not in only:
             continue
         log(f"[{case.kernel} {case.label}]")
@@ -826,6 +830,7 @@ def main():
                     torch.cuda.synchronize()
                 except Exception:
                     log("CUDA context is unusable after this error; stopping.")
+                    dead = True
                     break
 
         # summary line
