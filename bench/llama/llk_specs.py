@@ -1,0 +1,229 @@
+"""Launch specs: how bench.py launches each llk kernel from its PTX.
+
+One entry per benchmark kernel name (the `kernel` column of the table). A spec
+is a function `spec(c)` of the case `c` that returns the launches of one run:
+
+    c.shape  dict of the case's sizes and scalars (see the table below)
+    c.t      dict of torch CUDA tensors: the case's inputs AND outputs (and
+             whatever scratch the spec asks for with c.scratch)
+    c.scratch(name, numel, torch_dtype)  a device buffer that lives for the
+             case (same buffer on every call with the same name)
+
+and returns either a list of `Launch`es (run in order; one table row "llk"),
+or a dict {label: [Launch, ...]} for several variants (rows "llk:<label>",
+e.g. one per num_warps); or None when the kernel cannot do this shape (the
+row then says so).
+
+    Launch(ptx, grid, args, entry=None)
+      ptx    file name under --ptx-dir (llkc output). Beside it, llkc writes
+             <ptx>.json (format 1: kernels[].name/params/num_warps/
+             shared_bytes); bench.py takes block = num_warps*32 from it and
+             checks `args` against its params (count, pointer/scalar, scalar
+             types). Without the JSON it falls back to the PTX (.entry name,
+             .maxntid, .param widths).
+      grid   (x,) / (x, y) / (x, y, z): the programs (tile.program_id x|y|z)
+      args   in source order, built with the helpers below:
+               ptr(tensor, byte_offset=0)   a !tile.ptr<T> (.param .u64)
+               i32(v), i64(v), f32(v), f16(v)   scalars
+      entry  kernel name in the PTX; default: the module's only kernel
+
+Kernels and what c.t / c.shape hold (all tensors contiguous; f32 unless said):
+
+  rms_norm       x[R,C], gamma[C] -> out[R,C]        shape R, C, eps
+  softmax        x[R,C] -> out[R,C]                  shape R, C
+  swiglu         gate[n], up[n] -> out[n]            shape n (= R*C), R, C
+                 out = gate / (1 + exp(-gate)) * up
+  add            x[n], y[ky] -> out[n]               shape n, ky  (ky == n here)
+  rope           x[T*NH, D] -> out[T*NH, D]          shape T, NH, D, n_past, base,
+                 theta_scale (= base^(-2/D), float64). Row r = t*NH + h,
+                 pos = n_past + t; pair k rotated by pos*theta_scale^k
+  cpy_k, cpy_v   src[T, NH*D] f32 -> dst (f16 cache)  shape ne, ne00, ne01, nb00,
+                 nb01, nb02, ne10, ne11, nb10, nb11, nb12 (ggml: element counts,
+                 BYTE strides), dst_offset_bytes, T, C, NH, D.
+                 cpy_k: dst = K cache [C][NH*D]; cpy_v: dst = V cache [NH*D][C]
+                 (src read transposed: ne00 = T tokens, nb00 = NH*D*4)
+  quantize_q8_1  x[R,K] -> out uint8[R, Kp/32*36]    shape R, K, Kp (K padded to 512)
+  linear_q8_0    w uint8[N, K/32*34], x[K] -> out[N]  shape N, K
+  mul_mat_vec_q  w uint8[N, K/32*34], yq uint8[Kp/32*36] (q8_1 of x) -> out[N]
+                 shape N, K, Kp
+  attention      q[NH,D], k_cache f16[C,NH_KV,D], v_cache f16[NH_KV,D,C]
+                 -> out[NH,D]                        shape NH, NH_KV, D, C, n_kv, scale
+                 out[h] = softmax(scale * K[:n_kv,h] q[h]) . V[h,:, :n_kv]
+
+bench.py loads the PTX with cupy.RawModule(code=...), launches on the torch
+current stream, and compares the outputs against float64 references; a
+spec only has to say which PTX, which grid and which arguments.
+"""
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+import numpy as np
+
+# ---------------------------------------------------------------- helpers
+
+_TORCH_TO_LLK = {"float32": "f32", "float16": "f16", "bfloat16": "bf16", "float64": "f64",
+                 "int8": "i8", "uint8": "i8", "int16": "i16", "int32": "i32", "int64": "i64"}
+
+
+@dataclass
+class Arg:
+    kind: str            # "pointer" | "scalar"
+    type: str            # llk type name: f32, i32, ... (pointer: element type)
+    value: Any           # np.uint64 address or numpy scalar
+
+
+def ptr(tensor, byte_offset=0, type=None):
+    """A !tile.ptr argument: the tensor's device address (+ byte_offset).
+    `type` overrides the element type checked against the metadata (for
+    byte buffers viewed as another type)."""
+    t = type or _TORCH_TO_LLK.get(str(tensor.dtype).replace("torch.", ""), "?")
+    return Arg("pointer", t, np.uint64(tensor.data_ptr() + byte_offset))
+
+
+def i32(v):
+    v = int(v)
+    assert -2**31 <= v < 2**31, f"i32 argument out of range: {v}"
+    return Arg("scalar", "i32", np.int32(v))
+
+
+def i64(v):
+    return Arg("scalar", "i64", np.int64(int(v)))
+
+
+def f32(v):
+    return Arg("scalar", "f32", np.float32(v))
+
+
+def f16(v):
+    return Arg("scalar", "f16", np.float16(v))
+
+
+@dataclass
+class Launch:
+    ptx: str
+    grid: tuple
+    args: list
+    entry: Optional[str] = None
+
+
+def cdiv(a, b):
+    return (a + b - 1) // b
+
+
+def next_pow2(n):
+    return 1 << (int(n) - 1).bit_length()
+
+
+SPECS = {}
+
+
+def spec(name):
+    def register(fn):
+        SPECS[name] = fn
+        return fn
+    return register
+
+
+# ------------------------------------------------ the three example kernels
+# PTX names as scripts/build-gpu-ptx.sh writes them: <name>_b<BLOCK>_w<warps>.ptx
+
+@spec("add")
+def _add(c):
+    # examples/vector_add.mlir: add_kernel(x, y, out, n: i32); BLOCK elements
+    # per program; no broadcast (needs ky == n).
+    s, t = c.shape, c.t
+    if s["ky"] != s["n"]:
+        return None
+    BLOCK = 4096
+    return [Launch(f"add_b{BLOCK}_w4.ptx", (cdiv(s["n"], BLOCK),),
+                   [ptr(t["x"]), ptr(t["y"]), ptr(t["out"]), i32(s["n"])])]
+
+
+@spec("softmax")
+def _softmax(c):
+    # examples/softmax.mlir: softmax_kernel(out, in, in_row_stride,
+    # out_row_stride, n_cols); one program per row, BLOCK >= n_cols.
+    s, t = c.shape, c.t
+    BLOCK = max(16, next_pow2(s["C"]))
+    args = [ptr(t["out"]), ptr(t["x"]), i32(s["C"]), i32(s["C"]), i32(s["C"])]
+    return {f"w{w}": [Launch(f"softmax_b{BLOCK}_w{w}.ptx", (s["R"],), args)] for w in (4, 8, 16)}
+
+
+@spec("rms_norm")
+def _rms_norm(c):
+    # examples/rms_norm.mlir: rms_norm_kernel(out, x, gamma, row_stride,
+    # n_cols, eps: f32); one program per row, BLOCK >= n_cols.
+    s, t = c.shape, c.t
+    BLOCK = max(16, next_pow2(s["C"]))
+    args = [ptr(t["out"]), ptr(t["x"]), ptr(t["gamma"]), i32(s["C"]), i32(s["C"]), f32(s["eps"])]
+    return {f"w{w}": [Launch(f"rms_norm_b{BLOCK}_w{w}.ptx", (s["R"],), args)] for w in (4, 8, 16)}
+
+
+# ------------------------------------------- the Llama kernels: TO FILL IN
+# Once examples/llama/*.mlir exist, replace each `return None` with the
+# launch (file name, grid, arguments in the kernel's source order). Kernels
+# left returning None show as "llk: no launch spec" in the table.
+
+@spec("swiglu")
+def _swiglu(c):
+    # e.g. swiglu_kernel(out, gate, up, n: i32), BLOCK per program:
+    # return [Launch("swiglu_b4096_w4.ptx", (cdiv(c.shape["n"], 4096),),
+    #                [ptr(c.t["out"]), ptr(c.t["gate"]), ptr(c.t["up"]), i32(c.shape["n"])])]
+    return None
+
+
+@spec("rope")
+def _rope(c):
+    # e.g. rope_kernel(out, x, n_rows, n_heads, n_past, theta_scale: f32),
+    # ROWS rows of D per program:
+    # s = c.shape; return [Launch("rope_d128_w4.ptx", (cdiv(s["T"] * s["NH"], ROWS),),
+    #     [ptr(c.t["out"]), ptr(c.t["x"]), i32(s["T"] * s["NH"]), i32(s["NH"]),
+    #      i32(s["n_past"]), f32(s["theta_scale"])])]
+    return None
+
+
+def _cpy(c):
+    # e.g. cpy_f32_f16_kernel(src, dst, ne, ne00, ne01, nb00, nb01, nb02,
+    #                         ne10, ne11, nb10, nb11, nb12):
+    # s = c.shape; names = ["ne","ne00","ne01","nb00","nb01","nb02","ne10","ne11","nb10","nb11","nb12"]
+    # return [Launch("cpy_f32_f16_b1024_w4.ptx", (cdiv(s["ne"], 1024),),
+    #     [ptr(c.t["src"]), ptr(c.t["dst"], s["dst_offset_bytes"])] + [i32(s[k]) for k in names])]
+    return None
+
+
+SPECS["cpy_k"] = _cpy
+SPECS["cpy_v"] = _cpy
+
+
+@spec("quantize_q8_1")
+def _quantize_q8_1(c):
+    # e.g. quantize_q8_1_kernel(x, out(i8 bytes), kx, kx_padded), grid (Kp/BLOCK, R):
+    # s = c.shape; return [Launch("quantize_q8_1_b512_w4.ptx", (cdiv(s["Kp"], 512), s["R"]),
+    #     [ptr(c.t["x"]), ptr(c.t["out"]), i32(s["K"]), i32(s["Kp"])])]
+    return None
+
+
+@spec("linear_q8_0")
+def _linear_q8_0(c):
+    # e.g. linear_q8_0_kernel(w(i8 bytes), x, out, N, K), ROWS rows per program:
+    # s = c.shape; return [Launch("linear_q8_0_w4.ptx", (cdiv(s["N"], ROWS),),
+    #     [ptr(c.t["w"]), ptr(c.t["x"]), ptr(c.t["out"]), i32(s["N"]), i32(s["K"])])]
+    return None
+
+
+@spec("mul_mat_vec_q")
+def _mul_mat_vec_q(c):
+    # e.g. mul_mat_vec_q_kernel(w, yq, out, N, K):
+    # s = c.shape; return [Launch("mul_mat_vec_q_w4.ptx", (cdiv(s["N"], ROWS),),
+    #     [ptr(c.t["w"]), ptr(c.t["yq"]), ptr(c.t["out"]), i32(s["N"]), i32(s["K"])])]
+    return None
+
+
+@spec("attention")
+def _attention(c):
+    # e.g. split-KV decode attention + combine, with scratch:
+    # s = c.shape; nsp = cdiv(s["n_kv"], 64)
+    # part = c.scratch("part", s["NH"] * nsp * (s["D"] + 2), torch.float32)
+    # return [Launch("attn_split.ptx", (s["NH"], nsp), [...]),
+    #         Launch("attn_combine.ptx", (s["NH"],), [...])]
+    return None
