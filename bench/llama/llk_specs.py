@@ -197,26 +197,30 @@ SPECS["cpy_v"] = _cpy
 
 @spec("quantize_q8_1")
 def _quantize_q8_1(c):
-    # e.g. quantize_q8_1_kernel(x, out(i8 bytes), kx, kx_padded), grid (Kp/BLOCK, R):
-    # s = c.shape; return [Launch("quantize_q8_1_b512_w4.ptx", (cdiv(s["Kp"], 512), s["R"]),
-    #     [ptr(c.t["x"]), ptr(c.t["out"]), i32(s["K"]), i32(s["Kp"])])]
-    return None
+    # quantize_q8_1(y bytes, x, kx, kx_padded); BLOCKS=16 blocks of 32 per
+    # program, grid (Kp / 512, R).
+    s = c.shape
+    return [Launch("quantize_q8_1.ptx", (cdiv(s["Kp"], 32 * 16), s["R"]),
+                   [ptr(c.t["out"], type="i8"), ptr(c.t["x"]), i32(s["K"]), i32(s["Kp"])])]
 
 
 @spec("linear_q8_0")
 def _linear_q8_0(c):
-    # e.g. linear_q8_0_kernel(w(i8 bytes), x, out, N, K), ROWS rows per program:
-    # s = c.shape; return [Launch("linear_q8_0_w4.ptx", (cdiv(s["N"], ROWS),),
-    #     [ptr(c.t["w"]), ptr(c.t["x"]), ptr(c.t["out"]), i32(s["N"]), i32(s["K"])])]
-    return None
+    # linear_q8_0(y, w bytes, x, n_rows, n_cols); ROWS=2 rows per program.
+    s = c.shape
+    return [Launch("linear_q8_0.ptx", (cdiv(s["N"], 2),),
+                   [ptr(c.t["out"]), ptr(c.t["w"], type="i8"), ptr(c.t["x"]),
+                    i32(s["N"]), i32(s["K"])])]
 
 
 @spec("mul_mat_vec_q")
 def _mul_mat_vec_q(c):
-    # e.g. mul_mat_vec_q_kernel(w, yq, out, N, K):
-    # s = c.shape; return [Launch("mul_mat_vec_q_w4.ptx", (cdiv(s["N"], ROWS),),
-    #     [ptr(c.t["w"]), ptr(c.t["yq"]), ptr(c.t["out"]), i32(s["N"]), i32(s["K"])])]
-    return None
+    # mul_mat_vec_q(y, w bytes (q8_0), xq bytes (q8_1), n_rows, n_cols);
+    # ROWS=2 rows per program.
+    s = c.shape
+    return [Launch("mul_mat_vec_q.ptx", (cdiv(s["N"], 2),),
+                   [ptr(c.t["out"]), ptr(c.t["w"], type="i8"), ptr(c.t["yq"], type="i8"),
+                    i32(s["N"]), i32(s["K"])])]
 
 
 @spec("attention")

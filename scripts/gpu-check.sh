@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Everything the GPU checks, in as few device calls as possible. Two halves:
+#
+#   scripts/gpu-check.sh prepare [CARRY]      # here: needs LLVM/MLIR and CUDA headers
+#     Builds the statically linked GPU programs (build-static, LLK_STATIC_LLVM=ON),
+#     compiles every kernel of examples/kernels.list (and the example variants of
+#     scripts/build-gpu-ptx.sh) to PTX + metadata with llkc, and packs them with
+#     the kernel sources, the runtime check and the Python benchmark into CARRY
+#     (default .device-carry, ignored by git; carry it to the device).
+#
+#   .device-carry/gpu-check.sh run [checks|runtime|bench|all] [bench args...]
+#     On the GPU machine, from the repository root: `checks` runs
+#     llk-gpu-check (every kernel check, its small and GPU shapes, against
+#     float64 references, timed), `runtime` the runtime's own GPU check and
+#     the JIT/disk-cache timing, `bench` bench/llama/bench.py (llk vs Triton
+#     vs seed-style CUDA, copy bandwidth); output also under $OUT.
+set -uo pipefail
+cmd=${1:-}
+case "$cmd" in
+prepare)
+  set -e
+  cd "$(dirname "$0")/.."
+  carry=${2:-.device-carry}
+  static=${LLK_STATIC_BUILD_DIR:-build-static}
+  cmake -S . -B "$static" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLLK_STATIC_LLVM=ON \
+    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir >/dev/null
+  programs=(llk-gpu-check llk-runtime-gpu-check llk-softmax-jit)
+  ninja -C "$static" "${programs[@]}" llkc
+  for b in "${programs[@]}"; do
+    if ldd "$static/bin/$b" | grep -Ei 'libLLVM|libMLIR|libz3'; then
+      echo "error: $b is not self-contained" >&2; exit 1
+    fi
+  done
+  rm -rf "$carry" && mkdir -p "$carry/bin" "$carry/ptx"
+  cp -r examples "$carry/examples"
+  mkdir -p "$carry/bench" && cp -r bench/llama "$carry/bench/llama"
+  cp scripts/gpu-check.sh "$carry/"
+  # PTX + metadata for the benchmark: every kernels.list line, named after it.
+  grep -vE '^\s*(#|$)' examples/kernels.list | while read -r name source consts warps; do
+    defines=()
+    if [[ $consts != - ]]; then
+      IFS=, read -ra bindings <<<"$consts"
+      for b in "${bindings[@]}"; do defines+=(-D "$b"); done
+    fi
+    "$static/bin/llkc" "examples/$source" "${defines[@]}" --num-warps "$warps" --arch sm_90 \
+      -o "$carry/ptx/$name.ptx"
+  done
+  LLKC="$static/bin/llkc" scripts/build-gpu-ptx.sh "$carry/ptx" >/dev/null
+  # The runtime check loads add.ptx (+ .json).
+  "$static/bin/llkc" examples/vector_add.mlir -D BLOCK=4096 --num-warps 4 --arch sm_90 \
+    -o "$carry/ptx/add.ptx"
+  for b in "${programs[@]}"; do
+    strip -o "$carry/bin/$b" "$static/bin/$b"
+    xz -T2 -6 -f "$carry/bin/$b"
+  done
+  du -sh "$carry"
+  ;;
+run)
+  what=${2:-all}
+  shift 2 || shift $#
+  here=$(cd "$(dirname "$0")" && pwd)
+  for b in "$here"/bin/*.xz; do
+    [[ -f $b ]] || continue
+    out=${b%.xz}; [[ -x $out ]] || { xz -d -k -f "$b" && chmod +x "$out"; }
+  done
+  export LLK_LIBDEVICE=${LLK_LIBDEVICE:-/usr/local/cuda/nvvm/libdevice/libdevice.10.bc}
+  export LLK_CACHE_DIR=${LLK_CACHE_DIR:-$(mktemp -d)/llk-cache}
+  [[ -n ${OUT:-} ]] && mkdir -p "$OUT"
+  status=0
+  log() { if [[ -n ${OUT:-} ]]; then tee "$OUT/$1"; else cat; fi; }
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || true
+  if [[ $what == checks || $what == all ]]; then
+    "$here/bin/llk-gpu-check" --examples "$here/examples" "$@" 2>&1 | log gpu-check.txt
+    status=$(( status || PIPESTATUS[0] ))
+  fi
+  if [[ $what == runtime || $what == all ]]; then
+    {
+      cd "$here" && ./bin/llk-runtime-gpu-check ptx examples; s1=$?
+      for i in 1 2 3; do
+        echo "== softmax JIT example, process $i (cache $LLK_CACHE_DIR.jit)"
+        LLK_CACHE_DIR=$LLK_CACHE_DIR.jit ./bin/llk-softmax-jit examples/softmax.mlir || s1=1
+      done
+      exit $s1
+    } 2>&1 | log runtime-check.txt
+    status=$(( status || PIPESTATUS[0] ))
+  fi
+  if [[ $what == bench || $what == all ]]; then
+    PYTHONUNBUFFERED=1 python3 "$here/bench/llama/bench.py" --ptx-dir "$here/ptx" "$@" 2>&1 | log llama-bench.txt
+    status=$(( status || PIPESTATUS[0] ))
+  fi
+  exit $status
+  ;;
+*)
+  sed -n '2,18p' "$0"; exit 2 ;;
+esac
