@@ -109,6 +109,7 @@ std::vector<KernelCheck> exampleChecks();
 std::vector<KernelCheck> llamaQuantChecks();
 /// Apex fused LayerNorm/RMSNorm, forward and backward (lib/Checks/LlamaApexChecks.cpp).
 std::vector<KernelCheck> llamaApexChecks();
+std::vector<KernelCheck> llamaElementwiseChecks();
 
 /// Every kernel check, in table order.
 const std::vector<KernelCheck> &kernelChecks();
