@@ -135,8 +135,14 @@ def _add(c):
     if s["ky"] != s["n"]:
         return None
     BLOCK = 4096
-    return [Launch(f"add_b{BLOCK}_w4.ptx", (cdiv(s["n"], BLOCK),),
-                   [ptr(t["x"]), ptr(t["y"]), ptr(t["out"]), i32(s["n"])])]
+    runs = {"example": [Launch(f"add_b{BLOCK}_w4.ptx", (cdiv(s["n"], BLOCK),),
+                               [ptr(t["x"]), ptr(t["y"]), ptr(t["out"]), i32(s["n"])])]}
+    # examples/llama/binary.mlir: binary_f32(x, y, dst, ky), BLOCK=1024,
+    # grid (ky/1024, kx/ky).
+    if s["n"] % 16 == 0:
+        runs["llama"] = [Launch("llama_add.ptx", (cdiv(s["ky"], 1024), s["n"] // s["ky"]),
+                                [ptr(t["x"]), ptr(t["y"]), ptr(t["out"]), i32(s["ky"])])]
+    return runs
 
 
 @spec("softmax")
@@ -146,7 +152,12 @@ def _softmax(c):
     s, t = c.shape, c.t
     BLOCK = max(16, next_pow2(s["C"]))
     args = [ptr(t["out"]), ptr(t["x"]), i32(s["C"]), i32(s["C"]), i32(s["C"])]
-    return {f"w{w}": [Launch(f"softmax_b{BLOCK}_w{w}.ptx", (s["R"],), args)] for w in (4, 8, 16)}
+    runs = {f"w{w}": [Launch(f"softmax_b{BLOCK}_w{w}.ptx", (s["R"],), args)] for w in (4, 8, 16)}
+    # examples/llama/softmax.mlir: soft_max_f32(dst, x, dst_row_stride,
+    # x_row_stride, n_cols), BLOCK=4096, DIV=16, 8 warps.
+    if s["C"] <= 4096 and s["C"] % 16 == 0:
+        runs["llama"] = [Launch("llama_soft_max.ptx", (s["R"],), args, entry="soft_max_f32")]
+    return runs
 
 
 @spec("rms_norm")
@@ -156,7 +167,14 @@ def _rms_norm(c):
     s, t = c.shape, c.t
     BLOCK = max(16, next_pow2(s["C"]))
     args = [ptr(t["out"]), ptr(t["x"]), ptr(t["gamma"]), i32(s["C"]), i32(s["C"]), f32(s["eps"])]
-    return {f"w{w}": [Launch(f"rms_norm_b{BLOCK}_w{w}.ptx", (s["R"],), args)] for w in (4, 8, 16)}
+    runs = {f"w{w}": [Launch(f"rms_norm_b{BLOCK}_w{w}.ptx", (s["R"],), args)] for w in (4, 8, 16)}
+    # examples/llama/rms_norm.mlir: rms_norm_f32(dst, x, gamma, dst_row_stride,
+    # x_row_stride, n_cols, eps), BLOCK=4096, 8 warps.
+    if s["C"] <= 4096:
+        runs["llama"] = [Launch("llama_rms_norm.ptx", (s["R"],),
+                                [ptr(t["out"]), ptr(t["x"]), ptr(t["gamma"]), i32(s["C"]),
+                                 i32(s["C"]), i32(s["C"]), f32(s["eps"])])]
+    return runs
 
 
 # ------------------------------------------- the Llama kernels: TO FILL IN
@@ -166,29 +184,34 @@ def _rms_norm(c):
 
 @spec("swiglu")
 def _swiglu(c):
-    # e.g. swiglu_kernel(out, gate, up, n: i32), BLOCK per program:
-    # return [Launch("swiglu_b4096_w4.ptx", (cdiv(c.shape["n"], 4096),),
-    #                [ptr(c.t["out"]), ptr(c.t["gate"]), ptr(c.t["up"]), i32(c.shape["n"])])]
-    return None
+    # examples/llama/silu.mlir: swiglu_f32(gate, up, dst, n), BLOCK=1024.
+    n = c.shape["n"]
+    return [Launch("llama_swiglu.ptx", (cdiv(n, 1024),),
+                   [ptr(c.t["gate"]), ptr(c.t["up"]), ptr(c.t["out"]), i32(n)],
+                   entry="swiglu_f32")]
 
 
 @spec("rope")
 def _rope(c):
-    # e.g. rope_kernel(out, x, n_rows, n_heads, n_past, theta_scale: f32),
-    # ROWS rows of D per program:
-    # s = c.shape; return [Launch("rope_d128_w4.ptx", (cdiv(s["T"] * s["NH"], ROWS),),
-    #     [ptr(c.t["out"]), ptr(c.t["x"]), i32(s["T"] * s["NH"]), i32(s["NH"]),
-    #      i32(s["n_past"]), f32(s["theta_scale"])])]
-    return None
+    # examples/llama/rope.mlir: rope_f32(dst, x, dst_token_stride,
+    # x_token_stride, n_cols, n_past, freq_base); BLOCK=1024 of the NH*D
+    # values of a token per program, grid (NH*D/1024, T).
+    s = c.shape
+    row = s["NH"] * s["D"]
+    return [Launch("llama_rope.ptx", (cdiv(row, 1024), s["T"]),
+                   [ptr(c.t["out"]), ptr(c.t["x"]), i32(row), i32(row), i32(row),
+                    i32(s["n_past"]), f32(s["base"])])]
 
 
 def _cpy(c):
-    # e.g. cpy_f32_f16_kernel(src, dst, ne, ne00, ne01, nb00, nb01, nb02,
-    #                         ne10, ne11, nb10, nb11, nb12):
-    # s = c.shape; names = ["ne","ne00","ne01","nb00","nb01","nb02","ne10","ne11","nb10","nb11","nb12"]
-    # return [Launch("cpy_f32_f16_b1024_w4.ptx", (cdiv(s["ne"], 1024),),
-    #     [ptr(c.t["src"]), ptr(c.t["dst"], s["dst_offset_bytes"])] + [i32(s[k]) for k in names])]
-    return None
+    # examples/llama/cpy.mlir: cpy_f32_f16(src, dst, src_offset, dst_offset,
+    # ne, ne00, ne01, nb00, nb01, nb02, ne10, ne11, nb10, nb11, nb12) with
+    # byte strides; BLOCK=1024 elements per program.
+    s = c.shape
+    names = ["ne", "ne00", "ne01", "nb00", "nb01", "nb02", "ne10", "ne11", "nb10", "nb11", "nb12"]
+    return [Launch("llama_cpy_k.ptx", (cdiv(s["ne"], 1024),),
+                   [ptr(c.t["src"], type="i8"), ptr(c.t["dst"], type="i8"),
+                    i32(0), i32(s["dst_offset_bytes"])] + [i32(s[k]) for k in names])]
 
 
 SPECS["cpy_k"] = _cpy

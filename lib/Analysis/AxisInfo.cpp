@@ -193,11 +193,30 @@ void AxisInfoAnalysis::visit(Operation *op) {
                  arith::RemUIOp>(op)) {
     AxisInfo a = in(0), b = in(1);
     info = meetConstancy({a, b}, shape);
+    bool isRem = isa<arith::RemSIOp, arith::RemUIOp>(op);
+    // A divisor known only to be uniform and a multiple of D: runs of the
+    // dividend aligned to D stay runs of the remainder, and blocks of D are
+    // uniform in the quotient.
+    bool uniform = !shape.empty();
+    for (unsigned d = 0; d < shape.size(); ++d)
+      uniform &= b.constancy[d] == shape[d];
+    if (!b.constant && uniform && b.getDivisibility(0) > 1) {
+      int64_t c = b.getDivisibility(0);
+      for (unsigned d = 0; d < shape.size(); ++d) {
+        int64_t aligned = gcd(a.contiguity[d], a.divisibility[d]);
+        if (isRem) {
+          info->contiguity[d] = gcd(aligned, c);
+          info->divisibility[d] = gcd(a.divisibility[d], c);
+        } else {
+          info->constancy[d] = std::max(info->constancy[d], gcd(aligned, c));
+        }
+      }
+      return void(facts[result] = *info);
+    }
     if (!b.constant || *b.constant <= 0 ||
         !llvm::isPowerOf2_64(*b.constant))
       return void(facts[result] = *info);
     int64_t c = *b.constant;
-    bool isRem = isa<arith::RemSIOp, arith::RemUIOp>(op);
     for (unsigned d = 0; d < shape.size(); ++d) {
       // Aligned runs of the dividend stay runs of the remainder within
       // blocks of c, and are constant in the quotient within such blocks.
