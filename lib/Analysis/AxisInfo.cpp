@@ -194,52 +194,39 @@ void AxisInfoAnalysis::visit(Operation *op) {
     AxisInfo a = in(0), b = in(1);
     info = meetConstancy({a, b}, shape);
     bool isRem = isa<arith::RemSIOp, arith::RemUIOp>(op);
-    // A divisor known only to be uniform and a multiple of D: runs of the
-    // dividend aligned to D stay runs of the remainder, and blocks of D are
-    // uniform in the quotient.
+    // The divisor is a power-of-two constant c, or only known to be uniform
+    // and a multiple of c. Either way, runs of the dividend aligned to c stay
+    // runs of the remainder, and blocks of c are uniform in the quotient.
+    bool exact = b.constant && *b.constant > 0 && llvm::isPowerOf2_64(*b.constant);
     bool uniform = !shape.empty();
     for (unsigned d = 0; d < shape.size(); ++d)
       uniform &= b.constancy[d] == shape[d];
-    if (!b.constant && uniform && b.getDivisibility(0) > 1) {
-      int64_t c = b.getDivisibility(0);
-      for (unsigned d = 0; d < shape.size(); ++d) {
-        int64_t aligned = gcd(a.contiguity[d], a.divisibility[d]);
-        if (isRem) {
-          info->contiguity[d] = gcd(aligned, c);
-          info->divisibility[d] = gcd(a.divisibility[d], c);
-        } else {
-          info->constancy[d] = std::max(info->constancy[d], gcd(aligned, c));
-        }
-      }
+    int64_t c = exact ? *b.constant : uniform ? b.getDivisibility(0) : 1;
+    if (c == 1)
       return void(facts[result] = *info);
-    }
-    if (!b.constant || *b.constant <= 0 ||
-        !llvm::isPowerOf2_64(*b.constant))
-      return void(facts[result] = *info);
-    int64_t c = *b.constant;
     for (unsigned d = 0; d < shape.size(); ++d) {
-      // Aligned runs of the dividend stay runs of the remainder within
-      // blocks of c, and are constant in the quotient within such blocks.
       int64_t aligned = gcd(a.contiguity[d], a.divisibility[d]);
       if (isRem) {
         info->contiguity[d] = gcd(aligned, c);
         info->divisibility[d] = gcd(a.divisibility[d], c);
       } else {
-        info->constancy[d] =
-            std::max(info->constancy[d], gcd(aligned, c));
+        info->constancy[d] = std::max(info->constancy[d], gcd(aligned, c));
         // Divisibility speaks of every run's first element; the quotient of
-        // a contiguous run has runs of length 1, so only a dividend that is
-        // uniform along d keeps a known quotient divisibility.
-        info->divisibility[d] = a.contiguity[d] == 1 && a.divisibility[d] >= c
-                                    ? a.divisibility[d] / c
-                                    : 1;
+        // a contiguous run has runs of length 1, so only an exact divisor of
+        // a dividend that is uniform along d keeps a known divisibility.
+        info->divisibility[d] =
+            exact && a.contiguity[d] == 1 && a.divisibility[d] >= c
+                ? a.divisibility[d] / c
+                : 1;
       }
     }
-    info->scalarDivisibility =
-        isRem ? gcd(a.scalarDivisibility, c)
-              : (a.scalarDivisibility >= c ? a.scalarDivisibility / c : 1);
-    if (a.constant)
-      info->constant = isRem ? *a.constant % c : *a.constant / c;
+    if (exact) {
+      info->scalarDivisibility =
+          isRem ? gcd(a.scalarDivisibility, c)
+                : (a.scalarDivisibility >= c ? a.scalarDivisibility / c : 1);
+      if (a.constant)
+        info->constant = isRem ? *a.constant % c : *a.constant / c;
+    }
   } else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
     AxisInfo a = in(0), b = in(1);
     info = meetConstancy({a, b}, shape);
