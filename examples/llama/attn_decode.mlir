@@ -18,8 +18,8 @@
 //   part_m/part_l [NH][n_chunks] and part_o [NH][n_chunks][D].
 //   V is read up to the chunk end rounded up to 8 tokens (inside the cache:
 //   C is a multiple of 16); a select drops those tokens, whatever they hold.
-//   grid = (n_chunks = ceil(n_kv / chunk), NH); chunk: a multiple of
-//   BLOCK_T (e.g. 256 for n_kv = 4096, 64 for n_kv = 512).
+//   grid = (n_chunks = ceil(n_kv / chunk), NH); chunk: a multiple of 16,
+//   best of BLOCK_T (e.g. 256 for n_kv = 4096, 64 for n_kv = 512).
 //   args: part_o, part_m, part_l, q, k, v, n_kv, chunk, k_row_stride
 //   (NH_kv*D, mult. of 16), C (mult. of 16), g, scale
 //
@@ -28,7 +28,9 @@
 //   o = sum_c w_c o_c / sum_c w_c l_c.
 //   grid = (NH); args: o, part_o, part_m, part_l, n_chunks
 //
-//   llkc examples/llama/attn_decode.mlir -D BLOCK_T=64 -D D=128 -D MAX_CHUNKS=32 --num-warps 4
+//   llkc examples/llama/attn_decode.mlir -D BLOCK_T=64 -D D=128 -D MAX_CHUNKS=32 --num-warps 8
+//   (8 warps for the partial kernel: 110 registers a thread instead of 214
+//   with 4; the combine is small either way, 4 warps)
 //   constants: BLOCK_T (tokens per step, 64), D (head dim, 128), MAX_CHUNKS
 //   (largest n_chunks the combine takes, 32)
 func.func @attn_decode_partial_kernel(%part_o: !tile.ptr<f32> {tile.divisibility = 16},
@@ -61,7 +63,6 @@ func.func @attn_decode_partial_kernel(%part_o: !tile.ptr<f32> {tile.divisibility
   %end_up = arith.addi %end, %c7 : i32
   %end_div = arith.divsi %end_up, %c8 : i32
   %end_pad = arith.muli %end_div, %c8 : i32
-  %end_pads = tile.splat %end_pad : i32 -> tensor<${BLOCK_T}xi32>
 
   // q[h, :] * scale, so that K rows times it are the scaled scores.
   %i = tile.make_range 0 to ${D} : tensor<${D}xi32>
@@ -95,6 +96,8 @@ func.func @attn_decode_partial_kernel(%part_o: !tile.ptr<f32> {tile.divisibility
   %v_base = tile.addptr %vs, %v_row_offb : tensor<${D}x${BLOCK_T}x!tile.ptr<f16>>, tensor<${D}x${BLOCK_T}xi32>
 
   %tr = tile.make_range 0 to ${BLOCK_T} : tensor<${BLOCK_T}xi32>
+  %tr2 = tile.expand_dims %tr axis = 0 : tensor<${BLOCK_T}xi32> -> tensor<1x${BLOCK_T}xi32>
+  %trb = tile.broadcast %tr2 : tensor<1x${BLOCK_T}xi32> -> tensor<${D}x${BLOCK_T}xi32>
   %neg_inf = arith.constant 0xFF800000 : f32
   %neg_infs = arith.constant dense<0xFF800000> : tensor<${BLOCK_T}xf32>
   %zero_s = arith.constant 0.0 : f32
@@ -106,12 +109,12 @@ func.func @attn_decode_partial_kernel(%part_o: !tile.ptr<f32> {tile.divisibility
   %m, %l, %acc = scf.for %t0 = %start to %end step %c_bt
       iter_args(%m_i = %neg_inf, %l_i = %zero_s, %a = %zero_v)
       -> (f32, f32, tensor<${D}x${BLOCK_T}xf32>) : i32 {
+    // Both loads first, so that V's latency hides behind the scores. V's
+    // offsets and masks are computed apart from K's (relative to t0): shared
+    // ones would need a layout conversion (shared memory, barriers) first.
     %t0s = tile.splat %t0 : i32 -> tensor<${BLOCK_T}xi32>
     %t = arith.addi %t0s, %tr : tensor<${BLOCK_T}xi32>
     %valid = arith.cmpi slt, %t, %ends : tensor<${BLOCK_T}xi32>
-    %in_cache = arith.cmpi slt, %t, %end_pads : tensor<${BLOCK_T}xi32>
-
-    // Scores of BLOCK_T tokens.
     %t_off = arith.muli %t, %k_strides : tensor<${BLOCK_T}xi32>
     %t_off2 = tile.expand_dims %t_off axis = 1 : tensor<${BLOCK_T}xi32> -> tensor<${BLOCK_T}x1xi32>
     %t_offb = tile.broadcast %t_off2 : tensor<${BLOCK_T}x1xi32> -> tensor<${BLOCK_T}x${D}xi32>
@@ -119,6 +122,18 @@ func.func @attn_decode_partial_kernel(%part_o: !tile.ptr<f32> {tile.divisibility
     %km2 = tile.expand_dims %valid axis = 1 : tensor<${BLOCK_T}xi1> -> tensor<${BLOCK_T}x1xi1>
     %kmask = tile.broadcast %km2 : tensor<${BLOCK_T}x1xi1> -> tensor<${BLOCK_T}x${D}xi1>
     %kh = tile.load %k_ptrs mask %kmask other %zero_k evict = evict_first : tensor<${BLOCK_T}x${D}x!tile.ptr<f16>>
+
+    %t0b = tile.splat %t0 : i32 -> tensor<${D}x${BLOCK_T}xi32>
+    %v_blk = tile.addptr %v_base, %t0b : tensor<${D}x${BLOCK_T}x!tile.ptr<f16>>, tensor<${D}x${BLOCK_T}xi32>
+    %v_ptrs = tile.addptr %v_blk, %trb : tensor<${D}x${BLOCK_T}x!tile.ptr<f16>>, tensor<${D}x${BLOCK_T}xi32>
+    %v_left = arith.subi %end, %t0 : i32
+    %v_lefts = tile.splat %v_left : i32 -> tensor<${D}x${BLOCK_T}xi32>
+    %v_left_pad = arith.subi %end_pad, %t0 : i32
+    %v_left_pads = tile.splat %v_left_pad : i32 -> tensor<${D}x${BLOCK_T}xi32>
+    %lmask = arith.cmpi slt, %trb, %v_left_pads : tensor<${D}x${BLOCK_T}xi32>
+    %vh = tile.load %v_ptrs mask %lmask evict = evict_first : tensor<${D}x${BLOCK_T}x!tile.ptr<f16>>
+
+    // Scores of BLOCK_T tokens.
     %kf = tile.cast %kh : tensor<${BLOCK_T}x${D}xf16> to tensor<${BLOCK_T}x${D}xf32>
     %kq = arith.mulf %kf, %qb : tensor<${BLOCK_T}x${D}xf32>
     %s_all = tile.reduce sum %kq axis = 1 : tensor<${BLOCK_T}x${D}xf32> -> tensor<${BLOCK_T}xf32>
@@ -136,16 +151,10 @@ func.func @attn_decode_partial_kernel(%part_o: !tile.ptr<f32> {tile.divisibility
     %l_scaled = arith.mulf %l_i, %alpha : f32
     %l_new = arith.addf %l_scaled, %p_sum : f32
 
-    // acc = acc * alpha + V[:, t] * p[t].
-    %t2 = tile.expand_dims %t axis = 0 : tensor<${BLOCK_T}xi32> -> tensor<1x${BLOCK_T}xi32>
-    %tb = tile.broadcast %t2 : tensor<1x${BLOCK_T}xi32> -> tensor<${D}x${BLOCK_T}xi32>
-    %v_ptrs = tile.addptr %v_base, %tb : tensor<${D}x${BLOCK_T}x!tile.ptr<f16>>, tensor<${D}x${BLOCK_T}xi32>
-    %lm2 = tile.expand_dims %in_cache axis = 0 : tensor<${BLOCK_T}xi1> -> tensor<1x${BLOCK_T}xi1>
-    %lmask = tile.broadcast %lm2 : tensor<1x${BLOCK_T}xi1> -> tensor<${D}x${BLOCK_T}xi1>
-    %vh = tile.load %v_ptrs mask %lmask evict = evict_first : tensor<${D}x${BLOCK_T}x!tile.ptr<f16>>
+    // acc = acc * alpha + V[:, t] * p[t]; tokens past `end` (read only to
+    // keep the loads 16 bytes wide) are dropped.
     %vf = tile.cast %vh : tensor<${D}x${BLOCK_T}xf16> to tensor<${D}x${BLOCK_T}xf32>
-    %vm2 = tile.expand_dims %valid axis = 0 : tensor<${BLOCK_T}xi1> -> tensor<1x${BLOCK_T}xi1>
-    %vmask = tile.broadcast %vm2 : tensor<1x${BLOCK_T}xi1> -> tensor<${D}x${BLOCK_T}xi1>
+    %vmask = arith.cmpi slt, %trb, %v_lefts : tensor<${D}x${BLOCK_T}xi32>
     %vz = arith.select %vmask, %vf, %zero_v : tensor<${D}x${BLOCK_T}xi1>, tensor<${D}x${BLOCK_T}xf32>
     %p2 = tile.expand_dims %pexp axis = 0 : tensor<${BLOCK_T}xf32> -> tensor<1x${BLOCK_T}xf32>
     %pb = tile.broadcast %p2 : tensor<1x${BLOCK_T}xf32> -> tensor<${D}x${BLOCK_T}xf32>

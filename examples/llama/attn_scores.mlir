@@ -43,10 +43,14 @@ func.func @attn_scores_kernel(%s: !tile.ptr<f32>,
   %qv = tile.load %q_ptrs : tensor<${D}x!tile.ptr<f32>>
 
   // K[t, hk, :] for the program's tokens: rows along dim 0, D along dim 1.
-  %strides = tile.splat %k_row_stride : i32 -> tensor<${BLOCK_T}xi32>
-  %t_off = arith.muli %t, %strides : tensor<${BLOCK_T}xi32>
-  %t_off2 = tile.expand_dims %t_off axis = 1 : tensor<${BLOCK_T}xi32> -> tensor<${BLOCK_T}x1xi32>
-  %t_offb = tile.broadcast %t_off2 : tensor<${BLOCK_T}x1xi32> -> tensor<${BLOCK_T}x${D}xi32>
+  // Tokens and mask are rebuilt here as columns rather than taken from %t:
+  // moving %t into this layout would cost a trip through shared memory.
+  %tc = tile.expand_dims %tr axis = 1 : tensor<${BLOCK_T}xi32> -> tensor<${BLOCK_T}x1xi32>
+  %t0c = tile.splat %t0 : i32 -> tensor<${BLOCK_T}x1xi32>
+  %t_col = arith.addi %t0c, %tc : tensor<${BLOCK_T}x1xi32>
+  %strides = tile.splat %k_row_stride : i32 -> tensor<${BLOCK_T}x1xi32>
+  %t_off = arith.muli %t_col, %strides : tensor<${BLOCK_T}x1xi32>
+  %t_offb = tile.broadcast %t_off : tensor<${BLOCK_T}x1xi32> -> tensor<${BLOCK_T}x${D}xi32>
   %i2 = tile.expand_dims %i axis = 0 : tensor<${D}xi32> -> tensor<1x${D}xi32>
   %ib = tile.broadcast %i2 : tensor<1x${D}xi32> -> tensor<${BLOCK_T}x${D}xi32>
   %k_off = arith.addi %t_offb, %ib : tensor<${BLOCK_T}x${D}xi32>
@@ -54,7 +58,8 @@ func.func @attn_scores_kernel(%s: !tile.ptr<f32>,
   %k_head = tile.addptr %k, %head_off : !tile.ptr<f16>, i32
   %k_heads = tile.splat %k_head : !tile.ptr<f16> -> tensor<${BLOCK_T}x${D}x!tile.ptr<f16>>
   %k_ptrs = tile.addptr %k_heads, %k_off : tensor<${BLOCK_T}x${D}x!tile.ptr<f16>>, tensor<${BLOCK_T}x${D}xi32>
-  %m2 = tile.expand_dims %tmask axis = 1 : tensor<${BLOCK_T}xi1> -> tensor<${BLOCK_T}x1xi1>
+  %ns_col = tile.splat %n_kv : i32 -> tensor<${BLOCK_T}x1xi32>
+  %m2 = arith.cmpi slt, %t_col, %ns_col : tensor<${BLOCK_T}x1xi32>
   %kmask = tile.broadcast %m2 : tensor<${BLOCK_T}x1xi1> -> tensor<${BLOCK_T}x${D}xi1>
   %zero = arith.constant dense<0.0> : tensor<${BLOCK_T}x${D}xf16>
   %kv = tile.load %k_ptrs mask %kmask other %zero evict = evict_first : tensor<${BLOCK_T}x${D}x!tile.ptr<f16>>

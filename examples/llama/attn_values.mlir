@@ -14,10 +14,10 @@
 // past n_kv are zeroed with a select: whatever the cache holds there (even
 // NaN) never reaches o.
 //
-//   llkc examples/llama/attn_values.mlir -D BLOCK_D=16 -D BLOCK_T=256 -D D=128 --num-warps 4
+//   llkc examples/llama/attn_values.mlir -D BLOCK_D=16 -D BLOCK_T=512 -D D=128 --num-warps 4
 //   grid = (D / BLOCK_D, NH)
 //   constants: BLOCK_D (dims per program, 16), BLOCK_T (tokens per step,
-//   256), D (head dim, 128)
+//   512), D (head dim, 128)
 //   args: o, p, v, n_kv, C (cache capacity, mult. of 16), g, p_row_stride
 func.func @attn_values_kernel(%o: !tile.ptr<f32> {tile.divisibility = 16},
                               %p: !tile.ptr<f32>,
@@ -58,9 +58,11 @@ func.func @attn_values_kernel(%o: !tile.ptr<f32> {tile.divisibility = 16},
   %n_up = arith.addi %n_kv, %c7 : i32
   %n_div = arith.divsi %n_up, %c8 : i32
   %n_pad = arith.muli %n_div, %c8 : i32
-  %n_pads = tile.splat %n_pad : i32 -> tensor<${BLOCK_T}xi32>
+  %n_padb = tile.splat %n_pad : i32 -> tensor<${BLOCK_D}x${BLOCK_T}xi32>
+  %nb = tile.splat %n_kv : i32 -> tensor<${BLOCK_D}x${BLOCK_T}xi32>
   %ns = tile.splat %n_kv : i32 -> tensor<${BLOCK_T}xi32>
   %tr = tile.make_range 0 to ${BLOCK_T} : tensor<${BLOCK_T}xi32>
+  %tr_row = tile.expand_dims %tr axis = 0 : tensor<${BLOCK_T}xi32> -> tensor<1x${BLOCK_T}xi32>
   %zero_p = arith.constant dense<0.0> : tensor<${BLOCK_T}xf32>
   %zero_v = arith.constant dense<0.0> : tensor<${BLOCK_D}x${BLOCK_T}xf32>
 
@@ -68,23 +70,25 @@ func.func @attn_values_kernel(%o: !tile.ptr<f32> {tile.divisibility = 16},
     %t0s = tile.splat %t0 : i32 -> tensor<${BLOCK_T}xi32>
     %t = arith.addi %t0s, %tr : tensor<${BLOCK_T}xi32>
     %valid = arith.cmpi slt, %t, %ns : tensor<${BLOCK_T}xi32>
-    %in_cache = arith.cmpi slt, %t, %n_pads : tensor<${BLOCK_T}xi32>
+
+    // V first, so that its loads are in flight while p is read and moved
+    // into V's layout. V's tokens and masks are built as a row here rather
+    // than taken from %t, which would need the same trip through shared
+    // memory.
+    %t0r = tile.splat %t0 : i32 -> tensor<1x${BLOCK_T}xi32>
+    %t_row = arith.addi %t0r, %tr_row : tensor<1x${BLOCK_T}xi32>
+    %tb = tile.broadcast %t_row : tensor<1x${BLOCK_T}xi32> -> tensor<${BLOCK_D}x${BLOCK_T}xi32>
+    %v_ptrs = tile.addptr %v_rows, %tb : tensor<${BLOCK_D}x${BLOCK_T}x!tile.ptr<f16>>, tensor<${BLOCK_D}x${BLOCK_T}xi32>
+    %lmask = arith.cmpi slt, %tb, %n_padb : tensor<${BLOCK_D}x${BLOCK_T}xi32>
+    %vh = tile.load %v_ptrs mask %lmask evict = evict_first : tensor<${BLOCK_D}x${BLOCK_T}x!tile.ptr<f16>>
+    %vf = tile.cast %vh : tensor<${BLOCK_D}x${BLOCK_T}xf16> to tensor<${BLOCK_D}x${BLOCK_T}xf32>
+    %vmask = arith.cmpi slt, %tb, %nb : tensor<${BLOCK_D}x${BLOCK_T}xi32>
+    %vz = arith.select %vmask, %vf, %zero_v : tensor<${BLOCK_D}x${BLOCK_T}xi1>, tensor<${BLOCK_D}x${BLOCK_T}xf32>
 
     %p_ptrs = tile.addptr %p_rows, %t : tensor<${BLOCK_T}x!tile.ptr<f32>>, tensor<${BLOCK_T}xi32>
     %pv = tile.load %p_ptrs mask %valid other %zero_p : tensor<${BLOCK_T}x!tile.ptr<f32>>
     %p2 = tile.expand_dims %pv axis = 0 : tensor<${BLOCK_T}xf32> -> tensor<1x${BLOCK_T}xf32>
     %pb = tile.broadcast %p2 : tensor<1x${BLOCK_T}xf32> -> tensor<${BLOCK_D}x${BLOCK_T}xf32>
-
-    %t2 = tile.expand_dims %t axis = 0 : tensor<${BLOCK_T}xi32> -> tensor<1x${BLOCK_T}xi32>
-    %tb = tile.broadcast %t2 : tensor<1x${BLOCK_T}xi32> -> tensor<${BLOCK_D}x${BLOCK_T}xi32>
-    %v_ptrs = tile.addptr %v_rows, %tb : tensor<${BLOCK_D}x${BLOCK_T}x!tile.ptr<f16>>, tensor<${BLOCK_D}x${BLOCK_T}xi32>
-    %lm2 = tile.expand_dims %in_cache axis = 0 : tensor<${BLOCK_T}xi1> -> tensor<1x${BLOCK_T}xi1>
-    %lmask = tile.broadcast %lm2 : tensor<1x${BLOCK_T}xi1> -> tensor<${BLOCK_D}x${BLOCK_T}xi1>
-    %vh = tile.load %v_ptrs mask %lmask evict = evict_first : tensor<${BLOCK_D}x${BLOCK_T}x!tile.ptr<f16>>
-    %vf = tile.cast %vh : tensor<${BLOCK_D}x${BLOCK_T}xf16> to tensor<${BLOCK_D}x${BLOCK_T}xf32>
-    %vm2 = tile.expand_dims %valid axis = 0 : tensor<${BLOCK_T}xi1> -> tensor<1x${BLOCK_T}xi1>
-    %vmask = tile.broadcast %vm2 : tensor<1x${BLOCK_T}xi1> -> tensor<${BLOCK_D}x${BLOCK_T}xi1>
-    %vz = arith.select %vmask, %vf, %zero_v : tensor<${BLOCK_D}x${BLOCK_T}xi1>, tensor<${BLOCK_D}x${BLOCK_T}xf32>
 
     %prod = arith.mulf %vz, %pb : tensor<${BLOCK_D}x${BLOCK_T}xf32>
     %next = arith.addf %a, %prod : tensor<${BLOCK_D}x${BLOCK_T}xf32>

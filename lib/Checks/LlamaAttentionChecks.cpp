@@ -268,7 +268,7 @@ std::vector<GpuCase> valuesCases() {
   std::vector<GpuCase> cases;
   for (const AttnShape &s : kDecodeShapes)
     cases.push_back({s.label(), [s](Problem &p) {
-                       p.constants = {{"BLOCK_D", 16}, {"BLOCK_T", 256}, {"D", s.d}};
+                       p.constants = {{"BLOCK_D", 16}, {"BLOCK_T", 512}, {"D", s.d}};
                        p.numWarps = 4;
                        attnValues(p, s, s.nKv, 16);
                      }});
@@ -285,7 +285,7 @@ std::vector<GpuCase> decodePartialCases() {
     cases.push_back({s.label() + " chunk=" + std::to_string(chunk),
                      [s, chunk](Problem &p) {
                        p.constants = kDecodeGpuConstants;
-                       p.numWarps = 4;
+                       p.numWarps = 8;
                        attnDecodePartial(p, s, chunk);
                      }});
   }
