@@ -110,6 +110,7 @@ std::vector<KernelCheck> llamaQuantChecks();
 /// Apex fused LayerNorm/RMSNorm, forward and backward (lib/Checks/LlamaApexChecks.cpp).
 std::vector<KernelCheck> llamaApexChecks();
 std::vector<KernelCheck> llamaElementwiseChecks();
+std::vector<KernelCheck> llamaAttentionChecks();
 
 /// Every kernel check, in table order.
 const std::vector<KernelCheck> &kernelChecks();
