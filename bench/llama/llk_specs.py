@@ -248,9 +248,27 @@ def _mul_mat_vec_q(c):
 
 @spec("attention")
 def _attention(c):
-    # e.g. split-KV decode attention + combine, with scratch:
-    # s = c.shape; nsp = cdiv(s["n_kv"], 64)
-    # part = c.scratch("part", s["NH"] * nsp * (s["D"] + 2), torch.float32)
-    # return [Launch("attn_split.ptx", (s["NH"], nsp), [...]),
-    #         Launch("attn_combine.ptx", (s["NH"],), [...])]
-    return None
+    # examples/llama/attn_decode.mlir (flash-decoding):
+    #   attn_decode_partial_kernel(part_o, part_m, part_l, q, k, v, n_kv, chunk,
+    #                              k_row_stride, C, g, scale), grid (n_chunks, NH), 8 warps
+    #   attn_decode_combine_kernel(o, part_o, part_m, part_l, n_chunks), grid (NH), 4 warps
+    # chunk: a multiple of 16 with n_chunks <= MAX_CHUNKS = 32.
+    import torch
+    s, t = c.shape, c.t
+    if s["C"] % 16 or (s["NH_KV"] * s["D"]) % 16:
+        return None
+    chunk = 256 if s["n_kv"] > 1024 else 64
+    while cdiv(s["n_kv"], chunk) > 32:
+        chunk *= 2
+    n_chunks = cdiv(s["n_kv"], chunk)
+    part_o = c.scratch("part_o", s["NH"] * n_chunks * s["D"], torch.float32)
+    part_m = c.scratch("part_m", s["NH"] * n_chunks, torch.float32)
+    part_l = c.scratch("part_l", s["NH"] * n_chunks, torch.float32)
+    return [Launch("attn_decode_partial.ptx", (n_chunks, s["NH"]),
+                   [ptr(part_o), ptr(part_m), ptr(part_l), ptr(t["q"]), ptr(t["k_cache"]),
+                    ptr(t["v_cache"]), i32(s["n_kv"]), i32(chunk), i32(s["NH_KV"] * s["D"]),
+                    i32(s["C"]), i32(s["NH"] // s["NH_KV"]), f32(s["scale"])],
+                   entry="attn_decode_partial_kernel"),
+            Launch("attn_decode_combine.ptx", (s["NH"],),
+                   [ptr(t["out"]), ptr(part_o), ptr(part_m), ptr(part_l), i32(n_chunks)],
+                   entry="attn_decode_combine_kernel")]
