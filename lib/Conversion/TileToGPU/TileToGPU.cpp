@@ -1168,16 +1168,14 @@ struct SharedOperand {
 Value roundToTF32(IndexEmitter &e, Value value) {
   Type type = value.getType();
   Type intType = e.b.getI32Type();
-  auto splat = [&](int64_t v) -> Value {
-    if (auto vec = dyn_cast<VectorType>(type))
-      return arith::ConstantOp::create(
-          e.b, e.loc,
-          DenseIntElementsAttr::get(VectorType::get(vec.getShape(), intType),
-                                    int32_t(v)));
-    return e.i32(v);
-  };
   if (auto vec = dyn_cast<VectorType>(type))
     intType = VectorType::get(vec.getShape(), intType);
+  auto splat = [&](int64_t v) -> Value {
+    if (auto vec = dyn_cast<VectorType>(intType))
+      return arith::ConstantOp::create(
+          e.b, e.loc, DenseIntElementsAttr::get(vec, int32_t(v)));
+    return e.i32(v);
+  };
   Value bits = arith::BitcastOp::create(e.b, e.loc, intType, value);
   Value rounded = arith::AndIOp::create(
       e.b, e.loc, arith::AddIOp::create(e.b, e.loc, bits, splat(0x1000)),
