@@ -106,6 +106,7 @@ struct KernelCheck {
 
 /// The checks of each group of kernels.
 std::vector<KernelCheck> exampleChecks();
+std::vector<KernelCheck> gemmChecks();
 
 /// Every kernel check, in table order.
 const std::vector<KernelCheck> &kernelChecks();
