@@ -98,3 +98,25 @@ func.func @dot_ieee(%x: f32, %y: f32, %c: !tile.ptr<f32>) {
   tile.store %t, %c : !tile.ptr<f32>
   return
 }
+
+// -----
+
+// A 16x16 dot with 4 warps: one 16x8 tile per warp along N, the last two
+// warps replicating; B's fragments for a single column tile come from
+// ldmatrix.x2.
+// CHECK-LABEL: gpu.func @dot_small
+// CHECK: nvvm.ldmatrix {{.*}} num = 4
+// CHECK: nvvm.ldmatrix {{.*}} num = 2
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: gpu.return
+#b = #tile.blocked<sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+func.func @dot_small(%x: !tile.ptr<f32>) attributes {tile.num_warps = 4 : i32} {
+  %a = arith.constant dense<1.0> : tensor<16x16xf16, #b>
+  %c = arith.constant dense<0.0> : tensor<16x16xf32, #b>
+  %d = tile.dot %a, %a, %c : tensor<16x16xf16, #b>, tensor<16x16xf16, #b> -> tensor<16x16xf32, #b>
+  %s = tile.reduce sum %d axis = 1 : tensor<16x16xf32, #b> -> tensor<16xf32, #tile.slice<dim = 1, parent = #b>>
+  %t = tile.reduce sum %s axis = 0 : tensor<16xf32, #tile.slice<dim = 1, parent = #b>> -> f32
+  tile.store %t, %x : !tile.ptr<f32>
+  return
+}
