@@ -50,6 +50,19 @@ AxisInfo AxisInfo::uniform(ArrayRef<int64_t> shape, int64_t div) {
   return info;
 }
 
+AxisInfo AxisInfo::join(const AxisInfo &a, const AxisInfo &b) {
+  AxisInfo r = a;
+  for (unsigned d = 0; d < a.getRank(); ++d) {
+    r.contiguity[d] = gcd(a.contiguity[d], b.contiguity[d]);
+    r.divisibility[d] = gcd(a.divisibility[d], b.divisibility[d]);
+    r.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
+  }
+  r.scalarDivisibility = gcd(a.scalarDivisibility, b.scalarDivisibility);
+  if (a.constant != b.constant)
+    r.constant.reset();
+  return r;
+}
+
 AxisInfo AxisInfo::ofConstant(ArrayRef<int64_t> shape, int64_t value) {
   AxisInfo info = uniform(shape, powerOfTwoDivisor(value));
   info.constant = value;
@@ -143,6 +156,34 @@ void AxisInfoAnalysis::visit(Operation *op) {
     int64_t div = std::gcd(get(loop.getLowerBound()).scalarDivisibility,
                            get(loop.getStep()).scalarDivisibility);
     facts[loop.getInductionVar()] = AxisInfo::uniform({}, div);
+    // Loop-carried values start from their initial values' facts and are
+    // weakened by what the body yields until nothing changes (the facts only
+    // shrink, through gcds, so this ends quickly; after a few rounds they
+    // give up to unknown).
+    auto iterArgs = loop.getRegionIterArgs();
+    for (auto [arg, init] : llvm::zip(iterArgs, loop.getInitArgs()))
+      facts[arg] = get(init);
+    constexpr int kRounds = 8;
+    for (int round = 0; round <= kRounds; ++round) {
+      for (Operation &inner : loop.getBody()->without_terminator())
+        inner.walk<WalkOrder::PreOrder>([&](Operation *o) { visit(o); });
+      if (round == kRounds)
+        break;
+      bool changed = false;
+      for (auto [arg, yielded] : llvm::zip(iterArgs, loop.getYieldedValues())) {
+        AxisInfo joined = round + 1 == kRounds
+                              ? AxisInfo::unknown(shapeOf(arg.getType()))
+                              : AxisInfo::join(get(arg), get(yielded));
+        if (!(joined == get(arg))) {
+          facts[arg] = joined;
+          changed = true;
+        }
+      }
+      if (!changed)
+        break;
+    }
+    for (auto [arg, result] : llvm::zip(iterArgs, loop.getResults()))
+      facts[result] = get(arg);
     return;
   }
   if (op->getNumResults() != 1)

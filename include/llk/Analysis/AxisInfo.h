@@ -45,6 +45,8 @@ struct AxisInfo {
   static AxisInfo ofConstant(llvm::ArrayRef<int64_t> shape, int64_t value);
   /// Facts for a value equal across `shape` with divisibility `div`.
   static AxisInfo uniform(llvm::ArrayRef<int64_t> shape, int64_t div);
+  /// What holds of both `a` and `b` (same shape): a value that may be either.
+  static AxisInfo join(const AxisInfo &a, const AxisInfo &b);
   bool operator==(const AxisInfo &other) const;
 };
 

@@ -111,6 +111,7 @@ std::vector<KernelCheck> llamaQuantChecks();
 std::vector<KernelCheck> llamaApexChecks();
 std::vector<KernelCheck> llamaElementwiseChecks();
 std::vector<KernelCheck> llamaAttentionChecks();
+std::vector<KernelCheck> gemmChecks();
 
 /// Every kernel check, in table order.
 const std::vector<KernelCheck> &kernelChecks();

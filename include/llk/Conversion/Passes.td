@@ -17,10 +17,14 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "mlir::ModuleOp"> {
     predicated per vector when masked; reductions combine within a thread,
     across lanes with `gpu.shuffle` butterflies and across warps through
     shared memory; layout conversions go through shared memory.
+    `tile.dot` stages its operands in swizzled shared memory and becomes
+    `nvvm.ldmatrix` and `nvvm.mma.sync` (m16n8k16 for f16/bf16, m16n8k32
+    for i8, m16n8k8 for tf32), or an FMA loop for `precision = ieee`.
   }];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::vector::VectorDialect",
-    "::mlir::LLVM::LLVMDialect", "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::arith::ArithDialect",
     "::mlir::scf::SCFDialect"
   ];
 }

@@ -1110,12 +1110,370 @@ struct BitcastLowering : TilePattern<BitcastOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// Matrix product
+//===----------------------------------------------------------------------===//
+
+/// A dot operand staged in shared memory: `outer` rows of `inner` elements,
+/// the tile dimension `innerDim` contiguous. With `swizzled`, the 16-byte
+/// chunks of a row are XOR-permuted by the row so that the 8 consecutive
+/// rows one ldmatrix 8x8 matrix reads land in 8 different bank groups:
+/// chunk c of row r sits at c ^ ((r / perPhase) % maxPhase), where perPhase
+/// rows share one 128-byte bank line.
+struct SharedOperand {
+  Value base;
+  unsigned innerDim;
+  int64_t outer, inner, bytes;
+  int64_t perPhase = 1, maxPhase = 1;
+
+  SharedOperand(Value base, RankedTensorType type, unsigned innerDim,
+                bool swizzled)
+      : base(base), innerDim(innerDim) {
+    inner = type.getDimSize(innerDim);
+    outer = type.getDimSize(1 - innerDim);
+    bytes = byteWidth(type.getElementType());
+    int64_t rowBytes = inner * bytes;
+    if (swizzled && rowBytes >= 16) {
+      perPhase = std::max<int64_t>(1, 128 / rowBytes);
+      maxPhase = std::min<int64_t>(8, rowBytes / 16);
+    }
+  }
+  int64_t sizeInBytes() const { return outer * inner * bytes; }
+
+  /// Address of element (row, col) of the shared array (outer, inner).
+  Value address(IndexEmitter &e, Value row, Value col) const {
+    Value rowStart = arith::MulIOp::create(e.b, e.loc, row, e.i32(inner * bytes));
+    Value colBytes = arith::MulIOp::create(e.b, e.loc, col, e.i32(bytes));
+    Value chunk = arith::ShRUIOp::create(e.b, e.loc, colBytes, e.i32(4));
+    Value within = arith::AndIOp::create(e.b, e.loc, colBytes, e.i32(15));
+    if (maxPhase > 1) {
+      Value phase = e.digit(row, perPhase, maxPhase);
+      chunk = arith::XOrIOp::create(e.b, e.loc, chunk, phase);
+    }
+    Value offset = arith::AddIOp::create(
+        e.b, e.loc, rowStart,
+        arith::AddIOp::create(
+            e.b, e.loc, arith::ShLIOp::create(e.b, e.loc, chunk, e.i32(4)),
+            within));
+    return byteAddress(e, base, offset);
+  }
+  /// Address of tile element (i, j) (tile coordinates).
+  Value tileAddress(IndexEmitter &e, Value i, Value j) const {
+    return innerDim == 1 ? address(e, i, j) : address(e, j, i);
+  }
+};
+
+/// Rounds f32 bits to tf32 (nearest, ties away from zero: cvt.rna.tf32.f32),
+/// leaving infinities and NaNs alone, as the interpreter does.
+Value roundToTF32(IndexEmitter &e, Value value) {
+  Type type = value.getType();
+  Type intType = e.b.getI32Type();
+  if (auto vec = dyn_cast<VectorType>(type))
+    intType = VectorType::get(vec.getShape(), intType);
+  auto splat = [&](int64_t v) -> Value {
+    if (auto vec = dyn_cast<VectorType>(intType))
+      return arith::ConstantOp::create(
+          e.b, e.loc, DenseIntElementsAttr::get(vec, int32_t(v)));
+    return e.i32(v);
+  };
+  Value bits = arith::BitcastOp::create(e.b, e.loc, intType, value);
+  Value rounded = arith::AndIOp::create(
+      e.b, e.loc, arith::AddIOp::create(e.b, e.loc, bits, splat(0x1000)),
+      splat(int32_t(0xffffe000u)));
+  Value exponent = arith::AndIOp::create(e.b, e.loc, bits, splat(0x7f800000));
+  Value special = arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::eq,
+                                        exponent, splat(0x7f800000));
+  Value result = arith::SelectOp::create(e.b, e.loc, special, bits, rounded);
+  return arith::BitcastOp::create(e.b, e.loc, type, result);
+}
+
+/// Writes a tile (the registers `regs` of layout `type`) into `smem`: one
+/// store per run of registers contiguous along the shared row (at most 16
+/// bytes), one per element otherwise.
+void stageOperand(IndexEmitter &e, Value regs, RankedTensorType type,
+                  const SharedOperand &smem) {
+  DistributedView view = viewOf(type);
+  Value rows = e.coordinates(view, 0), cols = e.coordinates(view, 1);
+  unsigned fast = view.order[0];
+  int64_t chunk =
+      fast == smem.innerDim
+          ? std::min<int64_t>(view.contigPerThread(fast), 16 / smem.bytes)
+          : 1;
+  for (int64_t r = 0; r < view.totalElemsPerThread(); r += chunk) {
+    Value addr = smem.tileAddress(e, e.extract(rows, r), e.extract(cols, r));
+    Value value = chunk == 1 ? e.extract(regs, r) : e.slice(regs, r, chunk);
+    LLVM::StoreOp::create(e.b, e.loc, value, addr, chunk * smem.bytes);
+  }
+}
+
+/// One mma.sync shape per operand type. The fragments of A (16 x k) and B
+/// (k x 8) are made of 8x8 matrices of 16-bit elements as ldmatrix loads
+/// them: 8 rows (of M or N) by 16 bytes (of K). A is matrices (rows 0-7,
+/// K bytes 0-15), (rows 8-15, 0-15), (rows 0-7, 16-31), (rows 8-15, 16-31);
+/// B is (cols 0-7, K bytes 0-15), (cols 0-7, 16-31). So k = 32 bytes.
+struct MmaShape {
+  int64_t k;
+  NVVM::MMATypes ptxType;
+  std::optional<NVVM::MMAIntOverflow> overflow;
+};
+
+std::optional<MmaShape> mmaShapeOf(DotOp op) {
+  Type elem = op.getA().getType().getElementType();
+  if (elem.isF16())
+    return MmaShape{16, NVVM::MMATypes::f16, std::nullopt};
+  if (elem.isBF16())
+    return MmaShape{16, NVVM::MMATypes::bf16, std::nullopt};
+  if (elem.isInteger(8))
+    return MmaShape{32, NVVM::MMATypes::s8, NVVM::MMAIntOverflow::wrapped};
+  if (elem.isF32() &&
+      op.getPrecision().value_or(DotPrecision::TF32) == DotPrecision::TF32)
+    return MmaShape{8, NVVM::MMATypes::tf32, std::nullopt};
+  return std::nullopt;
+}
+
+/// Whether `op` lowers to mma.sync (else to the FMA loop).
+bool usesTensorCores(DotOp op) {
+  auto shape = mmaShapeOf(op);
+  auto result = op.getType();
+  return shape && op.getA().getType().getDimSize(1) % shape->k == 0 &&
+         isMmaAccumulatorLayout(result.getEncoding(), result.getShape());
+}
+
+/// The tensor-core dot. Operands go to shared memory (swizzled; a 16-bit
+/// operand whose registers run along M or N stays so there and is read with
+/// ldmatrix.trans, every other one is stored K-contiguous), then each warp
+/// loads its fragments with ldmatrix and issues one mma.sync per 16x8 tile
+/// of its accumulator and instruction step of K.
+Value lowerMmaDot(IndexEmitter &e, SharedScratch &scratch, DotOp op, Value a,
+                  Value b, Value acc) {
+  MLIRContext *ctx = e.b.getContext();
+  MmaShape mma = *mmaShapeOf(op);
+  RankedTensorType aType = op.getA().getType(), bType = op.getB().getType(),
+                   cType = op.getType();
+  int64_t K = aType.getDimSize(1), N = bType.getDimSize(1);
+  int64_t bytes = byteWidth(aType.getElementType());
+  int64_t kb = 16 / bytes; // K elements of one 8x8 matrix row
+
+  // Shared layouts: inner dimension K (1 for A, 0 for B) unless a 16-bit
+  // operand's registers are contiguous along M (N).
+  DistributedView aView = viewOf(aType), bView = viewOf(bType);
+  bool aTrans = bytes == 2 && aView.order[0] == 0 && aView.contigPerThread(0) > 1;
+  bool bTrans = bytes == 2 && bView.order[0] == 1 && bView.contigPerThread(1) > 1;
+  int64_t aBytes = aType.getNumElements() * bytes;
+  int64_t bOffset = llvm::alignTo(aBytes, 128);
+  Value base = scratch.base(e.b, e.loc, op, bOffset + bType.getNumElements() * bytes);
+  SharedOperand aSmem(base, aType, aTrans ? 0 : 1, /*swizzled=*/true);
+  SharedOperand bSmem(byteAddress(e, base, e.i32(bOffset)), bType,
+                      bTrans ? 1 : 0, /*swizzled=*/true);
+
+  if (mma.ptxType == NVVM::MMATypes::tf32) {
+    a = roundToTF32(e, a);
+    b = roundToTF32(e, b);
+  }
+  gpu::BarrierOp::create(e.b, e.loc);
+  stageOperand(e, a, aType, aSmem);
+  stageOperand(e, b, bType, bSmem);
+  gpu::BarrierOp::create(e.b, e.loc);
+
+  // The accumulator: warp (wM, wN) holds rows 8*wm*i + 8*wM + g and columns
+  // 8*wn*j + 8*wN + 2t + {0, 1}; instruction tile (mi, nj) pairs rows
+  // i = 2mi (g) and 2mi + 1 (g + 8).
+  DistributedView cView = viewOf(cType);
+  unsigned wm = cView.warpsPerCTA[0], wn = cView.warpsPerCTA[1];
+  int64_t mTiles = cView.elemsPerThread(0) / 2;
+  int64_t nTiles = cView.elemsPerThread(1) / 2;
+  Value lane = e.laneId();
+  Value wM = e.warpCoord(cView, 0), wN = e.warpCoord(cView, 1);
+  Value rowBase = arith::MulIOp::create(e.b, e.loc, wM, e.i32(8));
+  Value colBase = arith::AndIOp::create(
+      e.b, e.loc, arith::MulIOp::create(e.b, e.loc, wN, e.i32(8)), e.i32(N - 1));
+  Value laneRow = arith::AndIOp::create(e.b, e.loc, lane, e.i32(7));
+  Value matrix = arith::ShRUIOp::create(e.b, e.loc, lane, e.i32(3));
+  Value matrixLo = arith::AndIOp::create(e.b, e.loc, matrix, e.i32(1));
+  Value matrixHi = arith::ShRUIOp::create(e.b, e.loc, matrix, e.i32(1));
+  auto add = [&](Value x, Value y) {
+    return arith::AddIOp::create(e.b, e.loc, x, y).getResult();
+  };
+  auto mul = [&](Value x, int64_t c) {
+    return arith::MulIOp::create(e.b, e.loc, x, e.i32(c)).getResult();
+  };
+
+  // The address this lane gives ldmatrix for the 8x8 matrix whose 8 M/N
+  // indices start at `mn` (8-aligned, contiguous) and K elements at `k`.
+  auto matrixRowAddress = [&](const SharedOperand &smem, unsigned mnDim,
+                              Value mn, Value k) {
+    bool kInner = smem.innerDim != mnDim;
+    Value row = kInner ? add(mn, laneRow) : add(k, laneRow);
+    Value col = kInner ? k : mn;
+    return smem.address(e, row, col);
+  };
+  auto i32Struct = [&](unsigned n) -> Type {
+    if (n == 1)
+      return e.b.getI32Type();
+    return LLVM::LLVMStructType::getLiteral(
+        ctx, SmallVector<Type>(n, e.b.getI32Type()));
+  };
+  auto ldmatrix = [&](Value addr, unsigned num, bool trans) {
+    auto load = NVVM::LdMatrixOp::create(
+        e.b, e.loc, i32Struct(num), addr, num,
+        trans ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+        NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8), NVVM::LdStMatrixEltType::B16);
+    SmallVector<Value> regs;
+    for (unsigned i = 0; i < num; ++i)
+      regs.push_back(num == 1 ? load.getResult()
+                              : LLVM::ExtractValueOp::create(
+                                    e.b, e.loc, load.getResult(),
+                                    ArrayRef<int64_t>{i})
+                                    .getResult());
+    return regs;
+  };
+  // Operand registers as mma.sync takes them: f16 pairs as vector<2xf16>.
+  auto asOperand = [&](Value reg) -> Value {
+    if (mma.ptxType != NVVM::MMATypes::f16)
+      return reg;
+    return LLVM::BitcastOp::create(e.b, e.loc,
+                                   VectorType::get({2}, e.b.getF16Type()), reg);
+  };
+
+  Type accElem = cType.getElementType();
+  for (int64_t ks = 0; ks < K / mma.k; ++ks) {
+    Value kFirst = e.i32(ks * mma.k);
+    // A: one ldmatrix.x4 per 16-row tile; lane group m (0..3) addresses
+    // matrix m: row half m & 1, K half m >> 1.
+    SmallVector<SmallVector<Value>> aFrags;
+    for (int64_t mi = 0; mi < mTiles; ++mi) {
+      Value mn = add(add(mul(matrixLo, 8 * wm), e.i32(16 * wm * mi)), rowBase);
+      Value k = add(kFirst, mul(matrixHi, kb));
+      aFrags.push_back(
+          ldmatrix(matrixRowAddress(aSmem, 0, mn, k), 4, aTrans));
+    }
+    // B: one ldmatrix.x4 per two 8-column tiles (x2 for a single one);
+    // matrix m: column tile m >> 1, K half m & 1.
+    SmallVector<SmallVector<Value>> bFrags;
+    for (int64_t nj = 0; nj < nTiles; nj += 2) {
+      bool pair = nj + 1 < nTiles;
+      Value tile = pair ? add(matrixHi, e.i32(nj)) : e.i32(nj);
+      Value mn = add(mul(tile, 8 * wn), colBase);
+      Value k = add(kFirst, mul(matrixLo, kb));
+      SmallVector<Value> regs =
+          ldmatrix(matrixRowAddress(bSmem, 1, mn, k), pair ? 4 : 2, bTrans);
+      bFrags.push_back({regs[0], regs[1]});
+      if (pair)
+        bFrags.push_back({regs[2], regs[3]});
+    }
+    for (int64_t mi = 0; mi < mTiles; ++mi)
+      for (int64_t nj = 0; nj < nTiles; ++nj) {
+        int64_t regs[4] = {cView.registerIndex({2 * mi, 2 * nj}),
+                           cView.registerIndex({2 * mi, 2 * nj + 1}),
+                           cView.registerIndex({2 * mi + 1, 2 * nj}),
+                           cView.registerIndex({2 * mi + 1, 2 * nj + 1})};
+        SmallVector<Value> aOps, bOps, cOps;
+        for (Value r : aFrags[mi])
+          aOps.push_back(asOperand(r));
+        for (Value r : bFrags[nj])
+          bOps.push_back(asOperand(r));
+        for (int64_t r : regs)
+          cOps.push_back(e.extract(acc, r));
+        Type resultType = LLVM::LLVMStructType::getLiteral(
+            ctx, SmallVector<Type>(4, accElem));
+        auto inst = NVVM::MmaOp::create(
+            e.b, e.loc, resultType, aOps, bOps, cOps,
+            ArrayRef<int64_t>{16, 8, mma.k}, std::nullopt, mma.overflow,
+            std::array<NVVM::MMATypes, 2>{mma.ptxType, mma.ptxType},
+            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                           NVVM::MMALayout::col});
+        for (auto [i, r] : llvm::enumerate(regs)) {
+          Value d = LLVM::ExtractValueOp::create(e.b, e.loc, inst.getResult(),
+                                                 ArrayRef<int64_t>{int64_t(i)});
+          acc = vector::InsertOp::create(e.b, e.loc, d, acc, ArrayRef<int64_t>{r});
+        }
+      }
+  }
+  return acc;
+}
+
+/// The exact dot (`precision = ieee`, and shapes the tensor cores cannot
+/// take): operands row-major in shared memory, then each thread runs over K
+/// with one FMA per accumulator register, in K order (as the reference).
+Value lowerFmaDot(IndexEmitter &e, SharedScratch &scratch, DotOp op, Value a,
+                  Value b, Value acc) {
+  RankedTensorType aType = op.getA().getType(), bType = op.getB().getType(),
+                   cType = op.getType();
+  int64_t K = aType.getDimSize(1);
+  Type elem = aType.getElementType(), accElem = cType.getElementType();
+  int64_t bytes = byteWidth(elem);
+  int64_t aBytes = aType.getNumElements() * bytes;
+  int64_t bOffset = llvm::alignTo(aBytes, 16);
+  Value base = scratch.base(e.b, e.loc, op, bOffset + bType.getNumElements() * bytes);
+  SharedOperand aSmem(base, aType, 1, /*swizzled=*/false);
+  SharedOperand bSmem(byteAddress(e, base, e.i32(bOffset)), bType, 1,
+                      /*swizzled=*/false);
+  gpu::BarrierOp::create(e.b, e.loc);
+  stageOperand(e, a, aType, aSmem);
+  stageOperand(e, b, bType, bSmem);
+  gpu::BarrierOp::create(e.b, e.loc);
+
+  DistributedView view = viewOf(cType);
+  Value rows = e.coordinates(view, 0), cols = e.coordinates(view, 1);
+  SmallVector<Value> rowOf, colOf;
+  for (int64_t i = 0; i < view.elemsPerThread(0); ++i)
+    rowOf.push_back(e.extract(rows, view.registerIndex({i, 0})));
+  for (int64_t j = 0; j < view.elemsPerThread(1); ++j)
+    colOf.push_back(e.extract(cols, view.registerIndex({0, j})));
+
+  Value lb = arith::ConstantIndexOp::create(e.b, e.loc, 0);
+  Value ub = arith::ConstantIndexOp::create(e.b, e.loc, K);
+  Value step = arith::ConstantIndexOp::create(e.b, e.loc, 1);
+  auto loop = scf::ForOp::create(
+      e.b, e.loc, lb, ub, step, ValueRange{acc},
+      [&](OpBuilder &nb, Location nl, Value iv, ValueRange iters) {
+        IndexEmitter ie(nb, nl);
+        Value k = arith::IndexCastOp::create(nb, nl, nb.getI32Type(), iv);
+        auto widen = [&](Value v) -> Value {
+          if (elem.isInteger(8))
+            return arith::ExtSIOp::create(nb, nl, accElem, v);
+          if (elem != accElem)
+            return arith::ExtFOp::create(nb, nl, accElem, v);
+          return v;
+        };
+        SmallVector<Value> aVals, bVals;
+        for (Value row : rowOf)
+          aVals.push_back(widen(LLVM::LoadOp::create(
+              nb, nl, elem, aSmem.tileAddress(ie, row, k), bytes)));
+        for (Value col : colOf)
+          bVals.push_back(widen(LLVM::LoadOp::create(
+              nb, nl, elem, bSmem.tileAddress(ie, k, col), bytes)));
+        Value result = iters[0];
+        for (auto [r, local] : llvm::enumerate(view.localIndices())) {
+          Value x = aVals[local[0]], y = bVals[local[1]];
+          Value c = ie.extract(result, r);
+          Value d = isa<FloatType>(accElem)
+                        ? LLVM::FMAOp::create(nb, nl, x, y, c).getResult()
+                        : arith::AddIOp::create(
+                              nb, nl, c, arith::MulIOp::create(nb, nl, x, y))
+                              .getResult();
+          result = vector::InsertOp::create(nb, nl, d, result,
+                                            ArrayRef<int64_t>{int64_t(r)});
+        }
+        scf::YieldOp::create(nb, nl, result);
+      });
+  return loop.getResult(0);
+}
+
 struct DotLowering : TilePattern<DotOp> {
   using TilePattern::TilePattern;
   LogicalResult
-  matchAndRewrite(DotOp op, OpAdaptor,
-                  ConversionPatternRewriter &) const override {
-    return failure(); // Rejected before conversion.
+  matchAndRewrite(DotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    IndexEmitter e(rewriter, op.getLoc());
+    Value result =
+        usesTensorCores(op)
+            ? lowerMmaDot(e, state.scratch, op, adaptor.getA(), adaptor.getB(),
+                          adaptor.getAcc())
+            : lowerFmaDot(e, state.scratch, op, adaptor.getA(), adaptor.getB(),
+                          adaptor.getAcc());
+    rewriter.replaceOp(op, result);
+    return success();
   }
 };
 
@@ -1393,11 +1751,6 @@ LogicalResult checkLowerable(ModuleOp module) {
           ok = false;
           return WalkResult::interrupt();
         }
-    if (isa<DotOp>(op)) {
-      op->emitError("tile.dot cannot be lowered yet: the tensor-core lowering "
-                    "is not implemented");
-      ok = false;
-    }
     if (auto constant = dyn_cast<arith::ConstantOp>(op))
       if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
         if (isa<RankedTensorType>(dense.getType()) && !dense.isSplat()) {
@@ -1451,7 +1804,8 @@ struct ConvertTileToGPUPass
     TileTypeConverter converter(ctx);
     ConversionTarget target(*ctx);
     target.addLegalDialect<gpu::GPUDialect, vector::VectorDialect,
-                           LLVM::LLVMDialect, ub::UBDialect>();
+                           LLVM::LLVMDialect, NVVM::NVVMDialect,
+                           ub::UBDialect>();
     target.addIllegalDialect<TileDialect, func::FuncDialect>();
     target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
         [](Operation *op) { return !hasTileType(op); });

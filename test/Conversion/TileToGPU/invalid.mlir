@@ -23,17 +23,6 @@ func.func @returns(%x: i32) -> i32 {
 
 // -----
 
-#b = #tile.blocked<sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
-func.func @dot(%x: !tile.ptr<f16>) attributes {tile.num_warps = 4 : i32} {
-  %a = arith.constant dense<1.0> : tensor<16x16xf16, #b>
-  %c = arith.constant dense<0.0> : tensor<16x16xf32, #b>
-  // expected-error @+1 {{tile.dot cannot be lowered yet: the tensor-core lowering is not implemented}}
-  %d = tile.dot %a, %a, %c : tensor<16x16xf16, #b>, tensor<16x16xf16, #b> -> tensor<16x16xf32, #b>
-  return
-}
-
-// -----
-
 #b = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
 func.func @nonuniform_constant(%x: !tile.ptr<f32>) attributes {tile.num_warps = 4 : i32} {
   // expected-error @+1 {{only uniform (splat) tile constants are supported; build others from tile.make_range}}

@@ -144,6 +144,34 @@ BlockedLayoutAttr llk::tile::getDefaultBlockedLayout(MLIRContext *ctx,
   return BlockedLayoutAttr::get(ctx, spt, tpw, wpc, order);
 }
 
+BlockedLayoutAttr llk::tile::getMmaAccumulatorLayout(MLIRContext *ctx,
+                                                     ArrayRef<int64_t> shape,
+                                                     unsigned numWarps) {
+  unsigned wm = 1, wn = 1;
+  while (wm * wn < numWarps) {
+    int64_t rowsPerWarp = shape[0] / wm, colsPerWarp = shape[1] / wn;
+    bool canSplitM = rowsPerWarp >= 32;
+    bool canSplitN = colsPerWarp >= 16;
+    if (canSplitM && (rowsPerWarp >= colsPerWarp || !canSplitN))
+      wm *= 2;
+    else
+      wn *= 2; // replicates along N once colsPerWarp < 8
+  }
+  return BlockedLayoutAttr::get(ctx, {1, 2}, {8, 4}, {wm, wn}, {1, 0});
+}
+
+bool llk::tile::isMmaAccumulatorLayout(Attribute layout,
+                                       ArrayRef<int64_t> shape) {
+  auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(layout);
+  if (!blocked || blocked.getRank() != 2 || shape.size() != 2)
+    return false;
+  auto spt = blocked.getSizePerThread(), tpw = blocked.getThreadsPerWarp(),
+       wpc = blocked.getWarpsPerCTA(), order = blocked.getOrder();
+  return spt[0] == 1 && spt[1] == 2 && tpw[0] == 8 && tpw[1] == 4 &&
+         order[0] == 1 && order[1] == 0 && shape[0] >= 16 * int64_t(wpc[0]) &&
+         shape[1] >= 8;
+}
+
 RankedTensorType llk::tile::withLayout(RankedTensorType type,
                                        Attribute layout) {
   return RankedTensorType::get(type.getShape(), type.getElementType(), layout);

@@ -8,6 +8,12 @@
 // program order of the anchors. A value reached twice with different layouts
 // keeps the first; the op that needs the other gets a tile.convert_layout.
 //
+// Dots anchor first: each dot's accumulator and result take the mma.sync
+// accumulator layout, which spreads (before any memory access's) through a
+// loop-carried accumulator and the epilogue, so that the K loop never
+// converts. A dot's operands relate to nothing: they keep the layouts of
+// their loads, and the dot lowering stages them through shared memory.
+//
 //===----------------------------------------------------------------------===//
 
 #include "llk/Analysis/AxisInfo.h"
@@ -66,6 +72,14 @@ public:
       : func(func), numWarps(numWarps), axisInfo(func) {}
 
   void run() {
+    func.walk([&](DotOp dot) {
+      auto type = tileType(dot.getResult());
+      Attribute mma =
+          getMmaAccumulatorLayout(func.getContext(), type.getShape(), numWarps);
+      assign(dot.getResult(), mma);
+      assign(dot.getAcc(), mma);
+    });
+    drain();
     // Anchors: every memory access takes its coalesced layout before any
     // spreads, so that one access's choice cannot override another's.
     func.walk([&](Operation *op) {
@@ -192,6 +206,11 @@ private:
       if (auto blocked = dyn_cast<BlockedLayoutAttr>(layout))
         assign(v == trans.getSrc() ? trans.getResult() : trans.getSrc(),
                transposed(blocked));
+    } else if (auto dot = dyn_cast<DotOp>(op)) {
+      if (v == dot.getAcc())
+        assign(dot.getResult(), layout);
+      else if (v == dot.getResult())
+        assign(dot.getAcc(), layout);
     } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
       // v is an init operand or a result: tie it to its iteration value.
       for (unsigned i = 0; i < loop.getNumResults(); ++i)
@@ -310,6 +329,9 @@ private:
                     withLayout(tileType(trans.getResult()),
                                transposed(cast<BlockedLayoutAttr>(
                                    src.getEncoding()))));
+    } else if (auto dot = dyn_cast<DotOp>(op)) {
+      requireLayout(dot.getAccMutable(),
+                    tileType(dot.getResult()).getEncoding());
     } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
       for (unsigned i = 0; i < loop.getNumResults(); ++i) {
         convertOperand(op, loop.getInitArgsMutable()[i],

@@ -60,6 +60,24 @@ BlockedLayoutAttr getDefaultBlockedLayout(mlir::MLIRContext *ctx,
                                           unsigned numWarps, unsigned vector,
                                           llvm::ArrayRef<unsigned> order);
 
+/// The accumulator layout of mma.sync m16n8: lanes 8x4 (lane l at row l/4,
+/// columns 2*(l%4) and +1), warps `warpsPerCTA = [wm, wn]` over M and N.
+/// It is a blocked layout: sizePerThread = [1, 2], threadsPerWarp = [8, 4],
+/// order = [1, 0]. A warp's rows are 8*wm apart from one repetition to the
+/// next; the dot lowering pairs repetitions 2i and 2i+1 as the two row halves
+/// (g and g+8) of one 16x8 instruction tile, choosing the rows of A to match.
+/// Warps go to M while each warp keeps at least 16 rows and its tile is
+/// taller than wide, the rest to N (replicating along N when N < 8*wn).
+BlockedLayoutAttr getMmaAccumulatorLayout(mlir::MLIRContext *ctx,
+                                          llvm::ArrayRef<int64_t> shape,
+                                          unsigned numWarps);
+
+/// Whether `layout` is an mma.sync accumulator layout that a dot of result
+/// shape `shape` can use: [1, 2] x [8, 4] order [1, 0], at least 16 rows per
+/// warp (two repetitions), and no replication along M.
+bool isMmaAccumulatorLayout(mlir::Attribute layout,
+                            llvm::ArrayRef<int64_t> shape);
+
 /// `type` with its encoding replaced by `layout`.
 mlir::RankedTensorType withLayout(mlir::RankedTensorType type,
                                   mlir::Attribute layout);

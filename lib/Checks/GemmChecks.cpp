@@ -1,0 +1,100 @@
+//===- GemmChecks.cpp - the tensor-core GEMMs -----------------------------===//
+//
+// f16 inputs, f32 accumulation, f16 output: the reference is the float64
+// product of the f16 inputs, passed through the same epilogue; the kernels'
+// error is the f16 rounding of the output plus f32 accumulation order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llk/Checks/KernelChecks.h"
+
+#include <cmath>
+
+using namespace llk::checks;
+using llk::interp::ElemType;
+
+namespace {
+
+int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// C = act(A * B), A MxK, B KxN, C MxN, all row-major and packed.
+template <typename Act>
+void gemmProblem(Problem &p, int64_t m, int64_t n, int64_t k, Act act) {
+  HostBuffer &a = p.randn("a", ElemType::F16, {m, k});
+  HostBuffer &b = p.randn("b", ElemType::F16, {k, n});
+  HostBuffer &c = p.output("c", ElemType::F16, {m, n});
+  std::vector<double> row(n);
+  for (int64_t i = 0; i < m; ++i) {
+    std::fill(row.begin(), row.end(), 0.0);
+    for (int64_t q = 0; q < k; ++q) {
+      double x = a[i * k + q];
+      for (int64_t j = 0; j < n; ++j)
+        row[j] += x * b[q * n + j];
+    }
+    for (int64_t j = 0; j < n; ++j)
+      c.reference[i * n + j] = act(row[j]);
+  }
+  p.pointerArg(a);
+  p.pointerArg(b);
+  p.pointerArg(c);
+  p.scalarArg(ElemType::I32, m);
+  p.scalarArg(ElemType::I32, n);
+  p.scalarArg(ElemType::I32, k);
+  p.scalarArg(ElemType::I32, k); // stride_am
+  p.scalarArg(ElemType::I32, n); // stride_bk
+  p.scalarArg(ElemType::I32, n); // stride_cm
+  p.bytes = 2.0 * (m * k + k * n + m * n);
+}
+
+double leakyRelu(double x) { return x >= 0 ? x : 0.01 * x; }
+double identity(double x) { return x; }
+
+/// The seed's matmul: grouped 1-D grid, fused leaky_relu.
+std::function<void(Problem &)> matmul(int64_t m, int64_t n, int64_t k,
+                                      bool gpuBlocks) {
+  return [=](Problem &p) {
+    gemmProblem(p, m, n, k, leakyRelu);
+    int64_t bm = gpuBlocks ? 128 : 32, bn = gpuBlocks ? 128 : 32;
+    if (gpuBlocks) {
+      p.constants = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 32},
+                     {"GROUP_SIZE_M", 8}};
+      p.numWarps = 4;
+    }
+    p.grid = {static_cast<uint32_t>(cdiv(m, bm) * cdiv(n, bn)), 1, 1};
+  };
+}
+
+/// The plain f16 GEMM: 2-D grid.
+std::function<void(Problem &)> gemmF16(int64_t m, int64_t n, int64_t k,
+                                       bool gpuBlocks) {
+  return [=](Problem &p) {
+    gemmProblem(p, m, n, k, identity);
+    int64_t bm = gpuBlocks ? 128 : 32, bn = gpuBlocks ? 128 : 32;
+    if (gpuBlocks) {
+      p.constants = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 32}};
+      p.numWarps = 4;
+    }
+    p.grid = {static_cast<uint32_t>(cdiv(m, bm)),
+              static_cast<uint32_t>(cdiv(n, bn)), 1};
+  };
+}
+
+} // namespace
+
+std::vector<KernelCheck> llk::checks::gemmChecks() {
+  // Small shapes that are not multiples of the blocks: M = 100 (rows wrap),
+  // N = 72 (a partial block of columns), K = 80 (a masked K tail).
+  return {
+      {"matmul", "matmul.mlir", "matmul_kernel",
+       {{"BLOCK_M", 32}, {"BLOCK_N", 32}, {"BLOCK_K", 32}, {"GROUP_SIZE_M", 2}},
+       2e-3, matmul(100, 72, 80, false),
+       {{"1000x1000x1000", matmul(1000, 1000, 1000, true)},
+        {"4096x4096x4096", matmul(4096, 4096, 4096, true)}}},
+      {"gemm_f16", "gemm_f16.mlir", "gemm_f16_kernel",
+       {{"BLOCK_M", 32}, {"BLOCK_N", 32}, {"BLOCK_K", 32}},
+       2e-3, gemmF16(100, 72, 80, false),
+       {{"4096x4096x4096", gemmF16(4096, 4096, 4096, true)},
+        {"512x4096x4096", gemmF16(512, 4096, 4096, true)},
+        {"512x11008x4096", gemmF16(512, 11008, 4096, true)}}},
+  };
+}

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""f16 GEMM benchmark: llk (mma.sync) vs cuBLAS (torch.matmul) vs Triton's
+tutorial matmul, on the GPU machine (Python 3.12 + torch + triton + cupy).
+
+    scripts/build-gemm-ptx.sh                      # here: llkc -> PTX
+    python3 scripts/gpu-gemm-bench.py build/gemm-ptx [--shapes 4096x4096x4096,...]
+
+Loads every build/gemm-ptx/gemm_f16_<BM>x<BN>x<BK>_w<W>.ptx with
+cupy.RawModule, checks each against torch's float64 product (relative
+Frobenius error of the f16 output; f16 rounding is ~2e-4), times every block
+shape per GEMM shape and keeps the best (as Triton's autotuner does for its
+configs), and prints TFLOP/s for llk, cuBLAS and Triton. matmul.mlir (grouped
+ordering, leaky_relu, masked edges) is checked at 1000x1000x1000 and timed at
+the first shape. Exits 1 if any check fails.
+"""
+import argparse
+import glob
+import os
+import re
+import sys
+
+import cupy
+import numpy as np
+import torch
+import triton
+import triton.language as tl
+from triton.testing import do_bench
+
+TOLERANCE = 2e-3
+
+
+# --------------------------------------------------------------------------
+# Triton's tutorial matmul (03-matrix-multiplication), fp16 CUDA configs.
+# --------------------------------------------------------------------------
+def _triton_configs():
+    c = triton.Config
+    return [
+        c({"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 256, "BLOCK_SIZE_K": 64, "GROUP_SIZE_M": 8}, num_stages=3, num_warps=8),
+        c({"BLOCK_SIZE_M": 64, "BLOCK_SIZE_N": 256, "BLOCK_SIZE_K": 32, "GROUP_SIZE_M": 8}, num_stages=4, num_warps=4),
+        c({"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 32, "GROUP_SIZE_M": 8}, num_stages=4, num_warps=4),
+        c({"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 32, "GROUP_SIZE_M": 8}, num_stages=4, num_warps=4),
+        c({"BLOCK_SIZE_M": 64, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 32, "GROUP_SIZE_M": 8}, num_stages=4, num_warps=4),
+        c({"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 32, "BLOCK_SIZE_K": 32, "GROUP_SIZE_M": 8}, num_stages=4, num_warps=4),
+        c({"BLOCK_SIZE_M": 64, "BLOCK_SIZE_N": 32, "BLOCK_SIZE_K": 32, "GROUP_SIZE_M": 8}, num_stages=5, num_warps=2),
+        c({"BLOCK_SIZE_M": 32, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 32, "GROUP_SIZE_M": 8}, num_stages=5, num_warps=2),
+    ]
+
+
+@triton.autotune(configs=_triton_configs(), key=["M", "N", "K"])
+@triton.jit
+def triton_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
+                         stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                         BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
+                         BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+    num_pid_in_group = GROUP_SIZE_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_SIZE_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    offs_am = (pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)) % M
+    offs_bn = (pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)) % N
+    offs_k = tl.arange(0, BLOCK_SIZE_K)
+    a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
+    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
+    accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_SIZE_K, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0.0)
+        accumulator = tl.dot(a, b, accumulator)
+        a_ptrs += BLOCK_SIZE_K * stride_ak
+        b_ptrs += BLOCK_SIZE_K * stride_bk
+    c = accumulator.to(tl.float16)
+    offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+    offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+    c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
+    c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+    tl.store(c_ptrs, c, mask=c_mask)
+
+
+def triton_matmul(a, b):
+    M, K = a.shape
+    _, N = b.shape
+    c = torch.empty((M, N), device=a.device, dtype=torch.float16)
+    grid = lambda META: (triton.cdiv(M, META["BLOCK_SIZE_M"]) * triton.cdiv(N, META["BLOCK_SIZE_N"]),)
+    triton_matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1),
+                               b.stride(0), b.stride(1), c.stride(0), c.stride(1))
+    return c
+
+
+# --------------------------------------------------------------------------
+# llk kernels
+# --------------------------------------------------------------------------
+class LlkGemm:
+    """One llkc-compiled PTX: gemm_f16 (2-D grid) or matmul (grouped, 1-D)."""
+
+    def __init__(self, path):
+        name = os.path.basename(path)
+        m = re.match(r"(gemm_f16|matmul)_(\d+)x(\d+)x(\d+)_w(\d+)\.ptx$", name)
+        if not m:
+            raise ValueError(f"unexpected PTX name {name}")
+        self.kernel = m.group(1)
+        self.bm, self.bn, self.bk, self.warps = map(int, m.group(2, 3, 4, 5))
+        self.label = f"{self.bm}x{self.bn}x{self.bk} w{self.warps}"
+        self.module = cupy.RawModule(path=path)
+        self.function = self.module.get_function(self.kernel + "_kernel")
+
+    def __call__(self, a, b, c):
+        M, K = a.shape
+        N = b.shape[1]
+        gm, gn = triton.cdiv(M, self.bm), triton.cdiv(N, self.bn)
+        grid = (gm, gn, 1) if self.kernel == "gemm_f16" else (gm * gn, 1, 1)
+        args = (cupy.asarray(a), cupy.asarray(b), cupy.asarray(c),
+                np.int32(M), np.int32(N), np.int32(K),
+                np.int32(a.stride(0)), np.int32(b.stride(0)), np.int32(c.stride(0)))
+        self.function(grid, (32 * self.warps, 1, 1), args)
+        return c
+
+
+def rel_error(got, want):
+    got = got.double()
+    return (torch.linalg.norm(got - want) / torch.linalg.norm(want)).item()
+
+
+def tflops(m, n, k, ms):
+    return 2.0 * m * n * k / (ms * 1e-3) / 1e12
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("ptx_dir", nargs="?", default="build/gemm-ptx")
+    parser.add_argument("--shapes", default="4096x4096x4096,512x4096x4096,512x11008x4096",
+                        help="MxNxK list")
+    args = parser.parse_args()
+    torch.manual_seed(0)
+    dev = torch.device("cuda")
+    print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
+          f"triton {triton.__version__}, cupy {cupy.__version__}")
+
+    gemms = [LlkGemm(p) for p in sorted(glob.glob(os.path.join(args.ptx_dir, "gemm_f16_*.ptx")))]
+    matmuls = [LlkGemm(p) for p in sorted(glob.glob(os.path.join(args.ptx_dir, "matmul_*.ptx")))]
+    if not gemms:
+        sys.exit(f"no gemm_f16_*.ptx under {args.ptx_dir}; run scripts/build-gemm-ptx.sh")
+    ok = True
+
+    # Correctness at awkward sizes (rows wrap, partial column block, K tail).
+    for (m, n, k) in [(1000, 1000, 1000), (100, 72, 80), (777, 264, 1048)]:
+        a = torch.randn(m, k, device=dev, dtype=torch.float16)
+        b = torch.randn(k, n, device=dev, dtype=torch.float16)
+        ref = a.double() @ b.double()
+        leaky = torch.where(ref >= 0, ref, 0.01 * ref)
+        for g in gemms:
+            c = torch.full((m, n), float("nan"), device=dev, dtype=torch.float16)
+            err = rel_error(g(a, b, c), ref)
+            torch.cuda.synchronize()
+            good = err < TOLERANCE
+            ok &= good
+            print(f"check gemm_f16 {g.label:14s} {m}x{n}x{k}: rel err {err:.2e} {'PASS' if good else 'FAIL'}")
+        for g in matmuls:
+            c = torch.full((m, n), float("nan"), device=dev, dtype=torch.float16)
+            err = rel_error(g(a, b, c), leaky)
+            good = err < TOLERANCE
+            ok &= good
+            print(f"check matmul   {g.label:14s} {m}x{n}x{k}: rel err {err:.2e} {'PASS' if good else 'FAIL'}")
+        tri = triton_matmul(a, b)
+        print(f"check triton   {m}x{n}x{k}: rel err {rel_error(tri, ref):.2e}")
+
+    print()
+    print(f"{'M x N x K':>18s} | {'cuBLAS':>8s} | {'Triton':>8s} | {'llk':>8s} | {'llk/cuBLAS':>10s} | llk block")
+    for shape in args.shapes.split(","):
+        m, n, k = map(int, shape.split("x"))
+        a = torch.randn(m, k, device=dev, dtype=torch.float16)
+        b = torch.randn(k, n, device=dev, dtype=torch.float16)
+        c = torch.empty(m, n, device=dev, dtype=torch.float16)
+        ref = a.double() @ b.double()
+        cublas_ms = do_bench(lambda: torch.matmul(a, b))
+        triton_ms = do_bench(lambda: triton_matmul(a, b))
+        best = None
+        for g in gemms:
+            c.fill_(float("nan"))
+            err = rel_error(g(a, b, c), ref)
+            if not err < TOLERANCE:
+                ok = False
+                print(f"  gemm_f16 {g.label} at {shape}: rel err {err:.2e} FAIL")
+                continue
+            ms = do_bench(lambda: g(a, b, c))
+            print(f"  llk {g.label:14s} {shape}: {tflops(m, n, k, ms):7.1f} TFLOP/s ({ms:.3f} ms)")
+            if best is None or ms < best[0]:
+                best = (ms, g.label)
+        llk_ms, label = best if best else (float("nan"), "-")
+        print(f"{shape:>18s} | {tflops(m, n, k, cublas_ms):8.1f} | {tflops(m, n, k, triton_ms):8.1f} | "
+              f"{tflops(m, n, k, llk_ms):8.1f} | {100 * cublas_ms / llk_ms:9.1f}% | {label}")
+    if matmuls:
+        m, n, k = map(int, args.shapes.split(",")[0].split("x"))
+        a = torch.randn(m, k, device=dev, dtype=torch.float16)
+        b = torch.randn(k, n, device=dev, dtype=torch.float16)
+        c = torch.empty(m, n, device=dev, dtype=torch.float16)
+        for g in matmuls:
+            ms = do_bench(lambda: g(a, b, c))
+            print(f"matmul (grouped, leaky_relu) {g.label} {m}x{n}x{k}: {tflops(m, n, k, ms):.1f} TFLOP/s")
+    print("ALL CHECKS PASSED" if ok else "SOME CHECKS FAILED")
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
