@@ -109,9 +109,12 @@ Row runCase(rt::Device &device, rt::JIT &jit, const KernelCheck &check,
   };
   rt::ArgList args;
   for (const Problem::Arg &arg : problem.args)
+    // Pointers go untyped: a check may hand a kernel raw bytes (a byte
+    // pointer over f32 data, as ggml's cpy does), which the interpreter
+    // accepts too; only scalars must match the signature exactly.
     args.push_back(arg.buffer
                        ? rt::Arg::pointer(memoryOf(arg.buffer).address(),
-                                          scalarType(arg.buffer->type))
+                                          std::nullopt)
                        : rt::Arg::scalar(scalarType(arg.type),
                                          scalarBits(arg.type, arg.value)));
   rt::Grid grid(problem.grid.x, problem.grid.y, problem.grid.z);
