@@ -2,7 +2,7 @@
 # Compiles the example kernels, in every specialization the GPU check runs,
 # to PTX under $1 (default build/gpu-ptx), and checks each with ptxas.
 # Run here, then carry the folder to the GPU machine:
-#   scripts/build-gpu-ptx.sh && device run: scripts/gpu-run-examples.sh build/gpu-ptx
+# (scripts/gpu-check.sh prepare calls it; bench/llama/bench.py launches them.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-build/gpu-ptx}
