@@ -8,12 +8,16 @@
 #     the kernel sources, the runtime check and the Python benchmark into CARRY
 #     (default .device-carry, ignored by git; carry it to the device).
 #
-#   .device-carry/gpu-check.sh run [checks|runtime|bench|all] [bench args...]
+#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|all] [args...]
 #     On the GPU machine, from the repository root: `checks` runs
 #     llk-gpu-check (every kernel check, its small and GPU shapes, against
 #     float64 references, timed), `runtime` the runtime's own GPU check and
 #     the JIT/disk-cache timing, `bench` bench/llama/bench.py (llk vs Triton
-#     vs seed-style CUDA, copy bandwidth); output also under $OUT.
+#     vs seed-style CUDA, copy bandwidth), `autograd` bench/llama/norm_autograd.py
+#     (the Apex LayerNorm/RMSNorm forward and backward kernels against PyTorch
+#     autograd in float64/float32/the storage type); output also under $OUT.
+#     The args go to the program of the mode named (with `all`, to llk-gpu-check
+#     and bench.py as before; norm_autograd.py then runs with its defaults).
 set -uo pipefail
 cmd=${1:-}
 case "$cmd" in
@@ -88,8 +92,14 @@ run)
     PYTHONUNBUFFERED=1 python3 "$here/bench/llama/bench.py" --ptx-dir "$here/ptx" "$@" 2>&1 | log llama-bench.txt
     status=$(( status || PIPESTATUS[0] ))
   fi
+  if [[ $what == autograd || $what == all ]]; then
+    args=(); [[ $what == autograd ]] && args=("$@")
+    PYTHONUNBUFFERED=1 python3 "$here/bench/llama/norm_autograd.py" --ptx-dir "$here/ptx" ${args[@]+"${args[@]}"} 2>&1 \
+      | log norm-autograd-run.txt
+    status=$(( status || PIPESTATUS[0] ))
+  fi
   exit $status
   ;;
 *)
-  sed -n '2,18p' "$0"; exit 2 ;;
+  sed -n '2,20p' "$0"; exit 2 ;;
 esac
