@@ -193,29 +193,67 @@ def _swiglu(c):
 
 @spec("rope")
 def _rope(c):
-    # examples/llama/rope.mlir: rope_f32(dst, x, dst_token_stride,
-    # x_token_stride, n_cols, n_past, freq_base); BLOCK=1024 of the NH*D
-    # values of a token per program, grid (NH*D/1024, T).
+    # examples/llama/rope_vec.mlir: rope_f32_vec(dst, x, dst_token_stride,
+    # x_token_stride, n_cols, n_past, freq_base); QUADS=256 quads (1024
+    # values) of a token per program as a [256, 4] tile (16-byte accesses,
+    # angles per pair), grid (NH*D/1024, T). "scalar": the first version,
+    # examples/llama/rope.mlir (rope_f32, same arguments, BLOCK=1024).
     s = c.shape
     row = s["NH"] * s["D"]
-    return [Launch("llama_rope.ptx", (cdiv(row, 1024), s["T"]),
-                   [ptr(c.t["out"]), ptr(c.t["x"]), i32(row), i32(row), i32(row),
-                    i32(s["n_past"]), f32(s["base"])])]
+    args = [ptr(c.t["out"]), ptr(c.t["x"]), i32(row), i32(row), i32(row),
+            i32(s["n_past"]), f32(s["base"])]
+    runs = {"scalar": [Launch("llama_rope.ptx", (cdiv(row, 1024), s["T"]), args)]}
+    if row % 16 == 0 and s["D"] == 128:
+        runs["vec"] = [Launch("llama_rope_vec.ptx", (cdiv(row, 1024), s["T"]), args,
+                              entry="rope_f32_vec")]
+    return runs
 
 
-def _cpy(c):
+_CPY_NAMES = ["ne", "ne00", "ne01", "nb00", "nb01", "nb02", "ne10", "ne11", "nb10", "nb11", "nb12"]
+
+
+def _cpy_generic(c):
     # examples/llama/cpy.mlir: cpy_f32_f16(src, dst, src_offset, dst_offset,
     # ne, ne00, ne01, nb00, nb01, nb02, ne10, ne11, nb10, nb11, nb12) with
     # byte strides; BLOCK=1024 elements per program.
     s = c.shape
-    names = ["ne", "ne00", "ne01", "nb00", "nb01", "nb02", "ne10", "ne11", "nb10", "nb11", "nb12"]
     return [Launch("llama_cpy_k.ptx", (cdiv(s["ne"], 1024),),
                    [ptr(c.t["src"], type="i8"), ptr(c.t["dst"], type="i8"),
-                    i32(0), i32(s["dst_offset_bytes"])] + [i32(s[k]) for k in names])]
+                    i32(0), i32(s["dst_offset_bytes"])] + [i32(s[k]) for k in _CPY_NAMES])]
 
 
-SPECS["cpy_k"] = _cpy
-SPECS["cpy_v"] = _cpy
+@spec("cpy_k")
+def _cpy_k(c):
+    # examples/llama/cpy_rows.mlir: cpy_f32_f16_rows(src, dst, src_row_stride,
+    # dst_row_stride, n_cols, dst_offset) in elements; BLOCK=1024 columns of
+    # a token per program, grid (E/1024, T). "generic": cpy.mlir.
+    s = c.shape
+    E, T = s["ne00"], s["ne01"]
+    runs = {"generic": _cpy_generic(c)}
+    off = s["dst_offset_bytes"] // 2
+    if E % 16 == 0 and off % 4 == 0:
+        runs["rows"] = [Launch("llama_cpy_k_rows.ptx", (cdiv(E, 1024), T),
+                               [ptr(c.t["src"]), ptr(c.t["dst"]), i32(E), i32(E), i32(E), i32(off)],
+                               entry="cpy_f32_f16_rows")]
+    return runs
+
+
+@spec("cpy_v")
+def _cpy_v(c):
+    # examples/llama/cpy_trans.mlir: cpy_f32_f16_trans(src, dst,
+    # src_row_stride, n_cols, n_tokens, dst_row_stride, n_past) in elements;
+    # [BT=16, BE=128] tiles, grid (ceil((n_past % 8 + T) / 16), E / 128).
+    # "generic": cpy.mlir.
+    s = c.shape
+    T, E, C = s["ne00"], s["ne01"], s["C"]
+    n_past = s["dst_offset_bytes"] // 2
+    runs = {"generic": _cpy_generic(c)}
+    if E % 16 == 0 and C % 8 == 0:
+        runs["trans"] = [Launch("llama_cpy_v_trans.ptx", (cdiv(n_past % 8 + T, 16), cdiv(E, 128)),
+                                [ptr(c.t["src"]), ptr(c.t["dst"]), i32(E), i32(E), i32(T), i32(C),
+                                 i32(n_past)],
+                                entry="cpy_f32_f16_trans")]
+    return runs
 
 
 @spec("quantize_q8_1")

@@ -1,7 +1,8 @@
 //===- LlamaElementwiseChecks.cpp - Llama's elementwise and row kernels ---===//
 //
 // rms_norm, add/mul, silu/swiglu, scale, softmax (plain and with scale and
-// causal mask fused), rope, cpy f32 -> f16 into the KV caches, diag_mask_inf
+// causal mask fused), rope (and its vectorized variant), cpy f32 -> f16 into
+// the KV caches (generic, and the row and transposed fast paths), diag_mask_inf
 // and GGML's 4-D broadcasting binary op (examples/llama/). Shapes follow
 // ../shared/spec/llama-kernels.md: H = 4096, NH = 32, D = 128, F = 11008,
 // T = 512 prompt tokens, contexts up to 4096.
@@ -239,10 +240,17 @@ void diagMask(Problem &p, Scores s, int64_t block) {
 // rope on [tokens][heads][D]
 //===----------------------------------------------------------------------===//
 
+/// `block` columns per program (rope.mlir); `quads` > 0: rope_vec.mlir with
+/// QUADS quads (4 * quads columns) per program instead.
 void rope(Problem &p, int64_t tokens, int64_t heads, int64_t nPast,
-          int64_t pad, int64_t block) {
+          int64_t pad, int64_t block, int64_t quads = 0) {
   const double base = 10000;
-  p.constants["BLOCK"] = block;
+  if (quads) {
+    p.constants["QUADS"] = quads;
+    block = 4 * quads;
+  } else {
+    p.constants["BLOCK"] = block;
+  }
   p.constants["D"] = D;
   const int64_t cols = heads * D, stride = cols + pad;
   HostBuffer &x = p.randn("x", ElemType::F32, {tokens, stride});
@@ -304,6 +312,45 @@ void cpyCache(Problem &p, bool transposed, int64_t tokens, int64_t heads,
     p.scalarArg(ElemType::I32, v);
   setGrid(p, ceilDiv(ne, block));
   p.bytes = (4.0 + 2.0) * ne;
+}
+
+/// cpy_rows.mlir: K [tokens][row] (f32; rows `srcPad` apart beyond `row`)
+/// into the K cache [ctx][row] (f16) at token nPast, `block` columns per
+/// program.
+void cpyRows(Problem &p, int64_t tokens, int64_t row, int64_t srcPad,
+             int64_t ctx, int64_t nPast, int64_t block) {
+  p.constants["BLOCK"] = block;
+  const int64_t srcStride = row + srcPad;
+  HostBuffer &src = p.randn("src", ElemType::F32, {tokens, srcStride});
+  HostBuffer &cache = p.output("k_cache", ElemType::F16, {ctx, row});
+  for (int64_t t = 0; t < tokens; ++t)
+    for (int64_t c = 0; c < row; ++c)
+      cache.reference[(nPast + t) * row + c] = src[t * srcStride + c];
+  p.pointerArg(src);
+  p.pointerArg(cache);
+  for (int64_t v : {srcStride, row, row, nPast * row})
+    p.scalarArg(ElemType::I32, v);
+  setGrid(p, ceilDiv(row, block), tokens);
+  p.bytes = (4.0 + 2.0) * tokens * row;
+}
+
+/// cpy_trans.mlir: V [tokens][row] (f32, dense) transposed into the V cache
+/// [row][ctx] (f16) at column nPast; [bt, be] tiles.
+void cpyTrans(Problem &p, int64_t tokens, int64_t row, int64_t ctx,
+              int64_t nPast, int64_t bt, int64_t be) {
+  p.constants["BT"] = bt;
+  p.constants["BE"] = be;
+  HostBuffer &src = p.randn("src", ElemType::F32, {tokens, row});
+  HostBuffer &cache = p.output("v_cache", ElemType::F16, {row, ctx});
+  for (int64_t t = 0; t < tokens; ++t)
+    for (int64_t e = 0; e < row; ++e)
+      cache.reference[e * ctx + nPast + t] = src[t * row + e];
+  p.pointerArg(src);
+  p.pointerArg(cache);
+  for (int64_t v : {row, row, tokens, ctx, nPast})
+    p.scalarArg(ElemType::I32, v);
+  setGrid(p, ceilDiv(nPast % 8 + tokens, bt), ceilDiv(row, be));
+  p.bytes = (4.0 + 2.0) * tokens * row;
 }
 
 //===----------------------------------------------------------------------===//
@@ -509,6 +556,21 @@ std::vector<KernelCheck> llk::checks::llamaElementwiseChecks() {
         {"7x3x128 (padded rows, masked)",
          [](Problem &p) { rope(p, 7, 3, 100, 48, 256); }}}},
 
+      // The vectorized rope: [quads, 4] tiles, angles per pair.
+      {"llama_rope_vec", "llama/rope_vec.mlir", "rope_f32_vec", {}, 1e-5,
+       // 384 columns, 256 per program: the second program is half masked;
+       // positions 16381..16383, where theta reaches ~16383 rad.
+       [](Problem &p) { rope(p, 3, 3, 16381, 16, 0, 64); },
+       {{"16384x32x128 (prompt, positions 0..16383)",
+         [](Problem &p) { rope(p, 16384, NH, 0, 0, 0, 256); }},
+        {"1x32x128 (decode at 16383)",
+         [](Problem &p) { rope(p, 1, NH, 16383, 0, 0, 256); }},
+        {"512x32x128 (prompt after 15872)",
+         [](Problem &p) { rope(p, T, NH, 16384 - T, 0, 0, 256); }},
+        {"512x32x128 (prompt)", [](Problem &p) { rope(p, T, NH, 0, 0, 0, 256); }},
+        {"7x3x128 (padded rows, masked)",
+         [](Problem &p) { rope(p, 7, 3, 100, 48, 0, 64); }}}},
+
       {"llama_cpy_k", "llama/cpy.mlir", "cpy_f32_f16", {}, 1e-3,
        [](Problem &p) { cpyCache(p, false, 3, 4, 24, 16, 5, 128); },
        {{"1 token into 4096x32x128 (decode)",
@@ -521,6 +583,37 @@ std::vector<KernelCheck> llk::checks::llamaElementwiseChecks() {
          [](Problem &p) { cpyCache(p, true, 1, NH, D, C, C - 1, 1024); }},
         {"512 tokens into 32x128x4096 (prompt)",
          [](Problem &p) { cpyCache(p, true, T, NH, D, C, 100, 1024); }}}},
+
+      // Fast paths of the cache writes (cpy_rows.mlir, cpy_trans.mlir).
+      {"llama_cpy_k_rows", "llama/cpy_rows.mlir", "cpy_f32_f16_rows", {}, 1e-3,
+       // 3 tokens of 96 (+16 padding) at token 5 of 9; 64 columns per
+       // program, the second masked.
+       [](Problem &p) { cpyRows(p, 3, 96, 16, 9, 5, 64); },
+       {{"16384 tokens into 16384x4096 (benchmark)",
+         [](Problem &p) { cpyRows(p, 16384, NH * D, 0, 16384, 0, 1024); }},
+        {"1 token into 4096x32x128 (decode)",
+         [](Problem &p) { cpyRows(p, 1, NH * D, 0, C, C - 1, 1024); }},
+        {"512 tokens into 4096x32x128 (prompt after 100)",
+         [](Problem &p) { cpyRows(p, T, NH * D, 0, C, 100, 1024); }},
+        {"37 tokens of 4000 (padded rows, masked)",
+         [](Problem &p) { cpyRows(p, 37, 4000, 96, 64, 13, 1024); }}}},
+      {"llama_cpy_v_trans", "llama/cpy_trans.mlir", "cpy_f32_f16_trans", {},
+       1e-3,
+       // 37 tokens of 48 at column 5 of 64: 16x32 tiles, programs x = 0, 2
+       // and y = 1 masked, (1, 0) unmasked.
+       [](Problem &p) { cpyTrans(p, 37, 48, 64, 5, 16, 32); },
+       {{"16384 tokens into 4096x16384 (benchmark)",
+         [](Problem &p) { cpyTrans(p, 16384, NH * D, 16384, 0, 16, 128); }},
+        {"1 token into 32x128x4096 (decode at 4095)",
+         [](Problem &p) { cpyTrans(p, 1, NH * D, C, C - 1, 16, 128); }},
+        {"1 token into 32x128x4096 (decode at 1000)",
+         [](Problem &p) { cpyTrans(p, 1, NH * D, C, 1000, 16, 128); }},
+        {"512 tokens into 32x128x4096 (prompt after 100)",
+         [](Problem &p) { cpyTrans(p, T, NH * D, C, 100, 16, 128); }},
+        {"512 tokens into 32x128x4096 (prompt after 3584)",
+         [](Problem &p) { cpyTrans(p, T, NH * D, C, C - T, 16, 128); }},
+        {"77 tokens of 112 at 13 (masked)",
+         [](Problem &p) { cpyTrans(p, 77, 112, 96, 13, 16, 128); }}}},
 
       {"llama_diag_mask_inf", "llama/diag_mask.mlir", "diag_mask_inf_f32", {},
        1e-5, [](Problem &p) { diagMask(p, {2, 5, 32, 0, 0}, 16); },
