@@ -14,7 +14,8 @@ ninja -C "$build" check-llk 2>&1 | tee "$log" || status=1
 lit_passed=$(sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p' "$log" | tail -1)
 lit_failed=$(sed -n 's/^ *Failed *: *\([0-9]*\).*/\1/p' "$log" | tail -1)
 ninja -C "$build" check-llk-runtime 2>&1 | tee "$log" || status=1
+gt_total=$(sed -n 's/^\[==========\] \([0-9]*\) tests\{0,1\} from .* ran\..*/\1/p' "$log" | tail -1)
 gt_passed=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\{0,1\}\..*/\1/p' "$log" | tail -1)
-gt_failed=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) tests\{0,1\}, listed below:.*/\1/p' "$log" | tail -1)
+gt_failed=$(( ${gt_total:-0} - ${gt_passed:-0} ))
 echo "$(( ${lit_passed:-0} + ${gt_passed:-0} )) passed, $(( ${lit_failed:-0} + ${gt_failed:-0} )) failed"
 exit "$status"
