@@ -8,16 +8,18 @@
 #     the kernel sources, the runtime check and the Python benchmark into CARRY
 #     (default .device-carry, ignored by git; carry it to the device).
 #
-#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|all] [args...]
+#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|decode|all] [args...]
 #     On the GPU machine, from the repository root: `checks` runs
 #     llk-gpu-check (every kernel check, its small and GPU shapes, against
 #     float64 references, timed), `runtime` the runtime's own GPU check and
 #     the JIT/disk-cache timing, `bench` bench/llama/bench.py (llk vs Triton
 #     vs seed-style CUDA, copy bandwidth), `autograd` bench/llama/norm_autograd.py
 #     (the Apex LayerNorm/RMSNorm forward and backward kernels against PyTorch
-#     autograd in float64/float32/the storage type); output also under $OUT.
-#     The args go to the program of the mode named (with `all`, to llk-gpu-check
-#     and bench.py as before; norm_autograd.py then runs with its defaults).
+#     autograd in float64/float32/the storage type), `decode` llk-decode-block
+#     (one Llama block in generation as a CUDA graph, checked against float64,
+#     step time vs the kernels' bandwidth floors; --small, then Llama-2 7B);
+#     output also under $OUT. The args go to the program of the mode named
+#     (with `all`, to llk-gpu-check and bench.py; the others use defaults).
 set -uo pipefail
 cmd=${1:-}
 case "$cmd" in
@@ -28,7 +30,7 @@ prepare)
   static=${LLK_STATIC_BUILD_DIR:-build-static}
   cmake -S . -B "$static" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLLK_STATIC_LLVM=ON \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir >/dev/null
-  programs=(llk-gpu-check llk-runtime-gpu-check llk-softmax-jit)
+  programs=(llk-gpu-check llk-runtime-gpu-check llk-softmax-jit llk-decode-block)
   ninja -C "$static" "${programs[@]}" llkc
   for b in "${programs[@]}"; do
     if ldd "$static/bin/$b" | grep -Ei 'libLLVM|libMLIR|libz3'; then
@@ -86,6 +88,18 @@ run)
       done
       exit $s1
     } 2>&1 | log runtime-check.txt
+    status=$(( status || PIPESTATUS[0] ))
+  fi
+  if [[ $what == decode || $what == all ]]; then
+    {
+      cd "$here"; s1=0
+      echo "== decode block, small (H=512, NH=4, F=1376)"
+      ./bin/llk-decode-block --examples examples --small || s1=1
+      echo "== decode block, Llama-2 7B"
+      if [[ $what == decode ]]; then ./bin/llk-decode-block --examples examples "$@" || s1=1
+      else ./bin/llk-decode-block --examples examples || s1=1; fi
+      exit $s1
+    } 2>&1 | log decode-block.txt
     status=$(( status || PIPESTATUS[0] ))
   fi
   if [[ $what == bench || $what == all ]]; then

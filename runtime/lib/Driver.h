@@ -45,6 +45,7 @@ namespace llk::rt::detail {
   X(cuMemcpyDtoH, 3020)                                                        \
   X(cuMemcpyHtoDAsync, 3020)                                                   \
   X(cuMemcpyDtoHAsync, 3020)                                                   \
+  X(cuMemcpyDtoDAsync, 3020)                                                   \
   X(cuMemsetD8, 3020)                                                          \
   X(cuStreamCreate, 2000)                                                      \
   X(cuStreamDestroy, 4000)                                                     \

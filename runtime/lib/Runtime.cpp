@@ -206,6 +206,17 @@ void DeviceMemory::copyToHost(void *host, size_t bytes, const Stream *stream) co
   else
     check(driver().cuMemcpyDtoH(host, address_, bytes), "cuMemcpyDtoH");
 }
+void DeviceMemory::copyFromDevice(const DeviceMemory &source, size_t bytes,
+                                  const Stream *stream) {
+  checkRange(bytes, bytes_);
+  checkRange(bytes, source.bytes_);
+  if (!bytes)
+    return;
+  device_->makeCurrent();
+  check(driver().cuMemcpyDtoDAsync(address_, source.address_, bytes,
+                                   stream ? stream->handle() : nullptr),
+        "cuMemcpyDtoDAsync");
+}
 void DeviceMemory::fill(uint8_t byte) {
   if (!bytes_)
     return;

@@ -200,6 +200,10 @@ public:
   /// Host to device (`bytes` from the start, at most bytes()).
   void copyFromHost(const void *host, size_t bytes, const Stream *stream = nullptr);
   void copyToHost(void *host, size_t bytes, const Stream *stream = nullptr) const;
+  /// Device to device: the first `bytes` of `source` to the start of this
+  /// (asynchronous on `stream`, else on the default stream).
+  void copyFromDevice(const DeviceMemory &source, size_t bytes,
+                      const Stream *stream = nullptr);
   void fill(uint8_t byte);
 
 private:
