@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on a fresh Debian 12 machine: install what llk needs, build it,
-# then compile every example kernel to PTX and check each with ptxas, and run
-# each on the CPU interpreter against its float64 reference.
+# then compile every example kernel to PTX and check each with ptxas, run
+# each on the CPU interpreter against its float64 reference, and run the
+# runtime's softmax host program with LLK_BACKEND=interpreter.
 #
 #   scripts/build.sh            # install + build + main job
 #   LLK_SKIP_INSTALL=1 scripts/build.sh   # when the packages are there
@@ -27,7 +28,11 @@ build=${LLK_BUILD_DIR:-build}
 echo "== configuring and building in $build"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir >/dev/null
-ninja -C "$build" llkc llk-opt llk-run llk-check-kernels llk-interp-tests
+targets=(llkc llk-opt llk-run llk-check-kernels llk-interp-tests)
+# The runtime's example host program (built when cuda.h is there); the main
+# job runs it on the interpreter backend.
+ninja -C "$build" -t query llk-softmax-jit >/dev/null 2>&1 && targets+=(llk-softmax-jit)
+ninja -C "$build" "${targets[@]}"
 
 [[ -n "${LLK_BUILD_ONLY:-}" ]] && exit 0
 echo "== main job: compile every example to PTX, run each on the interpreter"

@@ -2,7 +2,8 @@
 # Compiles every example kernel with llkc and checks the PTX with ptxas
 # (sm_90), and runs each on the CPU interpreter at a small shape against its
 # float64 reference (llk-check-kernels; no GPU needed), printing a pass/fail
-# table. Usage: scripts/compile-examples.sh [build]
+# table; then runs the runtime's host program llk-softmax-jit with
+# LLK_BACKEND=interpreter. Usage: scripts/compile-examples.sh [build]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -53,7 +54,26 @@ for spec in "${specs[@]}"; do
   fi
   printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$consts" "$warps" "$compiled" "$assembled" "$wide" "$shuffles" "$interp" "$rel"
 done
+
+# The runtime's host program (runtime/examples/softmax_jit.cpp: JIT::compile,
+# buffers, a checked launch, a float64 check), unchanged, on the interpreter
+# backend: no GPU, no CUDA driver.
+program="$build/bin/llk-softmax-jit"
+shape=(64 3008)
+if [[ -x "$program" ]]; then
+  printf '\n| host program | backend | shape | result | max rel. error |\n|---|---|---|---|---:|\n'
+  log="$out/softmax-jit-interpreter.log"
+  LLK_BACKEND=interpreter LLK_CACHE_DIR="$out/cache" \
+    "$program" examples/softmax.mlir "${shape[@]}" >"$log" 2>&1
+  status=$?
+  verdict=FAIL
+  [[ $status == 0 ]] && grep -q ': PASS$' "$log" && verdict=PASS
+  rel=$(sed -n 's/.*max relative error \([^:]*\):.*/\1/p' "$log")
+  if [[ $verdict == PASS ]]; then passed=$((passed + 1)); else failed=$((failed + 1)); cat "$log"; fi
+  printf '| llk-softmax-jit | LLK_BACKEND=interpreter | %sx%s | %s | %s |\n' "${shape[@]}" "$verdict" "${rel:--}"
+fi
 [[ -x "$ptxas" ]] || echo "note: $ptxas not found; PTX was not assembled"
+[[ -x "$program" ]] || echo "note: $program not built (no cuda.h); the runtime was not run"
 [[ -x "$checker" ]] || echo "note: $checker not found; kernels were not run on the interpreter"
 echo "interpreter: small shapes (see lib/Checks), seed $seed (LLK_SEED=$seed repeats it)"
 echo

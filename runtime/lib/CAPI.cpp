@@ -23,6 +23,7 @@ llk_status llk::rt::capi::fail(const std::exception &e) {
     case ErrorCode::NotFound: return LLK_ERROR_NOT_FOUND;
     case ErrorCode::Compile: return LLK_ERROR_COMPILE;
     case ErrorCode::IO: return LLK_ERROR_IO;
+    case ErrorCode::Execution: return LLK_ERROR_EXECUTION;
     }
   }
   return LLK_ERROR_INTERNAL;

@@ -2,6 +2,8 @@
 
 #include "llk/runtime/JIT.h"
 
+#include "InterpreterBackend.h"
+
 #include "llk/Compiler/Compiler.h"
 #include "llk/Compiler/KernelSource.h"
 #include "llk/Compiler/Metadata.h"
@@ -121,6 +123,10 @@ const Device &JIT::device() const {
 std::string JIT::archFor(const JITOptions &options) const {
   if (!options.arch.empty())
     return options.arch;
+  if (device_ && device_->backend() == Backend::Interpreter)
+    throw Error(ErrorCode::InvalidArgument,
+                "no PTX target: the device is the interpreter; pass an arch "
+                "(sm_80 ... sm_90a) to make PTX");
   if (device_)
     return device_->arch();
   throw Error(ErrorCode::InvalidArgument,
@@ -180,8 +186,11 @@ CompiledModule JIT::compileModule(const Source &source, const JITOptions &option
 
 Module JIT::load(const Source &source, const JITOptions &options) {
   const Device &dev = device();
+  // The interpreter runs the specialized tile module: no PTX, no disk cache
+  // (parsing is what a cache hit would save).
+  bool interpreter = dev.backend() == Backend::Interpreter;
   JITOptions resolved = options;
-  resolved.arch = archFor(options);
+  resolved.arch = interpreter ? dev.arch() : archFor(options);
   CacheKey key = CacheKey::make(source, resolved, resolved.arch);
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -189,8 +198,15 @@ Module JIT::load(const Source &source, const JITOptions &options) {
     if (it != modules_.end())
       return it->second;
   }
-  CompiledModule compiled = compileModule(source, resolved);
-  Module module = Module::loadPTX(dev, compiled.ptx, compiled.metadataJson);
+  Module module = [&] {
+    if (interpreter) {
+      Module m = detail::loadForInterpreter(dev, source, resolved);
+      ++compiles_;
+      return m;
+    }
+    CompiledModule compiled = compileModule(source, resolved);
+    return Module::loadPTX(dev, compiled.ptx, compiled.metadataJson);
+  }();
   std::lock_guard<std::mutex> lock(mutex_);
   return modules_.emplace(key.hash, module).first->second;
 }

@@ -21,6 +21,7 @@ const char *llk::rt::toString(ErrorCode code) {
   case ErrorCode::NotFound: return "not found";
   case ErrorCode::Compile: return "compile error";
   case ErrorCode::IO: return "I/O error";
+  case ErrorCode::Execution: return "execution error";
   }
   return "error";
 }

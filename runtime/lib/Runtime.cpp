@@ -3,8 +3,12 @@
 #include "Driver.h"
 
 #include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <mutex>
+#include <new>
 #include <sstream>
 
 using namespace llk::rt;
@@ -14,15 +18,38 @@ using namespace llk::rt::detail;
 // Device
 //===----------------------------------------------------------------------===//
 
+const char *llk::rt::toString(Backend backend) {
+  return backend == Backend::Interpreter ? "interpreter" : "cuda";
+}
+
+Backend llk::rt::defaultBackend() {
+  const char *env = std::getenv("LLK_BACKEND");
+  std::string value = env ? env : "";
+  if (value.empty() || value == "cuda" || value == "gpu")
+    return Backend::Cuda;
+  if (value == "interpreter")
+    return Backend::Interpreter;
+  throw Error(ErrorCode::InvalidArgument,
+              "LLK_BACKEND='" + value + "': expected 'cuda' or 'interpreter'");
+}
+
 struct Device::Impl {
+  Backend backend = Backend::Cuda;
   int ordinal = 0;
   CUdevice device = 0;
   CUcontext context = nullptr;
   std::string name;
   int major = 0, minor = 0;
   DeviceLimits limits;
+  // Interpreter: the live allocations (address -> bytes), which kernels may
+  // access.
+  std::mutex memoryMutex;
+  std::map<uint64_t, size_t> allocations;
 
+  bool host() const { return backend == Backend::Interpreter; }
   void makeCurrent() const {
+    if (host())
+      return;
     const Driver &d = driver();
     CUcontext current = nullptr;
     check(d.cuCtxGetCurrent(&current), "cuCtxGetCurrent");
@@ -41,7 +68,20 @@ int Device::count() {
   return n;
 }
 
-Device Device::open(int ordinal) {
+Device Device::open(int ordinal, std::optional<Backend> backend) {
+  if (backend.value_or(defaultBackend()) == Backend::Interpreter) {
+    if (ordinal != 0)
+      throw Error(ErrorCode::NotFound, "no interpreter device " +
+                                           std::to_string(ordinal) +
+                                           " (the interpreter has one, 0)");
+    auto impl = std::make_shared<Impl>();
+    impl->backend = Backend::Interpreter;
+    impl->name = "llk interpreter (host)";
+    // The GPU's limits (an H100's shared memory), so launches are checked
+    // as they would be there.
+    impl->limits.sharedPerBlockOptin = 227 * 1024;
+    return Device(std::move(impl));
+  }
   const Driver &d = driver();
   int n = count();
   if (ordinal < 0 || ordinal >= n)
@@ -73,17 +113,22 @@ Device Device::open(int ordinal) {
   return Device(std::move(impl));
 }
 
+Backend Device::backend() const { return impl_->backend; }
 int Device::ordinal() const { return impl_->ordinal; }
 const std::string &Device::name() const { return impl_->name; }
 int Device::computeCapabilityMajor() const { return impl_->major; }
 int Device::computeCapabilityMinor() const { return impl_->minor; }
 std::string Device::arch() const {
+  if (impl_->host())
+    return "interpreter";
   return "sm_" + std::to_string(impl_->major) + std::to_string(impl_->minor);
 }
-int Device::driverVersion() const { return driver().version; }
+int Device::driverVersion() const { return impl_->host() ? 0 : driver().version; }
 const DeviceLimits &Device::limits() const { return impl_->limits; }
 void Device::makeCurrent() const { impl_->makeCurrent(); }
 void Device::synchronize() const {
+  if (impl_->host())
+    return; // launches and copies finish before they return
   impl_->makeCurrent();
   check(driver().cuCtxSynchronize(), "cuCtxSynchronize");
 }
@@ -92,7 +137,34 @@ void Device::synchronize() const {
 // Streams and events
 //===----------------------------------------------------------------------===//
 
+struct Stream::HostState {
+  // While a graph is captured: what the stream's launches and copies do.
+  bool capturing = false;
+  std::vector<std::function<void()>> captured;
+};
+
+/// On an interpreter stream that is capturing a graph, records `work` and
+/// returns true; otherwise does nothing and returns false.
+static bool captureOnHost(const Stream *stream,
+                          const std::shared_ptr<Stream::HostState> &state,
+                          std::function<void()> work) {
+  if (!stream || !state || !state->capturing)
+    return false;
+  state->captured.push_back(std::move(work));
+  return true;
+}
+
+static double hostNowMs() {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 Stream::Stream(const Device &device) : device_(device.impl()) {
+  if (device_->host()) {
+    host_ = std::make_shared<HostState>();
+    return;
+  }
   device_->makeCurrent();
   CUstream s = nullptr;
   check(driver().cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
@@ -105,19 +177,24 @@ Stream::~Stream() {
   }
 }
 Stream::Stream(Stream &&o) noexcept
-    : device_(std::move(o.device_)), stream_(o.stream_) {
+    : device_(std::move(o.device_)), stream_(o.stream_), host_(std::move(o.host_)) {
   o.stream_ = nullptr;
 }
 Stream &Stream::operator=(Stream &&o) noexcept {
   std::swap(device_, o.device_);
   std::swap(stream_, o.stream_);
+  std::swap(host_, o.host_);
   return *this;
 }
 void Stream::synchronize() const {
+  if (host_)
+    return;
   check(driver().cuStreamSynchronize(stream_), "cuStreamSynchronize");
 }
 
 Event::Event(const Device &device) : device_(device.impl()) {
+  if (device_->host())
+    return;
   device_->makeCurrent();
   CUevent e = nullptr;
   check(driver().cuEventCreate(&e, CU_EVENT_DEFAULT), "cuEventCreate");
@@ -127,22 +204,42 @@ Event::~Event() {
   if (event_)
     (void)driver().cuEventDestroy(event_);
 }
-Event::Event(Event &&o) noexcept : device_(std::move(o.device_)), event_(o.event_) {
+Event::Event(Event &&o) noexcept
+    : device_(std::move(o.device_)), event_(o.event_), hostMs_(o.hostMs_) {
   o.event_ = nullptr;
 }
 Event &Event::operator=(Event &&o) noexcept {
   std::swap(device_, o.device_);
   std::swap(event_, o.event_);
+  std::swap(hostMs_, o.hostMs_);
   return *this;
 }
 void Event::record(const Stream *stream) {
+  if (device_->host()) {
+    if (stream && stream->handle())
+      throw Error(ErrorCode::InvalidArgument,
+                  "an interpreter event recorded on a CUDA stream");
+    hostMs_ = hostNowMs();
+    return;
+  }
   check(driver().cuEventRecord(event_, stream ? stream->handle() : nullptr),
         "cuEventRecord");
 }
 void Event::synchronize() const {
+  if (device_->host())
+    return;
   check(driver().cuEventSynchronize(event_), "cuEventSynchronize");
 }
 float Event::elapsedMs(const Event &start, const Event &end) {
+  if (start.device_->host() || end.device_->host()) {
+    if (!start.device_->host() || !end.device_->host())
+      throw Error(ErrorCode::InvalidArgument,
+                  "elapsed time between an interpreter event and a CUDA event");
+    if (start.hostMs_ < 0 || end.hostMs_ < 0)
+      throw Error(ErrorCode::InvalidArgument,
+                  "elapsed time of an event that was never recorded");
+    return float(end.hostMs_ - start.hostMs_);
+  }
   float ms = 0;
   check(driver().cuEventElapsedTime(&ms, start.event_, end.event_),
         "cuEventElapsedTime");
@@ -153,8 +250,23 @@ float Event::elapsedMs(const Event &start, const Event &end) {
 // Memory
 //===----------------------------------------------------------------------===//
 
+static constexpr size_t kHostAlignment = 256; // as cuMemAlloc's
+
 DeviceMemory::DeviceMemory(const Device &device, size_t bytes)
     : device_(device.impl()), bytes_(bytes) {
+  if (device_->host()) {
+    if (!bytes)
+      return;
+    void *p = ::operator new(bytes, std::align_val_t(kHostAlignment), std::nothrow);
+    if (!p)
+      throw Error(ErrorCode::InvalidArgument,
+                  "cannot allocate " + std::to_string(bytes) + " bytes of host memory");
+    std::memset(p, 0xff, bytes);
+    address_ = reinterpret_cast<uintptr_t>(p);
+    std::lock_guard<std::mutex> lock(device_->memoryMutex);
+    device_->allocations[address_] = bytes;
+    return;
+  }
   device_->makeCurrent();
   CUdeviceptr p = 0;
   if (bytes) // cuMemAlloc rejects 0 bytes; an empty buffer has address 0
@@ -162,7 +274,14 @@ DeviceMemory::DeviceMemory(const Device &device, size_t bytes)
   address_ = p;
 }
 DeviceMemory::~DeviceMemory() {
-  if (address_) {
+  if (address_ && device_->host()) {
+    {
+      std::lock_guard<std::mutex> lock(device_->memoryMutex);
+      device_->allocations.erase(address_);
+    }
+    ::operator delete(reinterpret_cast<void *>(address_),
+                      std::align_val_t(kHostAlignment));
+  } else if (address_) {
     device_->makeCurrent();
     (void)driver().cuMemFree(address_);
   }
@@ -188,6 +307,13 @@ void DeviceMemory::copyFromHost(const void *host, size_t bytes, const Stream *st
   checkRange(bytes, bytes_);
   if (!bytes)
     return;
+  if (device_->host()) {
+    void *dst = reinterpret_cast<void *>(address_);
+    auto copy = [dst, host, bytes] { std::memcpy(dst, host, bytes); };
+    if (!captureOnHost(stream, stream ? stream->host_ : nullptr, copy))
+      copy();
+    return;
+  }
   device_->makeCurrent();
   if (stream)
     check(driver().cuMemcpyHtoDAsync(address_, host, bytes, stream->handle()),
@@ -199,6 +325,13 @@ void DeviceMemory::copyToHost(void *host, size_t bytes, const Stream *stream) co
   checkRange(bytes, bytes_);
   if (!bytes)
     return;
+  if (device_->host()) {
+    const void *src = reinterpret_cast<const void *>(address_);
+    auto copy = [src, host, bytes] { std::memcpy(host, src, bytes); };
+    if (!captureOnHost(stream, stream ? stream->host_ : nullptr, copy))
+      copy();
+    return;
+  }
   device_->makeCurrent();
   if (stream)
     check(driver().cuMemcpyDtoHAsync(host, address_, bytes, stream->handle()),
@@ -220,6 +353,10 @@ void DeviceMemory::copyFromDevice(const DeviceMemory &source, size_t bytes,
 void DeviceMemory::fill(uint8_t byte) {
   if (!bytes_)
     return;
+  if (device_->host()) {
+    std::memset(reinterpret_cast<void *>(address_), byte, bytes_);
+    return;
+  }
   device_->makeCurrent();
   check(driver().cuMemsetD8(address_, byte, bytes_), "cuMemsetD8");
 }
@@ -231,6 +368,7 @@ void DeviceMemory::fill(uint8_t byte) {
 struct Module::Impl {
   std::shared_ptr<Device::Impl> device;
   CUmodule module = nullptr;
+  std::shared_ptr<HostModule> host; // the interpreter's
   ModuleInfo info;
   ~Impl() {
     if (module) {
@@ -307,7 +445,16 @@ static CUmodule loadData(const std::string &ptx, const std::string &what) {
   return module;
 }
 
+static void refuseOnInterpreter(const Device &device, const std::string &what) {
+  if (device.backend() == Backend::Interpreter)
+    throw Error(ErrorCode::InvalidArgument,
+                "cannot load " + what +
+                    " on the interpreter backend: the interpreter runs DSL "
+                    "sources; use the JIT (rt::JIT::compile)");
+}
+
 Module Module::loadPTXFile(const Device &device, const std::string &path) {
+  refuseOnInterpreter(device, "the PTX file '" + path + "'");
   auto impl = std::make_shared<Impl>();
   impl->device = device.impl();
   std::string metadataPath = path + ".json";
@@ -343,12 +490,27 @@ Module Module::loadPTX(const Device &device, std::string_view ptx,
 }
 
 Module Module::loadPTX(const Device &device, std::string_view ptx, ModuleInfo info) {
+  refuseOnInterpreter(device, "PTX");
   auto impl = std::make_shared<Impl>();
   impl->device = device.impl();
   impl->info = std::move(info);
   checkArch(*impl->device, impl->info);
   impl->device->makeCurrent();
   impl->module = loadData(std::string(ptx), "PTX in memory");
+  return Module(std::move(impl));
+}
+
+Module Module::fromHost(const Device &device, ModuleInfo info,
+                        std::shared_ptr<HostModule> host) {
+  if (device.backend() != Backend::Interpreter)
+    throw Error(ErrorCode::InvalidArgument,
+                "a module for the interpreter needs an interpreter device");
+  if (!host)
+    throw Error(ErrorCode::InvalidArgument, "Module::fromHost: no module");
+  auto impl = std::make_shared<Impl>();
+  impl->device = device.impl();
+  impl->info = std::move(info);
+  impl->host = std::move(host);
   return Module(std::move(impl));
 }
 
@@ -375,6 +537,8 @@ Kernel Module::kernel(std::string_view name) const {
   }
   auto kernel = std::make_shared<Kernel::Impl>();
   kernel->module = impl_;
+  if (impl_->host)
+    return Kernel(std::move(kernel), info);
   impl_->device->makeCurrent();
   check(driver().cuModuleGetFunction(&kernel->function, impl_->module,
                                      info->name.c_str()),
@@ -389,6 +553,10 @@ void Kernel::launch(const Grid &grid, const ArgList &args,
   PackedArgs packed = packArgs(info, args);
   checkGrid(info, grid, device.limits);
   checkSharedMemory(info, options.dynamicSharedBytes, device.limits);
+  if (impl_->module->host) {
+    launchOnHost(grid, std::move(packed), options);
+    return;
+  }
   const Driver &d = driver();
   device.makeCurrent();
   // Past 48 KB in all, a block must opt in to its dynamic shared memory.
@@ -414,6 +582,57 @@ void Kernel::launch(const Grid &grid, const ArgList &args,
           info.name);
 }
 
+/// Runs the kernel on the interpreter over every live allocation of the
+/// device; an interpreter error becomes Execution, with the kernel's name.
+static void runOnHost(const std::shared_ptr<Module::Impl> &module,
+                      const KernelInfo &info, const Grid &grid, PackedArgs &packed) {
+  std::vector<HostModule::Buffer> buffers;
+  {
+    Device::Impl &device = *module->device;
+    std::lock_guard<std::mutex> lock(device.memoryMutex);
+    for (const auto &[address, bytes] : device.allocations)
+      buffers.push_back({address, bytes, "an allocation"});
+  }
+  // Name each buffer by the first pointer argument into it.
+  for (size_t i = 0; i < info.params.size(); ++i) {
+    if (!info.params[i].pointer)
+      continue;
+    uint64_t address = packed.slots[i];
+    for (HostModule::Buffer &b : buffers)
+      if (address >= b.address && address - b.address < b.bytes &&
+          b.name == "an allocation")
+        b.name = "argument " + std::to_string(i);
+  }
+  std::vector<const void *> args;
+  for (void *p : packed.pointers())
+    args.push_back(p);
+  if (std::optional<std::string> error = module->host->run(info, grid, args, buffers))
+    throw Error(ErrorCode::Execution,
+                "kernel '" + info.name + "' failed on the interpreter: " + *error, "",
+                0, info.name);
+}
+
+void Kernel::launchOnHost(const Grid &grid, PackedArgs packed,
+                          const LaunchOptions &options) const {
+  if (!options.stream && options.rawStream)
+    throw Error(ErrorCode::InvalidArgument,
+                "kernel '" + name() +
+                    "': a raw CUstream cannot be used on the interpreter backend",
+                "", 0, name());
+  if (options.stream && !options.stream->host_)
+    throw Error(ErrorCode::InvalidArgument,
+                "kernel '" + name() + "': a CUDA stream on the interpreter backend",
+                "", 0, name());
+  std::shared_ptr<Module::Impl> module = impl_->module;
+  const KernelInfo *info = info_;
+  auto run = [module, info, grid, packed]() mutable {
+    runOnHost(module, *info, grid, packed);
+  };
+  if (!captureOnHost(options.stream, options.stream ? options.stream->host_ : nullptr,
+                     run))
+    run();
+}
+
 //===----------------------------------------------------------------------===//
 // Graphs
 //===----------------------------------------------------------------------===//
@@ -421,6 +640,8 @@ void Kernel::launch(const Grid &grid, const ArgList &args,
 struct Graph::Impl {
   CUgraph graph = nullptr;
   CUgraphExec exec = nullptr;
+  bool host = false; // the interpreter's: `nodes` replayed in order
+  std::vector<std::function<void()>> nodes;
   ~Impl() {
     if (exec)
       (void)driver().cuGraphExecDestroy(exec);
@@ -430,6 +651,26 @@ struct Graph::Impl {
 };
 
 Graph Graph::capture(const Stream &stream, const std::function<void()> &body) {
+  if (stream.host_) {
+    Stream::HostState &state = *stream.host_;
+    if (state.capturing)
+      throw Error(ErrorCode::InvalidArgument, "the stream is already capturing a graph");
+    state.capturing = true;
+    state.captured.clear();
+    auto impl = std::make_shared<Impl>();
+    impl->host = true;
+    try {
+      body();
+    } catch (...) {
+      state.capturing = false;
+      state.captured.clear();
+      throw;
+    }
+    state.capturing = false;
+    impl->nodes = std::move(state.captured);
+    state.captured.clear();
+    return Graph(std::move(impl));
+  }
   if (!stream.handle())
     throw Error(ErrorCode::InvalidArgument,
                 "a graph is captured on a stream of its own, not the default one");
@@ -452,10 +693,20 @@ Graph Graph::capture(const Stream &stream, const std::function<void()> &body) {
 }
 
 void Graph::launch(const Stream &stream) const {
+  if (impl_->host != bool(stream.host_))
+    throw Error(ErrorCode::InvalidArgument,
+                "a graph is launched on a stream of the backend it was captured on");
+  if (impl_->host) {
+    for (const std::function<void()> &node : impl_->nodes)
+      node();
+    return;
+  }
   check(driver().cuGraphLaunch(impl_->exec, stream.handle()), "cuGraphLaunch");
 }
 
 size_t Graph::nodeCount() const {
+  if (impl_->host)
+    return impl_->nodes.size();
   size_t n = 0;
   check(driver().cuGraphGetNodes(impl_->graph, nullptr, &n), "cuGraphGetNodes");
   return n;

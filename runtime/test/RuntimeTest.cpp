@@ -2,8 +2,9 @@
 //
 // Signature checks, argument packing, grid and shared-memory checks,
 // metadata parsing, cache keys, corrupt-cache recovery, concurrent compiles
-// (threads and processes), and behaviour with no CUDA driver. None needs a
-// GPU. The binary re-runs itself (`--child=...`) for the multi-process and
+// (threads and processes), behaviour with no CUDA driver, and the
+// interpreter backend (kernels, errors, graphs, events, the softmax example
+// program with LLK_BACKEND=interpreter). None needs a GPU. The binary re-runs itself (`--child=...`) for the multi-process and
 // no-driver cases.
 //
 //===----------------------------------------------------------------------===//
@@ -13,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -57,9 +59,20 @@ static void writeAll(const std::string &path, const std::string &data) {
 
 /// Runs this binary with `args`, extra environment `env`; returns the exit
 /// status and what it printed.
+static int runProgram(const std::string &program, const std::vector<std::string> &args,
+                      const std::vector<std::pair<std::string, std::string>> &env,
+                      std::string *output);
 static int runSelf(const std::vector<std::string> &args,
                    const std::vector<std::pair<std::string, std::string>> &env,
                    std::string *output) {
+  return runProgram(selfPath, args, env, output);
+}
+
+/// Runs `program` with `args`, extra environment `env`; returns the exit
+/// status and what it printed (stdout and stderr).
+static int runProgram(const std::string &program, const std::vector<std::string> &args,
+                      const std::vector<std::pair<std::string, std::string>> &env,
+                      std::string *output) {
   std::string outFile = freshDirectory("child") + "/out.txt";
   pid_t pid = fork();
   if (pid == 0) {
@@ -68,11 +81,11 @@ static int runSelf(const std::vector<std::string> &args,
     FILE *f = freopen(outFile.c_str(), "w", stdout);
     (void)f;
     dup2(fileno(stdout), 2);
-    std::vector<char *> argv{const_cast<char *>(selfPath.c_str())};
+    std::vector<char *> argv{const_cast<char *>(program.c_str())};
     for (const std::string &a : args)
       argv.push_back(const_cast<char *>(a.c_str()));
     argv.push_back(nullptr);
-    execv(selfPath.c_str(), argv.data());
+    execv(program.c_str(), argv.data());
     _exit(127);
   }
   int status = 0;
@@ -613,6 +626,318 @@ TEST(NoDriver, ThisMachine) {
     EXPECT_NE(why.find("libcuda.so.1"), std::string::npos) << why;
     EXPECT_THROW(Device::open(0), Error);
   }
+}
+
+//===----------------------------------------------------------------------===//
+// The interpreter backend
+//===----------------------------------------------------------------------===//
+
+static Device interpreterDevice() { return Device::open(0, Backend::Interpreter); }
+
+/// A JIT on the interpreter with a cache of its own (the interpreter does not
+/// write it, which the tests check).
+struct InterpreterJIT {
+  Device device = interpreterDevice();
+  std::shared_ptr<Cache> cache = std::make_shared<Cache>(freshDirectory("interp"));
+  JIT jit{device, cache};
+  ~InterpreterJIT() { fs::remove_all(cache->directory()); }
+};
+
+static JITOptions interpreterSoftmax(int64_t block = 128) {
+  JITOptions o;
+  o.constants["BLOCK"] = block;
+  o.numWarps = 4;
+  return o;
+}
+
+static std::vector<float> randomFloats(size_t n, unsigned seed) {
+  std::vector<float> v(n);
+  unsigned state = seed;
+  for (float &x : v) {
+    state = state * 1664525u + 1013904223u;
+    x = (float(state >> 8) / float(1u << 24) - 0.5f) * 12.0f;
+  }
+  return v;
+}
+
+/// Max relative error of `y` against a float64 softmax of the rows of `x`.
+static double softmaxError(const std::vector<float> &x, const std::vector<float> &y,
+                           int rows, int cols) {
+  double worst = 0;
+  for (int r = 0; r < rows; ++r) {
+    const float *row = &x[size_t(r) * cols];
+    double m = -INFINITY, sum = 0;
+    for (int c = 0; c < cols; ++c)
+      m = std::max(m, double(row[c]));
+    for (int c = 0; c < cols; ++c)
+      sum += std::exp(double(row[c]) - m);
+    for (int c = 0; c < cols; ++c) {
+      double want = std::exp(double(row[c]) - m) / sum;
+      double got = y[size_t(r) * cols + c];
+      worst = std::max(worst, std::isnan(got) ? INFINITY : std::abs(got - want) / want);
+    }
+  }
+  return worst;
+}
+
+TEST(Interpreter, DeviceNeedsNoDriver) {
+  Device device = interpreterDevice();
+  EXPECT_EQ(device.backend(), Backend::Interpreter);
+  EXPECT_EQ(device.arch(), "interpreter");
+  EXPECT_EQ(device.driverVersion(), 0);
+  device.synchronize();
+  EXPECT_THROW(Device::open(1, Backend::Interpreter), Error);
+  // Host memory: copies are memcpy, fill is memset, fresh memory is poison.
+  DeviceBuffer<int32_t> b(device, 5);
+  EXPECT_EQ(b.address() % 256, 0u);
+  EXPECT_EQ(b.toVector()[0], -1);
+  b.copyFrom({1, 2, 3, 4, 5});
+  EXPECT_EQ(b.toVector(), (std::vector<int32_t>{1, 2, 3, 4, 5}));
+  b.fillBytes(0);
+  EXPECT_EQ(b.toVector(), std::vector<int32_t>(5, 0));
+  DeviceBuffer<float> empty(device, 0);
+  EXPECT_EQ(empty.address(), 0u);
+}
+
+TEST(Interpreter, BackendFromEnvironment) {
+  std::string saved = std::getenv("LLK_BACKEND") ? std::getenv("LLK_BACKEND") : "";
+  setenv("LLK_BACKEND", "interpreter", 1);
+  EXPECT_EQ(defaultBackend(), Backend::Interpreter);
+  EXPECT_EQ(Device::open().backend(), Backend::Interpreter);
+  setenv("LLK_BACKEND", "cuda", 1);
+  EXPECT_EQ(defaultBackend(), Backend::Cuda);
+  setenv("LLK_BACKEND", "tpu", 1);
+  try {
+    Device::open();
+    ADD_FAILURE() << "LLK_BACKEND=tpu accepted";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("LLK_BACKEND='tpu'"), std::string::npos)
+        << e.what();
+  }
+  if (saved.empty())
+    unsetenv("LLK_BACKEND");
+  else
+    setenv("LLK_BACKEND", saved.c_str(), 1);
+}
+
+TEST(Interpreter, SoftmaxThroughTheJITMatchesFloat64) {
+  InterpreterJIT t;
+  Kernel softmax = t.jit.compile(Source::fromFile(examplePath("softmax.mlir")),
+                                 interpreterSoftmax());
+  EXPECT_EQ(softmax.info().signature(),
+            "softmax_kernel(ptr<f32>, ptr<f32>, i32, i32, i32)");
+  EXPECT_EQ(softmax.numWarps(), 4u);
+  EXPECT_EQ(t.jit.compileCount(), 1u);
+  // A second compile is the JIT's loaded module.
+  t.jit.compile(Source::fromFile(examplePath("softmax.mlir")), interpreterSoftmax());
+  EXPECT_EQ(t.jit.compileCount(), 1u);
+  EXPECT_TRUE(fs::is_empty(t.cache->directory())); // no PTX, no disk entry
+
+  int rows = 6, cols = 112; // a masked tail: BLOCK = 128
+  std::vector<float> x = randomFloats(size_t(rows) * cols, 7);
+  DeviceBuffer<float> in(t.device, x.size()), out(t.device, x.size());
+  in.copyFrom(x);
+  LaunchOptions wait;
+  wait.synchronize = true;
+  softmax.launch(rows, {out, in, cols, cols, cols}, wait);
+  EXPECT_LT(softmaxError(x, out.toVector(), rows, cols), 1e-5);
+}
+
+TEST(Interpreter, ArgumentsAreCheckedAsOnTheGPU) {
+  InterpreterJIT t;
+  Kernel softmax = t.jit.compile(Source::fromFile(examplePath("softmax.mlir")),
+                                 interpreterSoftmax());
+  DeviceBuffer<float> in(t.device, 64), out(t.device, 64);
+  DeviceBuffer<int32_t> ints(t.device, 64);
+  auto error = [&](const Grid &grid, const ArgList &args) -> std::string {
+    try {
+      softmax.launch(grid, args);
+    } catch (const Error &e) {
+      EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+      EXPECT_EQ(e.kernel(), "softmax_kernel");
+      return e.what();
+    }
+    return "no error";
+  };
+  // The very messages of packArgs and checkGrid, which the GPU path uses.
+  EXPECT_EQ(error(1, {out, ints, 16, 16, 16}),
+            packError(softmax.info(), {out, ints, 16, 16, 16}));
+  EXPECT_EQ(error(1, {out, in, 16, 16}), packError(softmax.info(), {out, in, 16, 16}));
+  EXPECT_EQ(error(1, {out, in, 16, 16, 16.0f}),
+            packError(softmax.info(), {out, in, 16, 16, 16.0f}));
+  EXPECT_NE(error(Grid(0), {out, in, 16, 16, 16}).find("grid"), std::string::npos);
+  EXPECT_NE(error(Grid(1, 70000), {out, in, 16, 16, 16}).find("grid"), std::string::npos);
+  LaunchOptions raw;
+  raw.rawStream = reinterpret_cast<CUstream_st *>(uintptr_t(1));
+  EXPECT_EQ(error(1, {out, in, 16, 16, 16}), "no error"); // a good launch runs
+  try {
+    softmax.launch(1, {out, in, 16, 16, 16}, raw);
+    ADD_FAILURE() << "a raw CUstream accepted";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("interpreter"), std::string::npos);
+  }
+}
+
+TEST(Interpreter, OutOfBoundsIsAnErrorNamingKernelAndLocation) {
+  InterpreterJIT t;
+  Kernel softmax = t.jit.compile(Source::fromFile(examplePath("softmax.mlir")),
+                                 interpreterSoftmax());
+  // Three rows of 96, but the input holds two: program 2 reads past it.
+  DeviceBuffer<float> in(t.device, 2 * 96), out(t.device, 3 * 96);
+  in.copyFrom(randomFloats(2 * 96, 3));
+  try {
+    softmax.launch(3, {out, in, 96, 96, 96});
+    ADD_FAILURE() << "the out-of-bounds launch succeeded";
+  } catch (const Error &e) {
+    std::string what = e.what();
+    EXPECT_EQ(e.code(), ErrorCode::Execution);
+    EXPECT_EQ(e.kernel(), "softmax_kernel");
+    EXPECT_EQ(toString(e.code()), std::string("execution error"));
+    EXPECT_NE(what.find("kernel 'softmax_kernel' failed on the interpreter"),
+              std::string::npos) << what;
+    EXPECT_NE(what.find("softmax.mlir:"), std::string::npos) << what; // file:line:col
+    EXPECT_NE(what.find("out-of-bounds load in program (2, 0, 0)"), std::string::npos)
+        << what;
+    EXPECT_NE(what.find("argument 1"), std::string::npos) << what; // the buffer
+  }
+  // A broken divisibility promise (n_cols is {tile.divisibility = 16}).
+  try {
+    softmax.launch(1, {out, in, 96, 96, 90});
+    ADD_FAILURE() << "the broken promise was accepted";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::Execution) << e.what();
+  }
+}
+
+TEST(Interpreter, CompileErrorsAreValues) {
+  InterpreterJIT t;
+  try {
+    t.jit.compile(Source::fromText("func.func @k(%x: i32) {\n  %y = tile.bogus\n}\n",
+                                   "bad.mlir"),
+                  {});
+    ADD_FAILURE() << "a bad source compiled";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::Compile);
+    EXPECT_NE(std::string(e.what()).find("bad.mlir:2:"), std::string::npos) << e.what();
+  }
+  JITOptions badWarps = interpreterSoftmax();
+  badWarps.numWarps = 3;
+  try {
+    t.jit.compile(Source::fromFile(examplePath("softmax.mlir")), badWarps);
+    ADD_FAILURE() << "num_warps 3 accepted";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::Compile);
+    EXPECT_NE(std::string(e.what()).find("power of two"), std::string::npos) << e.what();
+  }
+  // PTX needs a target, which the interpreter is not.
+  EXPECT_THROW(t.jit.compileModule(Source::fromFile(examplePath("softmax.mlir")),
+                                   interpreterSoftmax()),
+               Error);
+}
+
+TEST(Interpreter, GraphCaptureAndReplay) {
+  InterpreterJIT t;
+  Kernel softmax = t.jit.compile(Source::fromFile(examplePath("softmax.mlir")),
+                                 interpreterSoftmax());
+  JITOptions addOptions;
+  addOptions.constants["BLOCK"] = 64;
+  Kernel add = t.jit.compile(Source::fromFile(examplePath("vector_add.mlir")), addOptions);
+  int rows = 4, cols = 64, n = rows * cols;
+  std::vector<float> x = randomFloats(n, 11), host(n);
+  DeviceBuffer<float> in(t.device, n), doubled(t.device, n), out(t.device, n);
+  Stream stream(t.device);
+  LaunchOptions on;
+  on.stream = &stream;
+  // Copy in, in + in, softmax of that, copy out: recorded, not run.
+  Graph graph = Graph::capture(stream, [&] {
+    in.copyFrom(x.data(), n, &stream);
+    add.launch((n + 63) / 64, {in, in, doubled, n}, on);
+    softmax.launch(rows, {out, doubled, cols, cols, cols}, on);
+    out.copyTo(host.data(), n, &stream);
+  });
+  EXPECT_EQ(graph.nodeCount(), 4u);
+  EXPECT_TRUE(std::isnan(out.toVector()[0])); // nothing ran yet (poison)
+  EXPECT_EQ(host[0], 0.0f);
+  auto reference = [&] {
+    std::vector<float> twice(n);
+    for (int i = 0; i < n; ++i)
+      twice[i] = x[i] + x[i];
+    return twice;
+  };
+  graph.launch(stream);
+  stream.synchronize();
+  EXPECT_LT(softmaxError(reference(), host, rows, cols), 1e-5);
+  // A replay reads the host memory anew.
+  std::vector<float> next = randomFloats(n, 12);
+  std::copy(next.begin(), next.end(), x.begin()); // the captured copy reads x.data()
+  graph.launch(stream);
+  EXPECT_LT(softmaxError(reference(), host, rows, cols), 1e-5);
+  EXPECT_EQ(out.toVector(), host);
+  // A launch outside a capture runs at once.
+  softmax.launch(rows, {out, in, cols, cols, cols}, on);
+  EXPECT_LT(softmaxError(x, out.toVector(), rows, cols), 1e-5);
+  // A failing body ends the capture.
+  EXPECT_THROW(Graph::capture(stream, [&] { softmax.launch(rows, {out}, on); }), Error);
+  EXPECT_EQ(Graph::capture(stream, [] {}).nodeCount(), 0u);
+}
+
+TEST(Interpreter, EventsMeasureHostTime) {
+  InterpreterJIT t;
+  Kernel softmax = t.jit.compile(Source::fromFile(examplePath("softmax.mlir")),
+                                 interpreterSoftmax());
+  DeviceBuffer<float> in(t.device, 64 * 128), out(t.device, 64 * 128);
+  in.copyFrom(randomFloats(64 * 128, 5));
+  Event start(t.device), end(t.device), never(t.device);
+  start.record();
+  softmax.launch(64, {out, in, 128, 128, 128});
+  end.record();
+  end.synchronize();
+  float ms = Event::elapsedMs(start, end);
+  EXPECT_GT(ms, 0.0f);
+  EXPECT_LT(ms, 60000.0f);
+  EXPECT_THROW(Event::elapsedMs(start, never), Error);
+  // The autotuner times configurations with these events.
+  std::vector<Config> configs{{{{"BLOCK", 128}}, 2}, {{{"BLOCK", 256}}, 4}};
+  Autotuner tuner(t.jit, Source::fromFile(examplePath("softmax.mlir")), "softmax_kernel",
+                  configs, [](const Config &) { return Grid(64); }, {}, {1, 2});
+  const Autotuner::Result &r = tuner.tune("64x128", {out, in, 128, 128, 128});
+  EXPECT_TRUE(std::isfinite(r.ms[r.best]));
+}
+
+TEST(Interpreter, PTXIsRefused) {
+  Device device = interpreterDevice();
+  for (int which = 0; which < 2; ++which) {
+    try {
+      if (which == 0)
+        Module::loadPTXFile(device, examplePath("softmax.ptx"));
+      else
+        Module::loadPTX(device, ".version 8.0", kMetadata);
+      ADD_FAILURE() << "PTX loaded on the interpreter";
+    } catch (const Error &e) {
+      EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+      EXPECT_NE(std::string(e.what()).find(
+                    "the interpreter runs DSL sources; use the JIT"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+TEST(Interpreter, SoftmaxExampleProgramRunsWithoutAGPU) {
+  // The host program of docs/runtime.md, unchanged, with LLK_BACKEND set and
+  // no CUDA driver to be found.
+  std::string output;
+  int status = runProgram(std::string(LLK_BINARY_DIR) + "/llk-softmax-jit",
+                          {examplePath("softmax.mlir"), "16", "3008"},
+                          {{"LLK_BACKEND", "interpreter"},
+                           {"LLK_CUDA_LIBRARY", "libllk-no-such-driver.so"}},
+                          &output);
+  EXPECT_EQ(status, 0) << output;
+  EXPECT_NE(output.find("backend: interpreter"), std::string::npos) << output;
+  EXPECT_NE(output.find("softmax 16x3008: max relative error"), std::string::npos)
+      << output;
+  EXPECT_NE(output.find("PASS"), std::string::npos) << output;
 }
 
 TEST(CAPI, NullHandlesAreErrors) {

@@ -34,7 +34,8 @@ typedef enum llk_status {
   LLK_ERROR_NOT_FOUND = 4,
   LLK_ERROR_COMPILE = 5,
   LLK_ERROR_IO = 6,
-  LLK_ERROR_INTERNAL = 7
+  LLK_ERROR_INTERNAL = 7,
+  LLK_ERROR_EXECUTION = 8 /* the interpreter stopped a kernel */
 } llk_status;
 
 typedef enum llk_type {

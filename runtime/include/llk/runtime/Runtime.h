@@ -7,6 +7,12 @@
 // Error carrying the CUDA error name and text and, for launches, the kernel's
 // name.
 //
+// A device runs kernels on one of two backends: the CUDA driver, or llk's
+// interpreter on the host (Backend::Interpreter, or LLK_BACKEND=interpreter),
+// which needs no driver: memory is host memory, launches run every program
+// of the grid on the CPU with every access checked, and kernels come from the
+// JIT (LLKJIT), not from PTX.
+//
 //   auto device = rt::Device::open(0);
 //   auto module = rt::Module::loadPTXFile(device, "softmax.ptx"); // + .json
 //   rt::Kernel softmax = module.kernel("softmax_kernel");
@@ -49,6 +55,7 @@ enum class ErrorCode {
   NotFound,        // a kernel name, a file
   Compile,         // the JIT's compiler or the driver's PTX JIT failed
   IO,              // reading or writing a file
+  Execution,       // the interpreter stopped a kernel (out-of-bounds access...)
 };
 
 const char *toString(ErrorCode code);
@@ -114,6 +121,16 @@ ModuleInfo parseModuleInfo(std::string_view json);
 // Devices, streams, events, memory
 //===----------------------------------------------------------------------===//
 
+/// What runs a device's kernels.
+enum class Backend {
+  Cuda,        // the GPU, through the CUDA driver
+  Interpreter, // llk's interpreter, on the host: no GPU, no driver
+};
+const char *toString(Backend backend); // "cuda", "interpreter"
+/// $LLK_BACKEND: unset, empty, "cuda" or "gpu": Cuda; "interpreter":
+/// Interpreter; anything else throws InvalidArgument.
+Backend defaultBackend();
+
 struct DeviceLimits {
   unsigned maxGrid[3] = {2147483647u, 65535u, 65535u};
   unsigned maxThreadsPerBlock = 1024;
@@ -126,16 +143,19 @@ class Device {
 public:
   /// Number of devices; throws NoDriver without a driver.
   static int count();
-  /// Retains the device's primary context and makes it current on the
-  /// calling thread.
-  static Device open(int ordinal = 0);
+  /// On the CUDA backend, retains the device's primary context and makes it
+  /// current on the calling thread. `backend` empty: defaultBackend()
+  /// ($LLK_BACKEND). The interpreter has one device, 0.
+  static Device open(int ordinal = 0, std::optional<Backend> backend = std::nullopt);
 
+  Backend backend() const;
   int ordinal() const;
   const std::string &name() const;
   int computeCapabilityMajor() const;
   int computeCapabilityMinor() const;
-  /// "sm_90" and so on.
+  /// "sm_90" and so on; "interpreter" on the interpreter.
   std::string arch() const;
+  /// 0 on the interpreter.
   int driverVersion() const;
   const DeviceLimits &limits() const;
   /// Makes the device's context current on the calling thread.
@@ -159,11 +179,20 @@ public:
   Stream(const Stream &) = delete;
   Stream &operator=(const Stream &) = delete;
   void synchronize() const;
+  /// The CUDA stream; null on the interpreter.
   CUstream_st *handle() const { return stream_; }
 
+  /// On the interpreter: launches and copies run when they are enqueued,
+  /// except while a graph is captured, when they are recorded.
+  struct HostState;
+
 private:
+  friend class Kernel;
+  friend class DeviceMemory;
+  friend class Graph;
   std::shared_ptr<Device::Impl> device_;
   CUstream_st *stream_ = nullptr;
+  std::shared_ptr<HostState> host_;
 };
 
 class Event {
@@ -177,15 +206,20 @@ public:
   /// Records on `stream` (null: the default stream).
   void record(const Stream *stream = nullptr);
   void synchronize() const;
-  /// Milliseconds from `start` to `end`, both recorded and complete.
+  /// Milliseconds from `start` to `end`, both recorded and complete. On the
+  /// interpreter, host time between the two record() calls (launches run
+  /// when they are enqueued).
   static float elapsedMs(const Event &start, const Event &end);
 
 private:
   std::shared_ptr<Device::Impl> device_;
   CUevent_st *event_ = nullptr;
+  double hostMs_ = -1; // interpreter: steady-clock time of record(); -1: none
 };
 
-/// Untyped device memory, freed on destruction.
+/// Untyped device memory, freed on destruction. On the interpreter, host
+/// memory (256-byte aligned, filled with 0xff bytes — NaN for floats — as a
+/// GPU's is not zeroed) that kernels may access; copies are memcpy.
 class DeviceMemory {
 public:
   DeviceMemory(const Device &device, size_t bytes);
@@ -357,10 +391,32 @@ public:
 
 private:
   friend class Module;
+  void launchOnHost(const Grid &grid, PackedArgs packed,
+                    const LaunchOptions &options) const;
   Kernel(std::shared_ptr<Impl> impl, const KernelInfo *info)
       : impl_(std::move(impl)), info_(info) {}
   std::shared_ptr<Impl> impl_;
   const KernelInfo *info_;
+};
+
+/// What the interpreter backend runs, implemented by LLKJIT over
+/// LLKInterpreter (so that this library needs no MLIR): the specialized tile
+/// module of a JIT compile.
+class HostModule {
+public:
+  virtual ~HostModule() = default;
+  /// Memory a kernel may access: every live allocation of the device.
+  struct Buffer {
+    uint64_t address;
+    size_t bytes;
+    std::string name; // for messages: "argument 1", "an allocation"
+  };
+  /// Runs `kernel` over `grid`; `args` has one pointer per parameter to its
+  /// value (as cuLaunchKernel's kernelParams). Returns the interpreter's
+  /// error (source location, program id, what went wrong), or nothing.
+  virtual std::optional<std::string> run(const KernelInfo &kernel, const Grid &grid,
+                                         const std::vector<const void *> &args,
+                                         const std::vector<Buffer> &buffers) = 0;
 };
 
 class Module {
@@ -372,6 +428,10 @@ public:
                         std::string_view metadataJson);
   static Module loadPTX(const Device &device, std::string_view ptx,
                         ModuleInfo info);
+  /// A module for the interpreter backend (the JIT makes these); the PTX
+  /// loaders refuse an interpreter device.
+  static Module fromHost(const Device &device, ModuleInfo info,
+                         std::shared_ptr<HostModule> host);
 
   const ModuleInfo &info() const;
   /// The kernel named `name`; empty: the module's only kernel.
@@ -388,7 +448,8 @@ private:
 class Graph {
 public:
   /// Captures what `body` enqueues on `stream` (which must not be the
-  /// default stream) and instantiates it.
+  /// default stream) and instantiates it. On the interpreter, the launches
+  /// and copies on `stream` are recorded (not run) and replayed in order.
   static Graph capture(const Stream &stream, const std::function<void()> &body);
   void launch(const Stream &stream) const;
   size_t nodeCount() const;
