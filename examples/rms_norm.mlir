@@ -5,11 +5,13 @@
 //
 //   llkc examples/rms_norm.mlir -D BLOCK=4096 --num-warps 8 -o rms_norm.ptx
 //   grid = n_rows programs
+//   row lengths and strides: multiples of 4 elements (rows start 16-byte
+//   aligned, and the row mask is uniform across each 16-byte vector)
 func.func @rms_norm_kernel(%out: !tile.ptr<f32> {tile.divisibility = 16},
                            %x: !tile.ptr<f32> {tile.divisibility = 16},
                            %gamma: !tile.ptr<f32> {tile.divisibility = 16},
-                           %row_stride: i32 {tile.divisibility = 16},
-                           %n_cols: i32 {tile.divisibility = 16},
+                           %row_stride: i32 {tile.divisibility = 4},
+                           %n_cols: i32 {tile.divisibility = 4},
                            %eps: f32) {
   %row = tile.program_id x
   %cols = tile.make_range 0 to ${BLOCK} : tensor<${BLOCK}xi32>

@@ -5,11 +5,13 @@
 //
 //   llkc examples/softmax.mlir -D BLOCK=4096 --num-warps 8 -o softmax.ptx
 //   grid = n_rows programs
+//   row lengths and strides: multiples of 4 elements (rows start 16-byte
+//   aligned, and the row mask is uniform across each 16-byte vector)
 func.func @softmax_kernel(%out: !tile.ptr<f32> {tile.divisibility = 16},
                           %in: !tile.ptr<f32> {tile.divisibility = 16},
-                          %in_row_stride: i32 {tile.divisibility = 16},
-                          %out_row_stride: i32 {tile.divisibility = 16},
-                          %n_cols: i32 {tile.divisibility = 16}) {
+                          %in_row_stride: i32 {tile.divisibility = 4},
+                          %out_row_stride: i32 {tile.divisibility = 4},
+                          %n_cols: i32 {tile.divisibility = 4}) {
   %row = tile.program_id x
   %cols = tile.make_range 0 to ${BLOCK} : tensor<${BLOCK}xi32>
   %n = tile.splat %n_cols : i32 -> tensor<${BLOCK}xi32>
