@@ -600,29 +600,23 @@ struct ElementwiseLowering : ConversionPattern {
   }
 };
 
-struct ProgramIdLowering : TilePattern<ProgramIdOp> {
-  using TilePattern::TilePattern;
+/// program_id and num_programs: the block's index or the grid's size along
+/// an axis, as i32.
+template <typename OpTy, typename GpuOpTy>
+struct GridQueryLowering : TilePattern<OpTy> {
+  using TilePattern<OpTy>::TilePattern;
   LogicalResult
-  matchAndRewrite(ProgramIdOp op, OpAdaptor,
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Value id = gpu::BlockIdOp::create(rewriter, op.getLoc(),
-                                      gpu::Dimension(int(op.getAxis())));
-    rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, rewriter.getI32Type(), id);
+    Value value = GpuOpTy::create(rewriter, op.getLoc(),
+                                  gpu::Dimension(int(op.getAxis())));
+    rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, rewriter.getI32Type(),
+                                                    value);
     return success();
   }
 };
-
-struct NumProgramsLowering : TilePattern<NumProgramsOp> {
-  using TilePattern::TilePattern;
-  LogicalResult
-  matchAndRewrite(NumProgramsOp op, OpAdaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Value n = gpu::GridDimOp::create(rewriter, op.getLoc(),
-                                     gpu::Dimension(int(op.getAxis())));
-    rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, rewriter.getI32Type(), n);
-    return success();
-  }
-};
+using ProgramIdLowering = GridQueryLowering<ProgramIdOp, gpu::BlockIdOp>;
+using NumProgramsLowering = GridQueryLowering<NumProgramsOp, gpu::GridDimOp>;
 
 struct BarrierLowering : TilePattern<BarrierOp> {
   using TilePattern::TilePattern;
