@@ -245,8 +245,7 @@ Value exchangeThroughShared(IndexEmitter &e, SharedScratch &scratch,
   Type stored = storageType(elem);
   int64_t bytes = byteWidth(stored);
   int64_t numElems = cast<RankedTensorType>(srcTileType).getNumElements();
-  Value base = e.b.getInsertionBlock() ? scratch.base(e.b, e.loc, op, numElems * bytes)
-                                       : Value();
+  Value base = scratch.base(e.b, e.loc, op, numElems * bytes);
   if (elem != stored)
     src = arith::ExtUIOp::create(e.b, e.loc,
                                  VectorType::get(srcVec.getShape(), stored), src);
@@ -409,16 +408,19 @@ Value toGlobalPtr(IndexEmitter &e, Value address) {
       address);
 }
 
+/// Bytes of a chunk of registers: a scalar or a vector of them.
+int64_t chunkBytes(Type chunkType) {
+  if (auto vec = dyn_cast<VectorType>(chunkType))
+    return vec.getNumElements() * byteWidth(vec.getElementType());
+  return byteWidth(chunkType);
+}
+
 /// Loads a chunk (scalar or vector type) from `addr`. Unpredicated plain
 /// loads stay LLVM loads; masked or hinted ones become one predicated PTX
 /// instruction so that a masked-off vector costs no branch.
 Value loadChunk(IndexEmitter &e, Value addr, Value pred, Value other,
                 Type chunkType, LoadOp op) {
-  int64_t bytes = 0;
-  if (auto vec = dyn_cast<VectorType>(chunkType))
-    bytes = vec.getNumElements() * byteWidth(vec.getElementType());
-  else
-    bytes = byteWidth(chunkType);
+  int64_t bytes = chunkBytes(chunkType);
   std::string hints = cacheSuffix(op.getCache(), op.getEvict());
   if (!pred && hints.empty() && !op.getIsVolatile())
     return LLVM::LoadOp::create(e.b, e.loc, chunkType, addr, bytes);
@@ -475,11 +477,7 @@ Value loadChunk(IndexEmitter &e, Value addr, Value pred, Value other,
 void storeChunk(IndexEmitter &e, Value addr, Value pred, Value chunk,
                 StoreOp op) {
   Type chunkType = chunk.getType();
-  int64_t bytes = 0;
-  if (auto vec = dyn_cast<VectorType>(chunkType))
-    bytes = vec.getNumElements() * byteWidth(vec.getElementType());
-  else
-    bytes = byteWidth(chunkType);
+  int64_t bytes = chunkBytes(chunkType);
   std::string hints = cacheSuffix(op.getCache(), op.getEvict());
   if (!pred && hints.empty()) {
     LLVM::StoreOp::create(e.b, e.loc, chunk, addr, bytes);
