@@ -36,7 +36,12 @@ void llk::buildLayoutPipeline(OpPassManager &pm, unsigned numWarps) {
   pm.addPass(createCanonicalizerPass());
 }
 
-void llk::buildLoweringPipeline(OpPassManager &pm) {
+void llk::buildLoweringPipeline(OpPassManager &pm, unsigned numStages) {
+  tile::TilePipelineOptions pipelineOptions;
+  pipelineOptions.numStages = numStages;
+  pm.addNestedPass<func::FuncOp>(tile::createTilePipeline(pipelineOptions));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
   pm.addPass(createConvertTileToGPU());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -68,6 +73,17 @@ LogicalResult llk::compileModule(
                     IntegerAttr::get(IntegerType::get(ctx, 32), warps));
   }
 
+  if (options.numStages) {
+    unsigned stages = *options.numStages;
+    if (stages == 0 || stages > 8)
+      return module.emitError("--num-stages must be in [1, 8] (1: no "
+                              "pipelining), got ")
+             << stages;
+    for (auto func : module.getOps<func::FuncOp>())
+      func->setAttr(tile::TileDialect::kNumStagesAttr,
+                    IntegerAttr::get(IntegerType::get(ctx, 32), stages));
+  }
+
   ModuleMetadata info;
   if (metadata) {
     if (stage == Stage::Tile || stage == Stage::Layout)
@@ -86,7 +102,7 @@ LogicalResult llk::compileModule(
   if (stage != Stage::Tile)
     buildLayoutPipeline(pm, options.numWarps.value_or(4));
   if (stage != Stage::Tile && stage != Stage::Layout)
-    buildLoweringPipeline(pm);
+    buildLoweringPipeline(pm, options.numStages.value_or(3));
   if (failed(pm.run(module)))
     return failure();
   if (metadata) {

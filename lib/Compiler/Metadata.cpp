@@ -66,7 +66,7 @@ LogicalResult llk::collectSignatures(ModuleOp tileModule,
 
 LogicalResult llk::completeFromLowered(ModuleOp lowered,
                                        ModuleMetadata &metadata) {
-  llvm::StringMap<int64_t> threads, shared;
+  llvm::StringMap<int64_t> threads, shared, dynamicShared;
   lowered.walk([&](Operation *op) {
     if (auto func = dyn_cast<LLVM::LLVMFuncOp>(op)) {
       // The NVVM lowering turns the gpu.func's known block size into
@@ -83,12 +83,19 @@ LogicalResult llk::completeFromLowered(ModuleOp lowered,
         threads[func.getName()] = known[0];
     } else if (auto global = dyn_cast<LLVM::GlobalOp>(op)) {
       llvm::StringRef name = global.getSymName();
-      if (name.consume_front(kSharedPrefix))
+      if (name.consume_front(kSharedPrefix)) {
+        // A buffer past 48 KB is an extern array: dynamic shared memory.
+        if (auto bytes = global->getAttrOfType<IntegerAttr>(
+                "llk.dynamic_shared_bytes")) {
+          dynamicShared[name] = bytes.getInt();
+          return;
+        }
         if (auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType())) {
           DataLayout layout = DataLayout::closest(global);
           shared[name] = array.getNumElements() *
                          layout.getTypeSize(array.getElementType());
         }
+      }
     }
   });
   for (KernelMetadata &kernel : metadata.kernels) {
@@ -99,6 +106,7 @@ LogicalResult llk::completeFromLowered(ModuleOp lowered,
              << "' has no thread-block size in the lowered module";
     kernel.numWarps = it->second / 32;
     kernel.sharedBytes = shared.lookup(kernel.name);
+    kernel.dynamicSharedBytes = dynamicShared.lookup(kernel.name);
   }
   return success();
 }
@@ -118,6 +126,8 @@ llvm::json::Value llk::toJSON(const ModuleMetadata &metadata) {
     kernels.push_back(llvm::json::Object{{"name", kernel.name},
                                          {"num_warps", kernel.numWarps},
                                          {"shared_bytes", kernel.sharedBytes},
+                                         {"dynamic_shared_bytes",
+                                          kernel.dynamicSharedBytes},
                                          {"params", std::move(params)}});
   }
   return llvm::json::Object{{"format", kMetadataFormat},
@@ -156,7 +166,8 @@ static bool fromJSON(const llvm::json::Value &value, KernelMetadata &kernel,
   if (!mapper || !mapper.map("name", kernel.name) ||
       !mapper.map("num_warps", warps) ||
       !mapper.map("shared_bytes", kernel.sharedBytes) ||
-      !mapper.map("params", kernel.params))
+      !mapper.map("params", kernel.params) ||
+      !mapper.mapOptional("dynamic_shared_bytes", kernel.dynamicSharedBytes))
     return false;
   if (warps <= 0 || warps > 32) {
     path.field("num_warps").report("expected 1 to 32");
@@ -164,6 +175,10 @@ static bool fromJSON(const llvm::json::Value &value, KernelMetadata &kernel,
   }
   if (kernel.sharedBytes < 0) {
     path.field("shared_bytes").report("expected a non-negative size");
+    return false;
+  }
+  if (kernel.dynamicSharedBytes < 0) {
+    path.field("dynamic_shared_bytes").report("expected a non-negative size");
     return false;
   }
   kernel.numWarps = warps;

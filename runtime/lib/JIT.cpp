@@ -48,6 +48,8 @@ CacheKey CacheKey::make(const Source &source, const JITOptions &options,
   d += "arch " + arch + "\n";
   d += "num_warps " +
        (options.numWarps ? std::to_string(*options.numWarps) : "default") + "\n";
+  d += "num_stages " +
+       (options.numStages ? std::to_string(*options.numStages) : "default") + "\n";
   d += "constants";
   for (const auto &[name, value] : options.constants) // std::map: sorted
     d += " " + name + "=" + std::to_string(value);
@@ -66,6 +68,7 @@ CompiledModule llk::rt::compileToPTX(const Source &source,
   llk::CompileOptions compile;
   compile.target.arch = options.arch;
   compile.numWarps = options.numWarps;
+  compile.numStages = options.numStages;
   compile.constants = options.constants;
   if (const char *env = std::getenv("LLK_LIBDEVICE"); env && *env)
     compile.target.libdevicePath = env;

@@ -258,6 +258,15 @@ private:
               "malformed kernel metadata: " + path + ": " + why);
 }
 
+/// The member `key` of `object`, or null when it has none.
+const Json *optionalMember(const Json &object, const std::string &key) {
+  if (const auto *members = std::get_if<JsonObject>(&object.value))
+    for (const auto &[name, value] : *members)
+      if (name == key)
+        return &value;
+  return nullptr;
+}
+
 const Json &member(const Json &object, const std::string &key,
                    const std::string &path) {
   const auto *members = std::get_if<JsonObject>(&object.value);
@@ -317,6 +326,11 @@ ModuleInfo llk::rt::parseModuleInfo(std::string_view json) {
         getInt(member(kernels[k], "shared_bytes", path), path + ".shared_bytes");
     if (kernel.sharedBytes < 0)
       badField(path + ".shared_bytes", "expected a non-negative size");
+    // Optional: metadata of kernels without dynamic shared memory may omit it.
+    if (const Json *dynamic = optionalMember(kernels[k], "dynamic_shared_bytes"))
+      kernel.dynamicSharedBytes = getInt(*dynamic, path + ".dynamic_shared_bytes");
+    if (kernel.dynamicSharedBytes < 0)
+      badField(path + ".dynamic_shared_bytes", "expected a non-negative size");
     const JsonArray &params =
         getArray(member(kernels[k], "params", path), path + ".params");
     for (size_t p = 0; p < params.size(); ++p) {
@@ -426,6 +440,7 @@ void llk::rt::checkGrid(const KernelInfo &kernel, const Grid &grid,
 
 void llk::rt::checkSharedMemory(const KernelInfo &kernel, unsigned dynamicBytes,
                                 const DeviceLimits &limits) {
+  dynamicBytes += kernel.dynamicSharedBytes;
   uint64_t total = uint64_t(kernel.sharedBytes) + dynamicBytes;
   if (total > limits.sharedPerBlockOptin)
     throw Error(ErrorCode::InvalidArgument,

@@ -559,21 +559,23 @@ void Kernel::launch(const Grid &grid, const ArgList &args,
   }
   const Driver &d = driver();
   device.makeCurrent();
+  // The kernel's own dynamic shared memory comes first, then the caller's.
+  unsigned dynamicBytes = unsigned(info.dynamicSharedBytes) + options.dynamicSharedBytes;
   // Past 48 KB in all, a block must opt in to its dynamic shared memory.
-  if (info.sharedBytes + options.dynamicSharedBytes > device.limits.sharedPerBlock) {
+  if (info.sharedBytes + dynamicBytes > device.limits.sharedPerBlock) {
     std::lock_guard<std::mutex> lock(impl_->mutex);
-    if (impl_->dynamicLimitSet < options.dynamicSharedBytes) {
+    if (impl_->dynamicLimitSet < dynamicBytes) {
       check(d.cuFuncSetAttribute(impl_->function,
                                  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                 int(options.dynamicSharedBytes)),
+                                 int(dynamicBytes)),
             "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", info.name);
-      impl_->dynamicLimitSet = options.dynamicSharedBytes;
+      impl_->dynamicLimitSet = dynamicBytes;
     }
   }
   std::vector<void *> pointers = packed.pointers();
   CUstream stream = options.stream ? options.stream->handle() : options.rawStream;
   check(d.cuLaunchKernel(impl_->function, grid.x, grid.y, grid.z,
-                         info.numWarps * 32, 1, 1, options.dynamicSharedBytes,
+                         info.numWarps * 32, 1, 1, dynamicBytes,
                          stream, pointers.empty() ? nullptr : pointers.data(),
                          nullptr),
         "cuLaunchKernel", info.name);

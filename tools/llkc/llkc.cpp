@@ -42,6 +42,12 @@ static cl::opt<unsigned> numWarps("num-warps", cl::init(0),
                                            "kernels' tile.num_warps (default: "
                                            "theirs, else 4)"),
                                   cl::cat(category));
+static cl::opt<unsigned> numStages("num-stages", cl::init(0),
+                                   cl::desc("shared-memory stages of software-"
+                                            "pipelined dot loops, overriding "
+                                            "the kernels' tile.num_stages "
+                                            "(default: theirs, else 3; 1: off)"),
+                                   cl::cat(category));
 static cl::list<std::string> defines("D", cl::Prefix,
                                      cl::desc("bind ${NAME} in the source"),
                                      cl::value_desc("NAME=VALUE"), cl::cat(category));
@@ -86,6 +92,12 @@ int main(int argc, char **argv) {
       return fail("--num-warps must be a power of two in [1, 32], got " +
                   llvm::Twine(numWarps.getValue()));
     options.numWarps = numWarps;
+  }
+  if (numStages.getNumOccurrences()) {
+    if (numStages == 0 || numStages > 8)
+      return fail("--num-stages must be in [1, 8] (1: no pipelining), got " +
+                  llvm::Twine(numStages.getValue()));
+    options.numStages = numStages;
   }
   options.target.libdevicePath = libdevice;
   if (options.target.libdevicePath.empty())

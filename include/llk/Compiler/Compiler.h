@@ -39,14 +39,19 @@ struct CompileOptions {
   /// Warps per program: when set, overrides every kernel's `tile.num_warps`;
   /// otherwise kernels without that attribute get 4.
   std::optional<unsigned> numWarps;
+  /// Shared-memory stages of software-pipelined dot loops: when set,
+  /// overrides every kernel's `tile.num_stages`; otherwise kernels without
+  /// that attribute get 3. 1 turns pipelining off.
+  std::optional<unsigned> numStages;
   /// Values for the `${NAME}` placeholders of the source (KernelSource).
   std::map<std::string, int64_t> constants;
 };
 
 /// Tile IR to laid-out tile IR.
 void buildLayoutPipeline(mlir::OpPassManager &pm, unsigned numWarps);
-/// Laid-out tile IR to a gpu.module in the LLVM and NVVM dialects.
-void buildLoweringPipeline(mlir::OpPassManager &pm);
+/// Laid-out tile IR to a gpu.module in the LLVM and NVVM dialects, software
+/// pipelining dot loops first (`tile.num_stages`, else `numStages`).
+void buildLoweringPipeline(mlir::OpPassManager &pm, unsigned numStages = 3);
 
 /// Runs the passes on `module` up to `stage` and writes that stage's text to
 /// `output`. `configure` may add instrumentation (IR printing, timing) to

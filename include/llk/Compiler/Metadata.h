@@ -10,7 +10,7 @@
 //   {"format": 1, "compiler": "llk 0.1.0", "arch": "sm_90",
 //    "constants": {"BLOCK": 4096},
 //    "kernels": [{"name": "softmax_kernel", "num_warps": 8,
-//                 "shared_bytes": 64,
+//                 "shared_bytes": 64, "dynamic_shared_bytes": 0,
 //                 "params": [{"kind": "pointer", "type": "f32"},
 //                            {"kind": "scalar", "type": "i32"}]}]}
 //
@@ -50,6 +50,9 @@ struct KernelMetadata {
   unsigned numWarps = 0;
   /// Static shared memory (`__llk_smem_<name>`), in bytes.
   int64_t sharedBytes = 0;
+  /// Dynamic shared memory the kernel needs (its buffer when larger than the
+  /// 48 KB a kernel may declare statically); launches must provide it.
+  int64_t dynamicSharedBytes = 0;
 };
 
 struct ModuleMetadata {

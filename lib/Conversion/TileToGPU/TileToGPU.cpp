@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TileToGPUInternal.h"
+
 #include "llk/Analysis/AxisInfo.h"
 #include "llk/Conversion/Passes.h"
 #include "llk/Dialect/Tile/IR/Layout.h"
@@ -25,12 +27,9 @@ namespace llk {
 using namespace mlir;
 using namespace llk;
 using namespace llk::tile;
+using namespace llk::togpu;
 
 namespace {
-
-constexpr unsigned kGlobalAddressSpace = 1;
-constexpr unsigned kSharedAddressSpace = 3;
-constexpr llvm::StringLiteral kSharedPrefix = "__llk_smem_";
 
 //===----------------------------------------------------------------------===//
 // Types
@@ -42,6 +41,10 @@ public:
     addConversion([](Type type) { return type; });
     addConversion([ctx](PtrType) {
       return LLVM::LLVMPointerType::get(ctx, kGlobalAddressSpace);
+    });
+    // A ring of shared-memory buffers is the address of its first slot.
+    addConversion([ctx](SharedType) {
+      return LLVM::LLVMPointerType::get(ctx, kSharedAddressSpace);
     });
     addConversion([ctx](RankedTensorType type) -> std::optional<Type> {
       auto view = getDistributedView(type);
@@ -66,164 +69,6 @@ bool hasTileType(Operation *op) {
   auto isTile = [](Type t) { return isa<RankedTensorType>(t); };
   return llvm::any_of(op->getOperandTypes(), isTile) ||
          llvm::any_of(op->getResultTypes(), isTile);
-}
-
-unsigned byteWidth(Type elem) {
-  if (isa<PtrType>(elem))
-    return 8;
-  return std::max<unsigned>(1, elem.getIntOrFloatBitWidth() / 8);
-}
-
-//===----------------------------------------------------------------------===//
-// Per-thread index arithmetic
-//===----------------------------------------------------------------------===//
-
-/// Emits the index arithmetic of one op: thread coordinates and the tile
-/// coordinates of each register.
-class IndexEmitter {
-public:
-  IndexEmitter(OpBuilder &b, Location loc) : b(b), loc(loc) {}
-
-  Value i32(int64_t v) {
-    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
-  }
-  Value i1(bool v) {
-    return arith::ConstantOp::create(b, loc, b.getBoolAttr(v));
-  }
-
-  Value threadId() {
-    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-    return arith::IndexCastOp::create(b, loc, b.getI32Type(), tid);
-  }
-  Value laneId() { return arith::AndIOp::create(b, loc, threadId(), i32(31)); }
-  Value warpId() { return arith::ShRUIOp::create(b, loc, threadId(), i32(5)); }
-
-  /// (id / stride) % count, for powers of two.
-  Value digit(Value id, unsigned stride, unsigned count) {
-    Value shifted = arith::ShRUIOp::create(b, loc, id, i32(llvm::Log2_32(stride)));
-    return arith::AndIOp::create(b, loc, shifted, i32(count - 1));
-  }
-  Value laneCoord(const DistributedView &v, unsigned d) {
-    return digit(laneId(), v.laneStride[d], v.threadsPerWarp[d]);
-  }
-  Value warpCoord(const DistributedView &v, unsigned d) {
-    return digit(warpId(), v.warpStride[d], v.warpsPerCTA[d]);
-  }
-
-  /// Coordinate along `d` of each register, as vector<E x i32>.
-  Value coordinates(const DistributedView &v, unsigned d) {
-    Value threadPart = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(b, loc, warpCoord(v, d), i32(v.threadsPerWarp[d])),
-        laneCoord(v, d));
-    Value base =
-        arith::MulIOp::create(b, loc, threadPart, i32(v.sizePerThread[d]));
-    SmallVector<int32_t> offsets;
-    for (const auto &local : v.localIndices()) {
-      int64_t k = local[d];
-      offsets.push_back((k / v.contigPerThread(d)) * v.tileExtent(d) +
-                        k % v.contigPerThread(d));
-    }
-    auto type = VectorType::get({int64_t(offsets.size())}, b.getI32Type());
-    Value result = arith::AddIOp::create(
-        b, loc, vector::BroadcastOp::create(b, loc, type, base),
-        arith::ConstantOp::create(b, loc, DenseIntElementsAttr::get(type, offsets)));
-    // Along a dimension smaller than the pattern, threads wrap around.
-    if (v.shape[d] < v.tileExtent(d))
-      result = arith::AndIOp::create(
-          b, loc, result,
-          arith::ConstantOp::create(
-              b, loc, DenseIntElementsAttr::get(type, int32_t(v.shape[d] - 1))));
-    return result;
-  }
-
-  /// True in exactly one of the threads that hold the same elements, so
-  /// that stores and atomics happen once.
-  Value ownerPredicate(const DistributedView &v) {
-    Value pred;
-    auto require = [&](Value cond) {
-      pred = pred ? arith::AndIOp::create(b, loc, pred, cond).getResult() : cond;
-    };
-    auto below = [&](Value coord, unsigned n) {
-      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, coord, i32(n));
-    };
-    for (unsigned d = 0; d < v.shape.size(); ++d) {
-      if (v.distinctLanes(d) < v.threadsPerWarp[d])
-        require(below(laneCoord(v, d), v.distinctLanes(d)));
-      if (v.distinctWarps(d) < v.warpsPerCTA[d])
-        require(below(warpCoord(v, d), v.distinctWarps(d)));
-    }
-    if (v.slicedLanes > 1)
-      require(below(digit(laneId(), v.slicedLaneStride, v.slicedLanes), 1));
-    if (v.slicedWarps > 1)
-      require(below(digit(warpId(), v.slicedWarpStride, v.slicedWarps), 1));
-    return pred;
-  }
-
-  Value extract(Value vec, int64_t i) {
-    return vector::ExtractOp::create(b, loc, vec, ArrayRef<int64_t>{i});
-  }
-  /// Registers [offset, offset + size) of `vec`.
-  Value slice(Value vec, int64_t offset, int64_t size) {
-    if (cast<VectorType>(vec.getType()).getNumElements() == size)
-      return vec;
-    SmallVector<int64_t> mask;
-    for (int64_t i = 0; i < size; ++i)
-      mask.push_back(offset + i);
-    return vector::ShuffleOp::create(b, loc, vec, vec, mask);
-  }
-  /// `into` with registers [offset, offset + size(chunk)) replaced by `chunk`.
-  Value insertSlice(Value chunk, Value into, int64_t offset) {
-    if (chunk.getType() == into.getType())
-      return chunk;
-    int64_t n = cast<VectorType>(into.getType()).getNumElements();
-    int64_t size = cast<VectorType>(chunk.getType()).getNumElements();
-    SmallVector<int64_t> mask;
-    for (int64_t i = 0; i < n; ++i)
-      mask.push_back(i >= offset && i < offset + size ? n + i - offset : i);
-    return vector::ShuffleOp::create(b, loc, into, chunk, mask);
-  }
-  Value fromElements(Type elem, ArrayRef<Value> elems) {
-    auto type = VectorType::get({int64_t(elems.size())}, elem);
-    return vector::FromElementsOp::create(b, loc, type, elems);
-  }
-  Value poison(Type type) { return ub::PoisonOp::create(b, loc, type); }
-
-  OpBuilder &b;
-  Location loc;
-};
-
-/// The distributed view of a tile type; the layout pass guarantees one.
-DistributedView viewOf(Type type) {
-  return *getDistributedView(cast<RankedTensorType>(type));
-}
-
-//===----------------------------------------------------------------------===//
-// Shared memory
-//===----------------------------------------------------------------------===//
-
-/// Hands out the kernel's shared-memory scratch buffer. Users run one after
-/// another, each starting with a barrier, so they can all share offset 0.
-class SharedScratch {
-public:
-  Value base(OpBuilder &b, Location loc, Operation *op, int64_t bytes) {
-    auto func = op->getParentOfType<FunctionOpInterface>();
-    std::string name = (kSharedPrefix + func.getName()).str();
-    int64_t &size = sizes[name];
-    size = std::max(size, bytes);
-    return LLVM::AddressOfOp::create(
-        b, loc, LLVM::LLVMPointerType::get(b.getContext(), kSharedAddressSpace),
-        name);
-  }
-  const llvm::StringMap<int64_t> &getSizes() const { return sizes; }
-
-private:
-  llvm::StringMap<int64_t> sizes;
-};
-
-Value byteAddress(IndexEmitter &e, Value base, Value byteOffset) {
-  return LLVM::GEPOp::create(e.b, e.loc, base.getType(), e.b.getI8Type(), base,
-                             ValueRange{byteOffset});
 }
 
 /// Element types as stored in shared memory: i1 travels as i8.
@@ -400,14 +245,6 @@ Value fromWords(IndexEmitter &e, ArrayRef<Value> regs, WordShape words,
   return bitcastTo(e, bits, chunkType);
 }
 
-Value toGlobalPtr(IndexEmitter &e, Value address) {
-  if (isa<LLVM::LLVMPointerType>(address.getType()))
-    return address;
-  return LLVM::IntToPtrOp::create(
-      e.b, e.loc, LLVM::LLVMPointerType::get(e.b.getContext(), kGlobalAddressSpace),
-      address);
-}
-
 /// Bytes of a chunk of registers: a scalar or a vector of them.
 int64_t chunkBytes(Type chunkType) {
   if (auto vec = dyn_cast<VectorType>(chunkType))
@@ -516,21 +353,6 @@ Value andPredicates(IndexEmitter &e, Value a, Value b) {
 // Patterns
 //===----------------------------------------------------------------------===//
 
-/// State shared by the patterns of one conversion.
-struct LoweringState {
-  /// Elements per access of each tile memory op, from the contiguity
-  /// analysis run before conversion.
-  llvm::DenseMap<Operation *, unsigned> accessWidth;
-  SharedScratch scratch;
-};
-
-template <typename OpTy>
-struct TilePattern : OpConversionPattern<OpTy> {
-  TilePattern(const TypeConverter &converter, MLIRContext *ctx,
-              LoweringState &state)
-      : OpConversionPattern<OpTy>(converter, ctx), state(state) {}
-  LoweringState &state;
-};
 
 struct FuncLowering : TilePattern<func::FuncOp> {
   using TilePattern::TilePattern;
@@ -1103,373 +925,6 @@ struct BitcastLowering : TilePattern<BitcastOp> {
 };
 
 //===----------------------------------------------------------------------===//
-// Matrix product
-//===----------------------------------------------------------------------===//
-
-/// A dot operand staged in shared memory: `outer` rows of `inner` elements,
-/// the tile dimension `innerDim` contiguous. With `swizzled`, the 16-byte
-/// chunks of a row are XOR-permuted by the row so that the 8 consecutive
-/// rows one ldmatrix 8x8 matrix reads land in 8 different bank groups:
-/// chunk c of row r sits at c ^ ((r / perPhase) % maxPhase), where perPhase
-/// rows share one 128-byte bank line.
-struct SharedOperand {
-  Value base;
-  unsigned innerDim;
-  int64_t outer, inner, bytes;
-  int64_t perPhase = 1, maxPhase = 1;
-
-  SharedOperand(Value base, RankedTensorType type, unsigned innerDim,
-                bool swizzled)
-      : base(base), innerDim(innerDim) {
-    inner = type.getDimSize(innerDim);
-    outer = type.getDimSize(1 - innerDim);
-    bytes = byteWidth(type.getElementType());
-    int64_t rowBytes = inner * bytes;
-    if (swizzled && rowBytes >= 16) {
-      perPhase = std::max<int64_t>(1, 128 / rowBytes);
-      maxPhase = std::min<int64_t>(8, rowBytes / 16);
-    }
-  }
-  int64_t sizeInBytes() const { return outer * inner * bytes; }
-
-  /// Address of element (row, col) of the shared array (outer, inner).
-  Value address(IndexEmitter &e, Value row, Value col) const {
-    Value rowStart = arith::MulIOp::create(e.b, e.loc, row, e.i32(inner * bytes));
-    Value colBytes = arith::MulIOp::create(e.b, e.loc, col, e.i32(bytes));
-    Value chunk = arith::ShRUIOp::create(e.b, e.loc, colBytes, e.i32(4));
-    Value within = arith::AndIOp::create(e.b, e.loc, colBytes, e.i32(15));
-    if (maxPhase > 1) {
-      Value phase = e.digit(row, perPhase, maxPhase);
-      chunk = arith::XOrIOp::create(e.b, e.loc, chunk, phase);
-    }
-    Value offset = arith::AddIOp::create(
-        e.b, e.loc, rowStart,
-        arith::AddIOp::create(
-            e.b, e.loc, arith::ShLIOp::create(e.b, e.loc, chunk, e.i32(4)),
-            within));
-    return byteAddress(e, base, offset);
-  }
-  /// Address of tile element (i, j) (tile coordinates).
-  Value tileAddress(IndexEmitter &e, Value i, Value j) const {
-    return innerDim == 1 ? address(e, i, j) : address(e, j, i);
-  }
-};
-
-/// Rounds f32 bits to tf32 (nearest, ties away from zero: cvt.rna.tf32.f32),
-/// leaving infinities and NaNs alone, as the interpreter does.
-Value roundToTF32(IndexEmitter &e, Value value) {
-  Type type = value.getType();
-  Type intType = e.b.getI32Type();
-  if (auto vec = dyn_cast<VectorType>(type))
-    intType = VectorType::get(vec.getShape(), intType);
-  auto splat = [&](int64_t v) -> Value {
-    if (auto vec = dyn_cast<VectorType>(intType))
-      return arith::ConstantOp::create(
-          e.b, e.loc, DenseIntElementsAttr::get(vec, int32_t(v)));
-    return e.i32(v);
-  };
-  Value bits = arith::BitcastOp::create(e.b, e.loc, intType, value);
-  Value rounded = arith::AndIOp::create(
-      e.b, e.loc, arith::AddIOp::create(e.b, e.loc, bits, splat(0x1000)),
-      splat(int32_t(0xffffe000u)));
-  Value exponent = arith::AndIOp::create(e.b, e.loc, bits, splat(0x7f800000));
-  Value special = arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::eq,
-                                        exponent, splat(0x7f800000));
-  Value result = arith::SelectOp::create(e.b, e.loc, special, bits, rounded);
-  return arith::BitcastOp::create(e.b, e.loc, type, result);
-}
-
-/// Writes a tile (the registers `regs` of layout `type`) into `smem`: one
-/// store per run of registers contiguous along the shared row (at most 16
-/// bytes), one per element otherwise.
-void stageOperand(IndexEmitter &e, Value regs, RankedTensorType type,
-                  const SharedOperand &smem) {
-  DistributedView view = viewOf(type);
-  Value rows = e.coordinates(view, 0), cols = e.coordinates(view, 1);
-  unsigned fast = view.order[0];
-  int64_t chunk =
-      fast == smem.innerDim
-          ? std::min<int64_t>(view.contigPerThread(fast), 16 / smem.bytes)
-          : 1;
-  for (int64_t r = 0; r < view.totalElemsPerThread(); r += chunk) {
-    Value addr = smem.tileAddress(e, e.extract(rows, r), e.extract(cols, r));
-    Value value = chunk == 1 ? e.extract(regs, r) : e.slice(regs, r, chunk);
-    LLVM::StoreOp::create(e.b, e.loc, value, addr, chunk * smem.bytes);
-  }
-}
-
-/// One mma.sync shape per operand type. The fragments of A (16 x k) and B
-/// (k x 8) are made of 8x8 matrices of 16-bit elements as ldmatrix loads
-/// them: 8 rows (of M or N) by 16 bytes (of K). A is matrices (rows 0-7,
-/// K bytes 0-15), (rows 8-15, 0-15), (rows 0-7, 16-31), (rows 8-15, 16-31);
-/// B is (cols 0-7, K bytes 0-15), (cols 0-7, 16-31). So k = 32 bytes.
-struct MmaShape {
-  int64_t k;
-  NVVM::MMATypes ptxType;
-  std::optional<NVVM::MMAIntOverflow> overflow;
-};
-
-std::optional<MmaShape> mmaShapeOf(DotOp op) {
-  Type elem = op.getA().getType().getElementType();
-  if (elem.isF16())
-    return MmaShape{16, NVVM::MMATypes::f16, std::nullopt};
-  if (elem.isBF16())
-    return MmaShape{16, NVVM::MMATypes::bf16, std::nullopt};
-  if (elem.isInteger(8))
-    return MmaShape{32, NVVM::MMATypes::s8, NVVM::MMAIntOverflow::wrapped};
-  if (elem.isF32() &&
-      op.getPrecision().value_or(DotPrecision::TF32) == DotPrecision::TF32)
-    return MmaShape{8, NVVM::MMATypes::tf32, std::nullopt};
-  return std::nullopt;
-}
-
-/// Whether `op` lowers to mma.sync (else to the FMA loop).
-bool usesTensorCores(DotOp op) {
-  auto shape = mmaShapeOf(op);
-  auto result = op.getType();
-  return shape && op.getA().getType().getDimSize(1) % shape->k == 0 &&
-         isMmaAccumulatorLayout(result.getEncoding(), result.getShape());
-}
-
-/// The tensor-core dot. Operands go to shared memory (swizzled; a 16-bit
-/// operand whose registers run along M or N stays so there and is read with
-/// ldmatrix.trans, every other one is stored K-contiguous), then each warp
-/// loads its fragments with ldmatrix and issues one mma.sync per 16x8 tile
-/// of its accumulator and instruction step of K.
-Value lowerMmaDot(IndexEmitter &e, SharedScratch &scratch, DotOp op, Value a,
-                  Value b, Value acc) {
-  MLIRContext *ctx = e.b.getContext();
-  MmaShape mma = *mmaShapeOf(op);
-  RankedTensorType aType = op.getA().getType(), bType = op.getB().getType(),
-                   cType = op.getType();
-  int64_t K = aType.getDimSize(1), N = bType.getDimSize(1);
-  int64_t bytes = byteWidth(aType.getElementType());
-  int64_t kb = 16 / bytes; // K elements of one 8x8 matrix row
-
-  // Shared layouts: inner dimension K (1 for A, 0 for B) unless a 16-bit
-  // operand's registers are contiguous along M (N).
-  DistributedView aView = viewOf(aType), bView = viewOf(bType);
-  bool aTrans = bytes == 2 && aView.order[0] == 0 && aView.contigPerThread(0) > 1;
-  bool bTrans = bytes == 2 && bView.order[0] == 1 && bView.contigPerThread(1) > 1;
-  int64_t aBytes = aType.getNumElements() * bytes;
-  int64_t bOffset = llvm::alignTo(aBytes, 128);
-  Value base = scratch.base(e.b, e.loc, op, bOffset + bType.getNumElements() * bytes);
-  SharedOperand aSmem(base, aType, aTrans ? 0 : 1, /*swizzled=*/true);
-  SharedOperand bSmem(byteAddress(e, base, e.i32(bOffset)), bType,
-                      bTrans ? 1 : 0, /*swizzled=*/true);
-
-  if (mma.ptxType == NVVM::MMATypes::tf32) {
-    a = roundToTF32(e, a);
-    b = roundToTF32(e, b);
-  }
-  gpu::BarrierOp::create(e.b, e.loc);
-  stageOperand(e, a, aType, aSmem);
-  stageOperand(e, b, bType, bSmem);
-  gpu::BarrierOp::create(e.b, e.loc);
-
-  // The accumulator: warp (wM, wN) holds rows 8*wm*i + 8*wM + g and columns
-  // 8*wn*j + 8*wN + 2t + {0, 1}; instruction tile (mi, nj) pairs rows
-  // i = 2mi (g) and 2mi + 1 (g + 8).
-  DistributedView cView = viewOf(cType);
-  unsigned wm = cView.warpsPerCTA[0], wn = cView.warpsPerCTA[1];
-  int64_t mTiles = cView.elemsPerThread(0) / 2;
-  int64_t nTiles = cView.elemsPerThread(1) / 2;
-  Value lane = e.laneId();
-  Value wM = e.warpCoord(cView, 0), wN = e.warpCoord(cView, 1);
-  Value rowBase = arith::MulIOp::create(e.b, e.loc, wM, e.i32(8));
-  Value colBase = arith::AndIOp::create(
-      e.b, e.loc, arith::MulIOp::create(e.b, e.loc, wN, e.i32(8)), e.i32(N - 1));
-  Value laneRow = arith::AndIOp::create(e.b, e.loc, lane, e.i32(7));
-  Value matrix = arith::ShRUIOp::create(e.b, e.loc, lane, e.i32(3));
-  Value matrixLo = arith::AndIOp::create(e.b, e.loc, matrix, e.i32(1));
-  Value matrixHi = arith::ShRUIOp::create(e.b, e.loc, matrix, e.i32(1));
-  auto add = [&](Value x, Value y) {
-    return arith::AddIOp::create(e.b, e.loc, x, y).getResult();
-  };
-  auto mul = [&](Value x, int64_t c) {
-    return arith::MulIOp::create(e.b, e.loc, x, e.i32(c)).getResult();
-  };
-
-  // The address this lane gives ldmatrix for the 8x8 matrix whose 8 M/N
-  // indices start at `mn` (8-aligned, contiguous) and K elements at `k`.
-  auto matrixRowAddress = [&](const SharedOperand &smem, unsigned mnDim,
-                              Value mn, Value k) {
-    bool kInner = smem.innerDim != mnDim;
-    Value row = kInner ? add(mn, laneRow) : add(k, laneRow);
-    Value col = kInner ? k : mn;
-    return smem.address(e, row, col);
-  };
-  auto i32Struct = [&](unsigned n) -> Type {
-    if (n == 1)
-      return e.b.getI32Type();
-    return LLVM::LLVMStructType::getLiteral(
-        ctx, SmallVector<Type>(n, e.b.getI32Type()));
-  };
-  auto ldmatrix = [&](Value addr, unsigned num, bool trans) {
-    auto load = NVVM::LdMatrixOp::create(
-        e.b, e.loc, i32Struct(num), addr, num,
-        trans ? NVVM::MMALayout::col : NVVM::MMALayout::row,
-        NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8), NVVM::LdStMatrixEltType::B16);
-    SmallVector<Value> regs;
-    for (unsigned i = 0; i < num; ++i)
-      regs.push_back(num == 1 ? load.getResult()
-                              : LLVM::ExtractValueOp::create(
-                                    e.b, e.loc, load.getResult(),
-                                    ArrayRef<int64_t>{i})
-                                    .getResult());
-    return regs;
-  };
-  // Operand registers as mma.sync takes them: f16 pairs as vector<2xf16>.
-  auto asOperand = [&](Value reg) -> Value {
-    if (mma.ptxType != NVVM::MMATypes::f16)
-      return reg;
-    return LLVM::BitcastOp::create(e.b, e.loc,
-                                   VectorType::get({2}, e.b.getF16Type()), reg);
-  };
-
-  Type accElem = cType.getElementType();
-  for (int64_t ks = 0; ks < K / mma.k; ++ks) {
-    Value kFirst = e.i32(ks * mma.k);
-    // A: one ldmatrix.x4 per 16-row tile; lane group m (0..3) addresses
-    // matrix m: row half m & 1, K half m >> 1.
-    SmallVector<SmallVector<Value>> aFrags;
-    for (int64_t mi = 0; mi < mTiles; ++mi) {
-      Value mn = add(add(mul(matrixLo, 8 * wm), e.i32(16 * wm * mi)), rowBase);
-      Value k = add(kFirst, mul(matrixHi, kb));
-      aFrags.push_back(
-          ldmatrix(matrixRowAddress(aSmem, 0, mn, k), 4, aTrans));
-    }
-    // B: one ldmatrix.x4 per two 8-column tiles (x2 for a single one);
-    // matrix m: column tile m >> 1, K half m & 1.
-    SmallVector<SmallVector<Value>> bFrags;
-    for (int64_t nj = 0; nj < nTiles; nj += 2) {
-      bool pair = nj + 1 < nTiles;
-      Value tile = pair ? add(matrixHi, e.i32(nj)) : e.i32(nj);
-      Value mn = add(mul(tile, 8 * wn), colBase);
-      Value k = add(kFirst, mul(matrixLo, kb));
-      SmallVector<Value> regs =
-          ldmatrix(matrixRowAddress(bSmem, 1, mn, k), pair ? 4 : 2, bTrans);
-      bFrags.push_back({regs[0], regs[1]});
-      if (pair)
-        bFrags.push_back({regs[2], regs[3]});
-    }
-    for (int64_t mi = 0; mi < mTiles; ++mi)
-      for (int64_t nj = 0; nj < nTiles; ++nj) {
-        int64_t regs[4] = {cView.registerIndex({2 * mi, 2 * nj}),
-                           cView.registerIndex({2 * mi, 2 * nj + 1}),
-                           cView.registerIndex({2 * mi + 1, 2 * nj}),
-                           cView.registerIndex({2 * mi + 1, 2 * nj + 1})};
-        SmallVector<Value> aOps, bOps, cOps;
-        for (Value r : aFrags[mi])
-          aOps.push_back(asOperand(r));
-        for (Value r : bFrags[nj])
-          bOps.push_back(asOperand(r));
-        for (int64_t r : regs)
-          cOps.push_back(e.extract(acc, r));
-        Type resultType = LLVM::LLVMStructType::getLiteral(
-            ctx, SmallVector<Type>(4, accElem));
-        auto inst = NVVM::MmaOp::create(
-            e.b, e.loc, resultType, aOps, bOps, cOps,
-            ArrayRef<int64_t>{16, 8, mma.k}, std::nullopt, mma.overflow,
-            std::array<NVVM::MMATypes, 2>{mma.ptxType, mma.ptxType},
-            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                           NVVM::MMALayout::col});
-        for (auto [i, r] : llvm::enumerate(regs)) {
-          Value d = LLVM::ExtractValueOp::create(e.b, e.loc, inst.getResult(),
-                                                 ArrayRef<int64_t>{int64_t(i)});
-          acc = vector::InsertOp::create(e.b, e.loc, d, acc, ArrayRef<int64_t>{r});
-        }
-      }
-  }
-  return acc;
-}
-
-/// The exact dot (`precision = ieee`, and shapes the tensor cores cannot
-/// take): operands row-major in shared memory, then each thread runs over K
-/// with one FMA per accumulator register, in K order (as the reference).
-Value lowerFmaDot(IndexEmitter &e, SharedScratch &scratch, DotOp op, Value a,
-                  Value b, Value acc) {
-  RankedTensorType aType = op.getA().getType(), bType = op.getB().getType(),
-                   cType = op.getType();
-  int64_t K = aType.getDimSize(1);
-  Type elem = aType.getElementType(), accElem = cType.getElementType();
-  int64_t bytes = byteWidth(elem);
-  int64_t aBytes = aType.getNumElements() * bytes;
-  int64_t bOffset = llvm::alignTo(aBytes, 16);
-  Value base = scratch.base(e.b, e.loc, op, bOffset + bType.getNumElements() * bytes);
-  SharedOperand aSmem(base, aType, 1, /*swizzled=*/false);
-  SharedOperand bSmem(byteAddress(e, base, e.i32(bOffset)), bType, 1,
-                      /*swizzled=*/false);
-  gpu::BarrierOp::create(e.b, e.loc);
-  stageOperand(e, a, aType, aSmem);
-  stageOperand(e, b, bType, bSmem);
-  gpu::BarrierOp::create(e.b, e.loc);
-
-  DistributedView view = viewOf(cType);
-  Value rows = e.coordinates(view, 0), cols = e.coordinates(view, 1);
-  SmallVector<Value> rowOf, colOf;
-  for (int64_t i = 0; i < view.elemsPerThread(0); ++i)
-    rowOf.push_back(e.extract(rows, view.registerIndex({i, 0})));
-  for (int64_t j = 0; j < view.elemsPerThread(1); ++j)
-    colOf.push_back(e.extract(cols, view.registerIndex({0, j})));
-
-  Value lb = arith::ConstantIndexOp::create(e.b, e.loc, 0);
-  Value ub = arith::ConstantIndexOp::create(e.b, e.loc, K);
-  Value step = arith::ConstantIndexOp::create(e.b, e.loc, 1);
-  auto loop = scf::ForOp::create(
-      e.b, e.loc, lb, ub, step, ValueRange{acc},
-      [&](OpBuilder &nb, Location nl, Value iv, ValueRange iters) {
-        IndexEmitter ie(nb, nl);
-        Value k = arith::IndexCastOp::create(nb, nl, nb.getI32Type(), iv);
-        auto widen = [&](Value v) -> Value {
-          if (elem.isInteger(8))
-            return arith::ExtSIOp::create(nb, nl, accElem, v);
-          if (elem != accElem)
-            return arith::ExtFOp::create(nb, nl, accElem, v);
-          return v;
-        };
-        SmallVector<Value> aVals, bVals;
-        for (Value row : rowOf)
-          aVals.push_back(widen(LLVM::LoadOp::create(
-              nb, nl, elem, aSmem.tileAddress(ie, row, k), bytes)));
-        for (Value col : colOf)
-          bVals.push_back(widen(LLVM::LoadOp::create(
-              nb, nl, elem, bSmem.tileAddress(ie, k, col), bytes)));
-        Value result = iters[0];
-        for (auto [r, local] : llvm::enumerate(view.localIndices())) {
-          Value x = aVals[local[0]], y = bVals[local[1]];
-          Value c = ie.extract(result, r);
-          Value d = isa<FloatType>(accElem)
-                        ? LLVM::FMAOp::create(nb, nl, x, y, c).getResult()
-                        : arith::AddIOp::create(
-                              nb, nl, c, arith::MulIOp::create(nb, nl, x, y))
-                              .getResult();
-          result = vector::InsertOp::create(nb, nl, d, result,
-                                            ArrayRef<int64_t>{int64_t(r)});
-        }
-        scf::YieldOp::create(nb, nl, result);
-      });
-  return loop.getResult(0);
-}
-
-struct DotLowering : TilePattern<DotOp> {
-  using TilePattern::TilePattern;
-  LogicalResult
-  matchAndRewrite(DotOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    IndexEmitter e(rewriter, op.getLoc());
-    Value result =
-        usesTensorCores(op)
-            ? lowerMmaDot(e, state.scratch, op, adaptor.getA(), adaptor.getB(),
-                          adaptor.getAcc())
-            : lowerFmaDot(e, state.scratch, op, adaptor.getA(), adaptor.getB(),
-                          adaptor.getAcc());
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-};
-
-//===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
 
@@ -1768,8 +1223,30 @@ struct ConvertTileToGPUPass
     // Access widths from the contiguity analysis, on the tile IR.
     for (auto func : module.getOps<func::FuncOp>()) {
       AxisInfoAnalysis axisInfo(func);
+      // Shared-memory buffers live for the whole kernel, before the scratch.
+      func.walk([&](LocalAllocOp alloc) {
+        SharedType type = alloc.getType();
+        int64_t bytes = byteWidth(type.getElementType());
+        for (int64_t size : type.getShape())
+          bytes *= size;
+        state.allocOffsets[alloc.getOperation()] =
+            state.scratch.reserve(func.getName(), bytes);
+        // The buffers are live from the allocation to their last use (the
+        // pipelined loop); scratch used in between must not overlap them.
+        Block *block = alloc->getBlock();
+        Operation *last = alloc;
+        for (Operation *user : alloc->getUsers())
+          if (Operation *inBlock = block->findAncestorOpInBlock(*user))
+            if (last->isBeforeInBlock(inBlock))
+              last = inBlock;
+        for (Operation *op = alloc->getNextNode(); op; op = op->getNextNode()) {
+          state.scratch.markBuffersLive(op);
+          if (op == last)
+            break;
+        }
+      });
       func.walk([&](Operation *op) {
-        if (!isa<LoadOp, StoreOp>(op))
+        if (!isa<LoadOp, StoreOp, AsyncCopyOp>(op))
           return;
         Value ptr = op->getOperand(0);
         auto tile = dyn_cast<RankedTensorType>(ptr.getType());
@@ -1777,8 +1254,9 @@ struct ConvertTileToGPUPass
           return;
         DistributedView view = viewOf(tile);
         unsigned fast = view.order[0];
-        Value mask = isa<LoadOp>(op) ? cast<LoadOp>(op).getMask()
-                                     : cast<StoreOp>(op).getMask();
+        Value mask = isa<LoadOp>(op)    ? cast<LoadOp>(op).getMask()
+                     : isa<StoreOp>(op) ? cast<StoreOp>(op).getMask()
+                                        : cast<AsyncCopyOp>(op).getMask();
         unsigned width = std::min<int64_t>(axisInfo.getVectorWidth(ptr, mask, fast),
                                            view.contigPerThread(fast));
         state.accessWidth[op] = width;
@@ -1811,22 +1289,29 @@ struct ConvertTileToGPUPass
                  ConvertLayoutLowering, ReshapeLowering, TransLowering,
                  AddPtrLowering, LoadLowering, StoreLowering,
                  AtomicRMWLowering, AtomicCASLowering, CastLowering,
-                 BitcastLowering, DotLowering, ReduceLowering<ReduceOp>,
+                 BitcastLowering, ReduceLowering<ReduceOp>,
                  ReduceLowering<GenericReduceOp>>(converter, ctx, state);
+    populateDotPatterns(converter, patterns, state);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     if (failed(applyPartialConversion(gpuModule, target, std::move(patterns))))
       return signalPassFailure();
 
-    // The scratch buffers, now that their sizes are known.
+    // The shared-memory buffers, now that their sizes are known. Past what a
+    // kernel may declare statically, the buffer is dynamic shared memory
+    // (an extern array; the launch gives its size, which the kernel
+    // metadata records from `llk.dynamic_shared_bytes`).
     builder.setInsertionPointToStart(gpuModule.getBody());
     for (const auto &entry : state.scratch.getSizes()) {
-      auto type = LLVM::LLVMArrayType::get(builder.getI8Type(), entry.getValue());
+      int64_t bytes = entry.getValue();
+      bool dynamic = bytes > kMaxStaticSharedBytes;
+      auto type = LLVM::LLVMArrayType::get(builder.getI8Type(), dynamic ? 0 : bytes);
       auto global = LLVM::GlobalOp::create(
           builder, module.getLoc(), type, /*isConstant=*/false,
-          LLVM::Linkage::Internal, entry.getKey(), Attribute(),
-          /*alignment=*/16, kSharedAddressSpace);
-      (void)global;
+          dynamic ? LLVM::Linkage::External : LLVM::Linkage::Internal,
+          entry.getKey(), Attribute(), /*alignment=*/16, kSharedAddressSpace);
+      if (dynamic)
+        global->setAttr(kDynamicSharedBytesAttr, builder.getI64IntegerAttr(bytes));
     }
   }
 };

@@ -1372,3 +1372,94 @@ func.func @cache_and_volatile(%p: !tile.ptr<f32>) {
   %0 = tile.load %p cache = cg volatile : !tile.ptr<f32>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// Shared-memory buffers and asynchronous copies
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @+1 {{!tile.shared holds slots of 2-D tiles: expected 3 dimensions (slots x rows x columns), got 2}}
+func.func @shared_rank(%b: !tile.shared<64x32xf16, contiguous = 1>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{!tile.shared tile dimension 1 must be a power of two, got 24}}
+func.func @shared_not_pow2(%b: !tile.shared<3x64x24xf16, contiguous = 1>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{!tile.shared contiguous dimension must be 0 or 1 (a dimension of the tile), got 2}}
+func.func @shared_contiguous(%b: !tile.shared<3x64x32xf16, contiguous = 2>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{!tile.shared elements must be numbers of 8 bits or more, got 'i1'}}
+func.func @shared_i1(%b: !tile.shared<3x64x32xi1, contiguous = 1>) {
+  return
+}
+
+// -----
+
+func.func @alloc_too_big() {
+  // expected-error @+1 {{'tile.local_alloc' op needs 262144 bytes of shared memory, more than the 232448 a program can have}}
+  %b = tile.local_alloc : !tile.shared<4x256x128xf16, contiguous = 1>
+  return
+}
+
+// -----
+
+func.func @copy_shape(%p: tensor<64x16x!tile.ptr<f16>>, %s: i32) {
+  %b = tile.local_alloc : !tile.shared<3x64x32xf16, contiguous = 1>
+  // expected-error @+1 {{'tile.async_copy' op the pointer tile has shape 64x16 but a slot of the buffer holds 64x32}}
+  tile.async_copy %p, %b[%s] : tensor<64x16x!tile.ptr<f16>> -> !tile.shared<3x64x32xf16, contiguous = 1>
+  return
+}
+
+// -----
+
+func.func @copy_type(%p: tensor<64x32x!tile.ptr<bf16>>, %s: i32) {
+  %b = tile.local_alloc : !tile.shared<3x64x32xf16, contiguous = 1>
+  // expected-error @+1 {{'tile.async_copy' op copies 'bf16' elements into a buffer of 'f16'}}
+  tile.async_copy %p, %b[%s] : tensor<64x32x!tile.ptr<bf16>> -> !tile.shared<3x64x32xf16, contiguous = 1>
+  return
+}
+
+// -----
+
+func.func @wait_negative() {
+  // expected-error @+1 {{'tile.async_wait' op pending must be a count of copy groups (0 or more), got -1}}
+  tile.async_wait pending = -1
+  return
+}
+
+// -----
+
+func.func @local_load_shape(%s: i32) -> tensor<32x64xf16> {
+  %b = tile.local_alloc : !tile.shared<3x64x32xf16, contiguous = 1>
+  // expected-error @+1 {{'tile.local_load' op the result has shape 32x64 but a slot of the buffer holds 64x32}}
+  %t = tile.local_load %b[%s] : !tile.shared<3x64x32xf16, contiguous = 1> -> tensor<32x64xf16>
+  return %t : tensor<32x64xf16>
+}
+
+// -----
+
+func.func @local_load_type(%s: i32) -> tensor<64x32xbf16> {
+  %b = tile.local_alloc : !tile.shared<3x64x32xf16, contiguous = 1>
+  // expected-error @+1 {{'tile.local_load' op result element type 'bf16' differs from operand element type 'f16'}}
+  %t = tile.local_load %b[%s] : !tile.shared<3x64x32xf16, contiguous = 1> -> tensor<64x32xbf16>
+  return %t : tensor<64x32xbf16>
+}
+
+// -----
+
+// expected-error @+1 {{'tile.num_stages' must be an integer in [1, 8] (1: no pipelining), got 0 : i32}}
+func.func @zero_stages() attributes {tile.num_stages = 0 : i32} {
+  return
+}

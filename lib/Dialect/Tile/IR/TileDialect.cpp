@@ -47,6 +47,55 @@ LogicalResult PtrType::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult SharedType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<int64_t> shape, Type elementType,
+                                 unsigned contiguousDim) {
+  if (shape.size() != 3)
+    return emitError() << "!tile.shared holds slots of 2-D tiles: expected "
+                          "3 dimensions (slots x rows x columns), got "
+                       << shape.size();
+  for (auto [d, size] : llvm::enumerate(shape))
+    if (size <= 0)
+      return emitError() << "!tile.shared dimension " << d
+                         << " must be positive, got " << size;
+  for (size_t d = 1; d < shape.size(); ++d)
+    if (!llvm::isPowerOf2_64(shape[d]))
+      return emitError() << "!tile.shared tile dimension " << d - 1
+                         << " must be a power of two, got " << shape[d];
+  if (!elementType.isIntOrFloat() || elementType.isInteger(1))
+    return emitError() << "!tile.shared elements must be numbers of 8 bits "
+                          "or more, got "
+                       << elementType;
+  if (contiguousDim >= shape.size() - 1)
+    return emitError() << "!tile.shared contiguous dimension must be 0 or 1 "
+                          "(a dimension of the tile), got "
+                       << contiguousDim;
+  return success();
+}
+
+Type SharedType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  unsigned contiguousDim = 0;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType) || parser.parseComma() ||
+      parser.parseKeyword("contiguous") || parser.parseEqual() ||
+      parser.parseInteger(contiguousDim) || parser.parseGreater())
+    return Type();
+  return getChecked([&] { return parser.emitError(loc); },
+                    parser.getContext(), shape, elementType, contiguousDim);
+}
+
+void SharedType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t size : getShape())
+    printer << size << "x";
+  printer << getElementType() << ", contiguous = " << getContiguousDim() << ">";
+}
+
 Type llk::tile::getPointeeValueType(Type ptrLike) {
   if (auto ptr = dyn_cast<PtrType>(ptrLike))
     return ptr.getPointeeType();
@@ -153,6 +202,17 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     if (!isa<func::FuncOp>(op))
       return op->emitError() << "'" << name << "' applies to kernel functions";
     return verifyPowerOfTwoAttr(op, attr, 32);
+  }
+  if (name == kNumStagesAttr) {
+    if (!isa<func::FuncOp>(op))
+      return op->emitError() << "'" << name << "' applies to kernel functions";
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!value || value.getInt() < 1 || value.getInt() > 8)
+      return op->emitError() << "'" << name
+                             << "' must be an integer in [1, 8] (1: no "
+                                "pipelining), got "
+                             << attr.getValue();
+    return success();
   }
   return op->emitError() << "unknown tile attribute '" << name << "'";
 }

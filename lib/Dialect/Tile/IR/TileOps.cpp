@@ -460,3 +460,67 @@ LogicalResult DotOp::verify() {
     return emitOpError() << "precision applies to f32 operands only";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Shared-memory buffers
+//===----------------------------------------------------------------------===//
+
+LogicalResult LocalAllocOp::verify() {
+  SharedType type = getType();
+  int64_t bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+  for (int64_t size : type.getShape())
+    bytes *= size;
+  // An H100 gives a program at most 227 KB.
+  constexpr int64_t kMaxSharedBytes = 227 * 1024;
+  if (bytes > kMaxSharedBytes)
+    return emitOpError() << "needs " << bytes
+                         << " bytes of shared memory, more than the "
+                         << kMaxSharedBytes << " a program can have";
+  return success();
+}
+
+/// A slot of `buffer` holds a tile of `tile`'s shape.
+static LogicalResult verifySlotTile(Operation *op, SharedType buffer,
+                                    RankedTensorType tile, StringRef what) {
+  if (tile.getShape() != buffer.getSlotShape()) {
+    auto diag = op->emitOpError() << what << " has shape ";
+    llvm::interleave(tile.getShape(), diag, "x");
+    diag << " but a slot of the buffer holds ";
+    llvm::interleave(buffer.getSlotShape(), diag, "x");
+    return diag;
+  }
+  return success();
+}
+
+LogicalResult AsyncCopyOp::verify() {
+  if (failed(verifyMemoryOp(*this, getPtr().getType())))
+    return failure();
+  auto ptr = getPtr().getType();
+  SharedType buffer = getBuffer().getType();
+  if (failed(verifySlotTile(*this, buffer, ptr, "the pointer tile")))
+    return failure();
+  Type pointee = cast<PtrType>(ptr.getElementType()).getPointeeType();
+  if (pointee != buffer.getElementType())
+    return emitOpError() << "copies " << pointee << " elements into a buffer of "
+                         << buffer.getElementType();
+  return success();
+}
+
+LogicalResult AsyncWaitOp::verify() {
+  if (getPendingAttr().getInt() < 0)
+    return emitOpError() << "pending must be a count of copy groups (0 or "
+                            "more), got "
+                         << getPendingAttr().getInt();
+  return success();
+}
+
+LogicalResult LocalLoadOp::verify() {
+  if (failed(verifyTiles(*this)))
+    return failure();
+  SharedType buffer = getBuffer().getType();
+  if (failed(verifySlotTile(*this, buffer, getType(), "the result")))
+    return failure();
+  return verifySameElementType(
+      *this, RankedTensorType::get(buffer.getSlotShape(), buffer.getElementType()),
+      getType());
+}

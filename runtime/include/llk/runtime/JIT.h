@@ -38,6 +38,9 @@ struct JITOptions {
   std::optional<unsigned> numWarps;
   /// sm_80 ... sm_90a; empty: the device's (a JIT without a device needs it).
   std::string arch;
+  /// Overrides the kernels' tile.num_stages, the shared-memory stages of
+  /// software-pipelined dot loops (else theirs, else 3; 1: off).
+  std::optional<unsigned> numStages;
 };
 
 /// What a compile produces: PTX, and the metadata JSON llkc would write.

@@ -102,6 +102,9 @@ struct KernelInfo {
   std::vector<ParamInfo> params;
   unsigned numWarps = 4;
   int64_t sharedBytes = 0;
+  /// Dynamic shared memory the kernel itself needs (its buffer past 48 KB);
+  /// every launch provides it, on top of LaunchOptions::dynamicSharedBytes.
+  int64_t dynamicSharedBytes = 0;
   std::string signature() const; // softmax_kernel(ptr<f32>, i32, ...)
 };
 

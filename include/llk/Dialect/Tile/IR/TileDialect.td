@@ -36,6 +36,7 @@ def Tile_Dialect : Dialect {
   let extraClassDeclaration = [{
     /// Attribute names understood on kernel functions and their arguments.
     static constexpr llvm::StringLiteral kNumWarpsAttr = "tile.num_warps";
+    static constexpr llvm::StringLiteral kNumStagesAttr = "tile.num_stages";
     static constexpr llvm::StringLiteral kDivisibilityAttr = "tile.divisibility";
     static constexpr llvm::StringLiteral kAlignmentAttr = "tile.alignment";
   }];

@@ -192,6 +192,95 @@ def Tile_BarrierOp : Tile_Op<"barrier"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Shared-memory buffers and asynchronous copies (software pipelining)
+//===----------------------------------------------------------------------===//
+
+def Tile_LocalAllocOp : Tile_Op<"local_alloc", [
+    MemoryEffects<[MemAlloc<DefaultResource, 0, FullEffect>]>]> {
+  let summary = "a ring of tile buffers in the program's shared memory";
+  let description = [{
+    Reserves the buffers of a `!tile.shared` type for the whole kernel. The
+    `tile-pipeline` pass makes them; their contents start undefined.
+
+    ```mlir
+    %ring = tile.local_alloc : !tile.shared<3x128x64xf16, contiguous = 1>
+    ```
+  }];
+  let results = (outs Tile_SharedType:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Tile_AsyncCopyOp : Tile_Op<"async_copy", [
+    Tile_MaskOf<"ptr", "mask">]> {
+  let summary = "start copying a tile from global memory into a buffer slot";
+  let description = [{
+    Starts copying the elements `ptr` points to into slot `slot` of
+    `buffer` (cp.async, 16 bytes per copy where the addresses allow).
+    Masked-off elements are not read and their place in the slot is filled
+    with zeros. The copy belongs to the current group of the thread: it is
+    complete only once `tile.async_commit` has closed the group and a
+    `tile.async_wait` has waited for it.
+
+    ```mlir
+    tile.async_copy %ptrs, %ring[%slot] mask %m
+        : tensor<128x64x!tile.ptr<f16>> -> !tile.shared<3x128x64xf16, contiguous = 1>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_PtrTensor, "", [MemRead]>:$ptr,
+                       Arg<Tile_SharedType, "", [MemWrite]>:$buffer,
+                       I32:$slot, Optional<Tile_BoolTensor>:$mask);
+  let assemblyFormat = [{
+    $ptr `,` $buffer `[` $slot `]` (`mask` $mask^)? attr-dict `:`
+    type($ptr) `->` qualified(type($buffer))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AsyncCommitOp : Tile_Op<"async_commit"> {
+  let summary = "close the current group of asynchronous copies";
+  let description = [{
+    Every `tile.async_copy` this thread started since the last commit forms
+    one group (cp.async.commit_group); `tile.async_wait` counts groups.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_AsyncWaitOp : Tile_Op<"async_wait"> {
+  let summary = "wait for asynchronous copies, then synchronize the program";
+  let description = [{
+    Waits until at most `pending` of the most recent copy groups are still
+    in flight (cp.async.wait_group), then synchronizes the threads of the
+    program (bar.sync), so that every thread sees the slots filled by the
+    completed groups, and no thread starts refilling a slot that another
+    is still reading.
+  }];
+  let arguments = (ins I32Attr:$pending);
+  let assemblyFormat = "`pending` `=` $pending attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_LocalLoadOp : Tile_Op<"local_load"> {
+  let summary = "read the tile in a buffer slot";
+  let description = [{
+    The tile in slot `slot` of `buffer`, in the result's layout. A
+    `tile.dot` operand read this way goes from shared memory straight to
+    `ldmatrix`, with no trip through registers.
+
+    ```mlir
+    %a = tile.local_load %ring[%slot]
+        : !tile.shared<3x128x64xf16, contiguous = 1> -> tensor<128x64xf16>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_SharedType, "", [MemRead]>:$buffer, I32:$slot);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $buffer `[` $slot `]` attr-dict `:` qualified(type($buffer)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
 

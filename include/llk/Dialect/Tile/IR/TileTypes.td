@@ -18,6 +18,31 @@ def Tile_PtrType : TypeDef<Tile_Dialect, "Ptr"> {
   let genVerifyDecl = 1;
 }
 
+def Tile_SharedType : TypeDef<Tile_Dialect, "Shared"> {
+  let mnemonic = "shared";
+  let summary = "ring of tile buffers in shared memory";
+  let description = [{
+    `!tile.shared<3x128x64xf16, contiguous = 1>` is 3 buffers (slots), each
+    holding one 128x64 tile of f16 in the program's shared memory. The first
+    dimension counts slots; the others are the tile's. Each slot is stored
+    with tile dimension `contiguous` innermost and its 16-byte chunks
+    XOR-swizzled by row, so that both the 16-byte copies that fill it and the
+    `ldmatrix` reads of a `tile.dot` touch every bank once.
+    Made by `tile.local_alloc`; `tile.async_copy` fills a slot and
+    `tile.local_load` reads one.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        "mlir::Type":$elementType,
+                        "unsigned":$contiguousDim);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getNumSlots() const { return getShape().front(); }
+    /// The shape of one slot: the tile's shape.
+    llvm::ArrayRef<int64_t> getSlotShape() const { return getShape().drop_front(); }
+  }];
+}
+
 // Element types a tile may hold.
 def Tile_Float : AnyTypeOf<[F32, F16, BF16, F64]>;
 def Tile_Int : AnyTypeOf<[I1, I8, I16, I32, I64]>;

@@ -32,4 +32,34 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "mlir::func::FuncOp"> {
   let dependentDialects = ["::llk::tile::TileDialect"];
 }
 
+def TilePipeline : Pass<"tile-pipeline", "mlir::func::FuncOp"> {
+  let summary = "Software-pipeline the loads that feed tile.dot in a loop";
+  let description = [{
+    In an `scf.for` whose loads feed the operands of a tensor-core
+    `tile.dot` (f16, bf16, i8), the loads of iteration k + S - 1 start while
+    iteration k computes: they become `tile.async_copy` (cp.async) into a
+    ring of S shared-memory slots (`tile.local_alloc`), started S - 1
+    iterations ahead in a prologue; each iteration waits for its slot
+    (`tile.async_wait`), starts the next copies (`tile.async_commit` closes
+    their group) and reads its operands with `tile.local_load`, which the
+    dot lowering turns into `ldmatrix` straight from the slot.
+
+    A load is pipelined when its `other` is absent or zero (copies fill
+    masked-off elements with zeros) and the values its address and mask
+    depend on are recomputable S - 1 iterations ahead: side-effect free, and
+    loop-carried values (such as pointer tiles advanced each step) used for
+    nothing else. Other loops are left as they are.
+
+    S is the function's `tile.num_stages`, else the pass option; 1 turns
+    pipelining off. Runs on laid-out IR (after `tile-assign-layouts`).
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "unsigned", "3",
+           "shared-memory slots per pipelined load when the kernel does not "
+           "say (1: off)">
+  ];
+  let dependentDialects = ["::llk::tile::TileDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // LLK_TILE_PASSES

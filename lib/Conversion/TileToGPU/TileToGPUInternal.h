@@ -1,0 +1,254 @@
+//===- TileToGPUInternal.h - shared pieces of the tile-to-GPU lowering ----===//
+//
+// What the lowering's files share: per-thread index arithmetic, the
+// kernel's shared memory, and the state and base class of the patterns.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLK_LIB_CONVERSION_TILETOGPU_TILETOGPUINTERNAL_H
+#define LLK_LIB_CONVERSION_TILETOGPU_TILETOGPUINTERNAL_H
+
+#include "llk/Dialect/Tile/IR/Layout.h"
+#include "llk/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace llk::togpu {
+
+using namespace mlir;
+using namespace llk::tile;
+
+constexpr unsigned kGlobalAddressSpace = 1;
+constexpr unsigned kSharedAddressSpace = 3;
+constexpr llvm::StringLiteral kSharedPrefix = "__llk_smem_";
+/// Shared memory a kernel may declare statically; past it, its buffer is
+/// dynamic shared memory that the launch provides.
+constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
+/// On a dynamic shared-memory buffer: its size in bytes.
+constexpr llvm::StringLiteral kDynamicSharedBytesAttr = "llk.dynamic_shared_bytes";
+
+inline unsigned byteWidth(Type elem) {
+  if (isa<PtrType>(elem))
+    return 8;
+  return std::max<unsigned>(1, elem.getIntOrFloatBitWidth() / 8);
+}
+
+
+/// Emits the index arithmetic of one op: thread coordinates and the tile
+/// coordinates of each register.
+class IndexEmitter {
+public:
+  IndexEmitter(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
+  Value i32(int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+  }
+  Value i1(bool v) {
+    return arith::ConstantOp::create(b, loc, b.getBoolAttr(v));
+  }
+
+  Value threadId() {
+    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    return arith::IndexCastOp::create(b, loc, b.getI32Type(), tid);
+  }
+  Value laneId() { return arith::AndIOp::create(b, loc, threadId(), i32(31)); }
+  Value warpId() { return arith::ShRUIOp::create(b, loc, threadId(), i32(5)); }
+
+  /// (id / stride) % count, for powers of two.
+  Value digit(Value id, unsigned stride, unsigned count) {
+    Value shifted = arith::ShRUIOp::create(b, loc, id, i32(llvm::Log2_32(stride)));
+    return arith::AndIOp::create(b, loc, shifted, i32(count - 1));
+  }
+  Value laneCoord(const DistributedView &v, unsigned d) {
+    return digit(laneId(), v.laneStride[d], v.threadsPerWarp[d]);
+  }
+  Value warpCoord(const DistributedView &v, unsigned d) {
+    return digit(warpId(), v.warpStride[d], v.warpsPerCTA[d]);
+  }
+
+  /// Coordinate along `d` of each register, as vector<E x i32>.
+  Value coordinates(const DistributedView &v, unsigned d) {
+    Value threadPart = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, warpCoord(v, d), i32(v.threadsPerWarp[d])),
+        laneCoord(v, d));
+    Value base =
+        arith::MulIOp::create(b, loc, threadPart, i32(v.sizePerThread[d]));
+    SmallVector<int32_t> offsets;
+    for (const auto &local : v.localIndices()) {
+      int64_t k = local[d];
+      offsets.push_back((k / v.contigPerThread(d)) * v.tileExtent(d) +
+                        k % v.contigPerThread(d));
+    }
+    auto type = VectorType::get({int64_t(offsets.size())}, b.getI32Type());
+    Value result = arith::AddIOp::create(
+        b, loc, vector::BroadcastOp::create(b, loc, type, base),
+        arith::ConstantOp::create(b, loc, DenseIntElementsAttr::get(type, offsets)));
+    // Along a dimension smaller than the pattern, threads wrap around.
+    if (v.shape[d] < v.tileExtent(d))
+      result = arith::AndIOp::create(
+          b, loc, result,
+          arith::ConstantOp::create(
+              b, loc, DenseIntElementsAttr::get(type, int32_t(v.shape[d] - 1))));
+    return result;
+  }
+
+  /// True in exactly one of the threads that hold the same elements, so
+  /// that stores and atomics happen once.
+  Value ownerPredicate(const DistributedView &v) {
+    Value pred;
+    auto require = [&](Value cond) {
+      pred = pred ? arith::AndIOp::create(b, loc, pred, cond).getResult() : cond;
+    };
+    auto below = [&](Value coord, unsigned n) {
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, coord, i32(n));
+    };
+    for (unsigned d = 0; d < v.shape.size(); ++d) {
+      if (v.distinctLanes(d) < v.threadsPerWarp[d])
+        require(below(laneCoord(v, d), v.distinctLanes(d)));
+      if (v.distinctWarps(d) < v.warpsPerCTA[d])
+        require(below(warpCoord(v, d), v.distinctWarps(d)));
+    }
+    if (v.slicedLanes > 1)
+      require(below(digit(laneId(), v.slicedLaneStride, v.slicedLanes), 1));
+    if (v.slicedWarps > 1)
+      require(below(digit(warpId(), v.slicedWarpStride, v.slicedWarps), 1));
+    return pred;
+  }
+
+  Value extract(Value vec, int64_t i) {
+    return vector::ExtractOp::create(b, loc, vec, ArrayRef<int64_t>{i});
+  }
+  /// Registers [offset, offset + size) of `vec`.
+  Value slice(Value vec, int64_t offset, int64_t size) {
+    if (cast<VectorType>(vec.getType()).getNumElements() == size)
+      return vec;
+    SmallVector<int64_t> mask;
+    for (int64_t i = 0; i < size; ++i)
+      mask.push_back(offset + i);
+    return vector::ShuffleOp::create(b, loc, vec, vec, mask);
+  }
+  /// `into` with registers [offset, offset + size(chunk)) replaced by `chunk`.
+  Value insertSlice(Value chunk, Value into, int64_t offset) {
+    if (chunk.getType() == into.getType())
+      return chunk;
+    int64_t n = cast<VectorType>(into.getType()).getNumElements();
+    int64_t size = cast<VectorType>(chunk.getType()).getNumElements();
+    SmallVector<int64_t> mask;
+    for (int64_t i = 0; i < n; ++i)
+      mask.push_back(i >= offset && i < offset + size ? n + i - offset : i);
+    return vector::ShuffleOp::create(b, loc, into, chunk, mask);
+  }
+  Value fromElements(Type elem, ArrayRef<Value> elems) {
+    auto type = VectorType::get({int64_t(elems.size())}, elem);
+    return vector::FromElementsOp::create(b, loc, type, elems);
+  }
+  Value poison(Type type) { return ub::PoisonOp::create(b, loc, type); }
+
+  OpBuilder &b;
+  Location loc;
+};
+
+/// The distributed view of a tile type; the layout pass guarantees one.
+inline DistributedView viewOf(Type type) {
+  return *getDistributedView(cast<RankedTensorType>(type));
+}
+
+/// The kernel's shared memory, one buffer per kernel: first the buffers of
+/// `tile.local_alloc`, then scratch space. Scratch users run one after
+/// another, each starting with a barrier, so they all share one offset:
+/// past the buffers for the ops that run while the buffers are live (see
+/// markBuffersLive), 0 for the others.
+class SharedScratch {
+public:
+  /// Reserves `bytes` of `func`'s shared memory for the whole kernel and
+  /// returns their offset.
+  int64_t reserve(llvm::StringRef func, int64_t bytes) {
+    std::string name = (kSharedPrefix + func).str();
+    int64_t &end = reserved[name];
+    int64_t offset = llvm::alignTo(end, 128);
+    end = offset + bytes;
+    sizes[name] = std::max(sizes[name], end);
+    return offset;
+  }
+  /// The start of the kernel's shared memory, as seen from `op`.
+  Value kernelBase(OpBuilder &b, Location loc, Operation *op) {
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    std::string name = (kSharedPrefix + func.getName()).str();
+    sizes.try_emplace(name, 0);
+    return LLVM::AddressOfOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext(), kSharedAddressSpace),
+        name);
+  }
+  /// Notes that `op` (and every op nested in it) runs while the buffers
+  /// hold data, so its scratch must not overlap them.
+  void markBuffersLive(Operation *op) {
+    op->walk([&](Operation *nested) { live.insert(nested); });
+  }
+  /// Scratch space of `bytes` for `op`.
+  Value base(OpBuilder &b, Location loc, Operation *op, int64_t bytes) {
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    std::string name = (kSharedPrefix + func.getName()).str();
+    int64_t offset =
+        live.contains(op) ? llvm::alignTo(reserved.lookup(name), 128) : 0;
+    int64_t &size = sizes[name];
+    size = std::max(size, offset + bytes);
+    Value base = kernelBase(b, loc, op);
+    if (offset == 0)
+      return base;
+    Value offsetValue =
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(offset));
+    return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                               ValueRange{offsetValue});
+  }
+  const llvm::StringMap<int64_t> &getSizes() const { return sizes; }
+
+private:
+  llvm::StringMap<int64_t> sizes, reserved;
+  llvm::DenseSet<Operation *> live;
+};
+
+inline Value byteAddress(IndexEmitter &e, Value base, Value byteOffset) {
+  return LLVM::GEPOp::create(e.b, e.loc, base.getType(), e.b.getI8Type(), base,
+                             ValueRange{byteOffset});
+}
+
+inline Value toGlobalPtr(IndexEmitter &e, Value address) {
+  if (isa<LLVM::LLVMPointerType>(address.getType()))
+    return address;
+  return LLVM::IntToPtrOp::create(
+      e.b, e.loc, LLVM::LLVMPointerType::get(e.b.getContext(), kGlobalAddressSpace),
+      address);
+}
+
+/// State shared by the patterns of one conversion.
+struct LoweringState {
+  /// Elements per access of each tile memory op, from the contiguity
+  /// analysis run before conversion.
+  llvm::DenseMap<Operation *, unsigned> accessWidth;
+  SharedScratch scratch;
+  /// Offset in the kernel's shared memory of each tile.local_alloc.
+  llvm::DenseMap<Operation *, int64_t> allocOffsets;
+};
+
+template <typename OpTy>
+struct TilePattern : OpConversionPattern<OpTy> {
+  TilePattern(const TypeConverter &converter, MLIRContext *ctx,
+              LoweringState &state)
+      : OpConversionPattern<OpTy>(converter, ctx), state(state) {}
+  LoweringState &state;
+};
+
+/// Adds the patterns of DotLowering.cpp: tile.dot, and the shared-memory
+/// buffers and asynchronous copies of software pipelining.
+void populateDotPatterns(const TypeConverter &converter, RewritePatternSet &patterns,
+                         LoweringState &state);
+
+} // namespace llk::togpu
+
+#endif // LLK_LIB_CONVERSION_TILETOGPU_TILETOGPUINTERNAL_H

@@ -1,0 +1,345 @@
+//===- Pipeline.cpp - software pipelining of loads that feed tile.dot ----===//
+//
+// A K loop loads the operands of a dot and multiplies them in the same
+// iteration, so the tensor cores wait for memory every step. This pass
+// starts the loads `numStages - 1` iterations ahead instead, as cp.async
+// copies into a ring of `numStages` shared-memory slots:
+//
+//   prologue:  copy the operands of iterations 0 .. S-2 into slots 0 .. S-2
+//   iteration k:
+//     wait until the copies of iteration k are done (and synchronize)
+//     copy the operands of iteration k+S-1 into slot (k+S-1) % S
+//     dot on slot k % S (ldmatrix straight from shared memory)
+//   epilogue:  wait for every copy
+//
+// The loop-carried values that the load addresses depend on (the pointer
+// tiles advanced every step) are shifted S-1 iterations ahead: the loop
+// starts from their value at iteration S-1, computed in the prologue. That
+// is only valid if nothing else in the loop or after it uses them, which the
+// pass checks; loops it cannot transform keep their synchronous loads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llk/Analysis/AxisInfo.h"
+#include "llk/Dialect/Tile/IR/Layout.h"
+#include "llk/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace llk::tile {
+#define GEN_PASS_DEF_TILEPIPELINE
+#include "llk/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace llk::tile
+
+using namespace mlir;
+using namespace llk::tile;
+
+namespace {
+
+/// Whether `other` leaves masked-off elements at zero, as a cp.async with a
+/// short source size does.
+bool isZeroOrAbsent(Value other) {
+  if (!other)
+    return true;
+  DenseElementsAttr dense;
+  if (!matchPattern(other, m_Constant(&dense)) || !dense.isSplat())
+    return false;
+  Attribute value = dense.getSplatValue<Attribute>();
+  if (auto f = dyn_cast<FloatAttr>(value))
+    return f.getValue().isZero();
+  if (auto i = dyn_cast<IntegerAttr>(value))
+    return i.getValue().isZero();
+  return false;
+}
+
+/// Element types whose dot reads its operands straight from shared memory
+/// (tf32 rounds its operands in registers first, so f32 is left alone).
+bool isPipelinedDotType(Type elem) {
+  return elem.isF16() || elem.isBF16() || elem.isInteger(8);
+}
+
+/// A load the pass turns into async copies.
+struct PipelinedLoad {
+  LoadOp load;
+  /// The tile dimension along which the load's addresses are contiguous:
+  /// the slot stores it innermost, so 16-byte copies stay 16 bytes.
+  unsigned contiguousDim;
+  LocalAllocOp buffer;
+};
+
+class LoopPipeliner {
+public:
+  LoopPipeliner(scf::ForOp loop, unsigned numStages,
+                const llk::AxisInfoAnalysis &axisInfo)
+      : loop(loop), numStages(numStages), body(loop.getBody()),
+        axisInfo(axisInfo) {}
+
+  /// Finds the loads to pipeline and checks the loop can be shifted.
+  bool analyze();
+  void transform();
+
+private:
+  /// Adds the in-loop computation of `value` to `slice` (and the iter args
+  /// it reads to `carried`); false if an op there has side effects.
+  bool addBackwardSlice(Value value);
+  /// Computes `slice` and `carried` for `loads`; false if the carried values
+  /// cannot be shifted.
+  bool computeSlice();
+
+  scf::ForOp loop;
+  unsigned numStages;
+  Block *body;
+  const llk::AxisInfoAnalysis &axisInfo;
+  SmallVector<PipelinedLoad> loads;
+  /// Ops of the body that compute the loads' addresses and masks and the
+  /// next values of the iter args those read, in body order once sorted.
+  llvm::SetVector<Operation *> slice;
+  /// Iter args (by index) the addresses depend on.
+  llvm::SetVector<unsigned> carried;
+};
+
+bool LoopPipeliner::addBackwardSlice(Value root) {
+  SmallVector<Value> worklist{root};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (arg.getOwner() == body && arg.getArgNumber() > 0)
+        carried.insert(arg.getArgNumber() - 1);
+      continue;
+    }
+    Operation *op = value.getDefiningOp();
+    if (op->getBlock() != body || slice.contains(op))
+      continue;
+    if (!isMemoryEffectFree(op) || op->getNumRegions() != 0)
+      return false;
+    slice.insert(op);
+    llvm::append_range(worklist, op->getOperands());
+  }
+  return true;
+}
+
+bool LoopPipeliner::analyze() {
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!step || *step <= 0)
+    return false;
+
+  SmallVector<PipelinedLoad> kept;
+  for (Operation &op : body->without_terminator()) {
+    auto dot = dyn_cast<DotOp>(&op);
+    if (!dot || !isPipelinedDotType(dot.getA().getType().getElementType()))
+      continue;
+    for (Value operand : {dot.getA(), dot.getB()}) {
+      auto load = operand.getDefiningOp<LoadOp>();
+      if (!load || load->getBlock() != body || !isZeroOrAbsent(load.getOther()) ||
+          load.getIsVolatile() ||
+          llvm::any_of(loads, [&](auto &l) { return l.load == load; }))
+        continue;
+      auto ptrType = dyn_cast<RankedTensorType>(load.getPtr().getType());
+      if (!ptrType || ptrType.getRank() != 2)
+        continue;
+      auto view = getDistributedView(ptrType);
+      if (failed(view))
+        continue;
+      // cp.async moves 4, 8 or 16 contiguous bytes under one predicate.
+      unsigned fast = view->order[0];
+      int64_t width = std::min<int64_t>(
+          axisInfo.getVectorWidth(load.getPtr(), load.getMask(), fast),
+          view->contigPerThread(fast));
+      unsigned bits = cast<RankedTensorType>(load.getType())
+                          .getElementType()
+                          .getIntOrFloatBitWidth();
+      if (width * bits < 32)
+        continue;
+      loads.push_back({load, fast, nullptr});
+    }
+  }
+  // Each load on its own, then all that qualify together (one may read an
+  // iter arg that another's shift would move).
+  SmallVector<PipelinedLoad> candidates = std::move(loads);
+  for (PipelinedLoad &candidate : candidates) {
+    loads = {candidate};
+    if (computeSlice())
+      kept.push_back(candidate);
+  }
+  loads = std::move(kept);
+  return !loads.empty() && computeSlice();
+}
+
+bool LoopPipeliner::computeSlice() {
+  slice.clear();
+  carried.clear();
+  for (PipelinedLoad &l : loads)
+    if (!addBackwardSlice(l.load.getPtr()) ||
+        (l.load.getMask() && !addBackwardSlice(l.load.getMask())))
+      return false;
+  // The next values of the carried iter args, until no new one appears.
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  for (size_t i = 0; i < carried.size(); ++i)
+    if (!addBackwardSlice(yield.getOperand(carried[i])))
+      return false;
+
+  // Shifting the carried values is invisible only if they feed nothing but
+  // the slice, the pipelined loads and their own next values.
+  llvm::SmallPtrSet<Operation *, 8> pipelinedLoads;
+  for (PipelinedLoad &l : loads)
+    pipelinedLoads.insert(l.load);
+  llvm::DenseSet<Value> dependsOnCarried;
+  for (unsigned i : carried) {
+    if (!loop.getResult(i).use_empty())
+      return false;
+    dependsOnCarried.insert(body->getArgument(i + 1));
+  }
+  SmallVector<Operation *> ordered(slice.begin(), slice.end());
+  llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  for (Operation *op : ordered)
+    if (llvm::any_of(op->getOperands(),
+                     [&](Value v) { return dependsOnCarried.contains(v); }))
+      for (Value r : op->getResults())
+        dependsOnCarried.insert(r);
+  for (Value v : dependsOnCarried)
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (slice.contains(user) || pipelinedLoads.contains(user))
+        continue;
+      if (user == yield && carried.contains(use.getOperandNumber()))
+        continue;
+      return false;
+    }
+  slice = llvm::SetVector<Operation *>(ordered.begin(), ordered.end());
+  return true;
+}
+
+void LoopPipeliner::transform() {
+  MLIRContext *ctx = loop.getContext();
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  Value iv = loop.getInductionVar();
+  Type ivType = iv.getType();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
+        step = loop.getStep();
+  auto constant = [&](int64_t v) -> Value {
+    if (ivType.isIndex())
+      return arith::ConstantIndexOp::create(b, loc, v);
+    return arith::ConstantIntOp::create(b, loc, ivType, v);
+  };
+  auto toI32 = [&](Value v) -> Value {
+    if (ivType.isIndex())
+      return arith::IndexCastOp::create(b, loc, b.getI32Type(), v);
+    unsigned width = ivType.getIntOrFloatBitWidth();
+    if (width > 32)
+      return arith::TruncIOp::create(b, loc, b.getI32Type(), v);
+    if (width < 32)
+      return arith::ExtSIOp::create(b, loc, b.getI32Type(), v);
+    return v;
+  };
+
+  for (PipelinedLoad &l : loads) {
+    auto type = cast<RankedTensorType>(l.load.getType());
+    SmallVector<int64_t> shape{numStages};
+    llvm::append_range(shape, type.getShape());
+    l.buffer = LocalAllocOp::create(
+        b, loc, SharedType::get(ctx, shape, type.getElementType(), l.contiguousDim));
+  }
+
+  // Starts the copies of the iteration whose induction variable is `stepIv`
+  // (values of the slice already mapped), into `slot`; off past the end.
+  auto issueCopies = [&](Value stepIv, Value slot, IRMapping &map) {
+    Value inRange =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, stepIv, ub);
+    for (PipelinedLoad &l : loads) {
+      Type maskType = getMaskType(l.load.getPtr().getType());
+      Value mask = SplatOp::create(b, loc, maskType, inRange);
+      if (Value m = l.load.getMask())
+        mask = arith::AndIOp::create(b, loc, map.lookupOrDefault(m), mask);
+      AsyncCopyOp::create(b, loc, map.lookupOrDefault(l.load.getPtr()), l.buffer,
+                          slot, mask);
+    }
+    AsyncCommitOp::create(b, loc);
+  };
+
+  // Prologue: iterations 0 .. S-2, advancing the carried values.
+  SmallVector<Value> state;
+  for (unsigned i : carried)
+    state.push_back(loop.getInitArgs()[i]);
+  for (unsigned s = 0; s + 1 < numStages; ++s) {
+    Value stepIv = arith::AddIOp::create(
+        b, loc, lb, arith::MulIOp::create(b, loc, step, constant(s)));
+    IRMapping map;
+    map.map(iv, stepIv);
+    for (auto [k, i] : llvm::enumerate(carried))
+      map.map(body->getArgument(i + 1), state[k]);
+    for (Operation *op : slice)
+      b.clone(*op, map);
+    issueCopies(stepIv, arith::ConstantIntOp::create(b, loc, b.getI32Type(), s), map);
+    for (auto [k, i] : llvm::enumerate(carried))
+      state[k] = map.lookupOrDefault(yield.getOperand(i));
+  }
+  for (auto [k, i] : llvm::enumerate(carried))
+    loop.getTiedLoopInit(body->getArgument(i + 1))->set(state[k]);
+
+  // The loop: wait for this iteration's slot, copy iteration k+S-1's.
+  b.setInsertionPointToStart(body);
+  Value index = arith::SubIOp::create(b, loc, iv, lb);
+  if (*getConstantIntValue(step) != 1)
+    index = arith::DivUIOp::create(b, loc, index, step);
+  Value stages = constant(numStages);
+  Value readSlot = toI32(arith::RemUIOp::create(b, loc, index, stages));
+  Value writeSlot = toI32(arith::RemUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, index, constant(numStages - 1)),
+      stages));
+  Value aheadIv = arith::AddIOp::create(
+      b, loc, iv, arith::MulIOp::create(b, loc, step, constant(numStages - 1)));
+  AsyncWaitOp::create(b, loc, numStages - 2);
+  IRMapping map;
+  map.map(iv, aheadIv);
+  for (Operation *op : slice)
+    b.clone(*op, map);
+  issueCopies(aheadIv, writeSlot, map);
+  for (unsigned i : carried)
+    yield->setOperand(i, map.lookupOrDefault(yield.getOperand(i)));
+  for (PipelinedLoad &l : loads) {
+    b.setInsertionPoint(l.load);
+    Value tile = LocalLoadOp::create(b, l.load.getLoc(), l.load.getType(),
+                                     l.buffer, readSlot);
+    l.load.replaceAllUsesWith(tile);
+    l.load.erase();
+  }
+  // The original address computation is dead now (the shifted copy feeds the
+  // yield); erase it in reverse order.
+  for (Operation *op : llvm::reverse(slice))
+    if (op->use_empty())
+      op->erase();
+
+  // Epilogue: the copies past the end wrote zeros into unused slots; let
+  // them finish before the kernel goes on.
+  b.setInsertionPointAfter(loop);
+  AsyncWaitOp::create(b, loc, 0);
+}
+
+struct TilePipelinePass : llk::tile::impl::TilePipelineBase<TilePipelinePass> {
+  using TilePipelineBase::TilePipelineBase;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    unsigned stages = numStages;
+    if (auto attr = func->getAttrOfType<IntegerAttr>(TileDialect::kNumStagesAttr))
+      stages = attr.getInt();
+    if (stages < 2)
+      return;
+    SmallVector<scf::ForOp> loops;
+    func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    llk::AxisInfoAnalysis axisInfo(func);
+    for (scf::ForOp loop : loops) {
+      LoopPipeliner pipeliner(loop, stages, axisInfo);
+      if (pipeliner.analyze())
+        pipeliner.transform();
+    }
+  }
+};
+
+} // namespace
