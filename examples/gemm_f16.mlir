@@ -1,10 +1,13 @@
 // f16 GEMM: C = A * B with A MxK, B KxN, C MxN, all f16 row-major, f32
 // accumulation on the tensor cores (mma.sync), one BLOCK_M x BLOCK_N block of
-// C per program on a 2-D grid. Rows and columns past M and N wrap around and
-// are masked at the store; the K tail is masked with zeros.
+// C per program on a 2-D grid (programs renumbered in groups of 8 block-rows
+// for L2 reuse). The K loop is software-pipelined (cp.async into
+// num_stages shared-memory slots; llkc --num-stages, default 3). Rows and
+// columns past M and N wrap around and are masked at the store; the K tail
+// is masked with zeros.
 //
 //   llkc examples/gemm_f16.mlir -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=32 \
-//        --num-warps 4 -o gemm_f16.ptx
+//        --num-warps 4 --num-stages 3 -o gemm_f16.ptx
 //   grid = (cdiv(M, BLOCK_M), cdiv(N, BLOCK_N))
 //   needs N, K, stride_am, stride_bk and stride_cm multiples of 8 (16-byte
 //   rows); M is arbitrary
@@ -16,8 +19,25 @@ func.func @gemm_f16_kernel(%a: !tile.ptr<f16> {tile.divisibility = 16},
                            %stride_am: i32 {tile.divisibility = 8},
                            %stride_bk: i32 {tile.divisibility = 8},
                            %stride_cm: i32 {tile.divisibility = 8}) {
-  %pid_m = tile.program_id x
-  %pid_n = tile.program_id y
+  // Grouped ordering: the blocks launch x-fastest; renumbered so that
+  // consecutive programs walk down 8 block-rows before moving right, so
+  // those running at once share blocks of A and B in L2 (as in matmul.mlir).
+  %pid_x = tile.program_id x
+  %pid_y = tile.program_id y
+  %num_pid_m = tile.num_programs x
+  %num_pid_n = tile.num_programs y
+  %row_major = arith.muli %pid_y, %num_pid_m : i32
+  %pid = arith.addi %row_major, %pid_x : i32
+  %group = arith.constant 8 : i32
+  %num_pid_in_group = arith.muli %group, %num_pid_n : i32
+  %group_id = arith.divsi %pid, %num_pid_in_group : i32
+  %first_pid_m = arith.muli %group_id, %group : i32
+  %rows_left = arith.subi %num_pid_m, %first_pid_m : i32
+  %group_size_m = arith.minsi %rows_left, %group : i32
+  %in_group = arith.remsi %pid, %num_pid_in_group : i32
+  %pid_m_off = arith.remsi %in_group, %group_size_m : i32
+  %pid_m = arith.addi %first_pid_m, %pid_m_off : i32
+  %pid_n = arith.divsi %in_group, %group_size_m : i32
   %c1 = arith.constant 1 : i32
   %bm = arith.constant ${BLOCK_M} : i32
   %bn = arith.constant ${BLOCK_N} : i32

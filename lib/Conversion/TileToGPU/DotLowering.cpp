@@ -423,6 +423,10 @@ struct LocalAllocLowering : TilePattern<LocalAllocOp> {
   matchAndRewrite(LocalAllocOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     IndexEmitter e(rewriter, op.getLoc());
+    // Scratch users before the buffer's live range share its memory and end
+    // with reads, not a barrier: wait for every thread to be done with them
+    // before the first copy writes there.
+    gpu::BarrierOp::create(rewriter, op.getLoc());
     Value base = state.scratch.kernelBase(rewriter, op.getLoc(), op);
     int64_t offset = state.allocOffsets.lookup(op.getOperation());
     rewriter.replaceOp(op, byteAddress(e, base, e.i32(offset)));

@@ -2,6 +2,8 @@
 
 #include "llk/Target/PTX.h"
 
+#include "llvm/Support/CommandLine.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -44,6 +46,12 @@ createTargetMachine(ModuleOp module, const TargetOptions &options) {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    // 32-bit shared-memory addresses: a CTA's shared memory is at most
+    // 227 KB, and 64-bit ones cost two registers and two instructions per
+    // address computation (ldmatrix, cp.async and scratch addresses).
+    auto &registered = llvm::cl::getRegisteredOptions();
+    if (auto *shortPointers = registered.lookup("nvptx-short-ptr"))
+      static_cast<llvm::cl::opt<bool> *>(shortPointers)->setValue(true);
   });
   std::string error;
   llvm::Triple triple(kTriple);

@@ -238,6 +238,61 @@ void LoopPipeliner::transform() {
     return v;
   };
 
+  auto toI64 = [&](Value v) -> Value {
+    if (ivType.isIndex())
+      return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
+    if (ivType.getIntOrFloatBitWidth() < 64)
+      return arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
+    return v;
+  };
+
+  // Carried pointer tiles advanced by a uniform step (`p = addptr p, s` with
+  // s a splat defined outside the loop) need not be carried at all: at
+  // iteration j they are p0 + j * s. Carrying them would cost every thread
+  // one 64-bit add per element and step, although the copies only read one
+  // address per 16 bytes. j is clamped into the loop's range, so that the
+  // copies past the end (masked off, reading nothing) still hold addresses
+  // of the last step.
+  llvm::DenseMap<unsigned, Value> uniformStep; // iter arg -> i64 step
+  for (unsigned i : carried) {
+    auto add = yield.getOperand(i).getDefiningOp<AddPtrOp>();
+    if (!add || add.getPtr() != body->getArgument(i + 1) ||
+        !isa<RankedTensorType>(add.getType()) ||
+        !loop.isDefinedOutsideOfLoop(add.getOffset()))
+      continue;
+    Value scalar;
+    DenseIntElementsAttr dense;
+    if (auto splat = add.getOffset().getDefiningOp<SplatOp>())
+      scalar = splat.getSrc();
+    else if (matchPattern(add.getOffset(), m_Constant(&dense)) && dense.isSplat())
+      scalar = arith::ConstantIntOp::create(
+          b, loc, b.getI64Type(), dense.getSplatValue<APInt>().getSExtValue());
+    if (!scalar)
+      continue;
+    if (!scalar.getType().isInteger(64))
+      scalar = arith::ExtSIOp::create(b, loc, b.getI64Type(), scalar);
+    uniformStep[i] = scalar;
+  }
+  // The index of the last iteration, max(ceil((ub - lb) / step) - 1, 0).
+  Value lastIndex;
+  if (!uniformStep.empty()) {
+    Value span = arith::SubIOp::create(b, loc, ub, lb);
+    Value trips = arith::CeilDivSIOp::create(b, loc, span, step);
+    lastIndex = arith::MaxSIOp::create(
+        b, loc, toI64(arith::SubIOp::create(b, loc, trips, constant(1))),
+        arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0));
+  }
+  auto pointerAt = [&](unsigned i, Value index) -> Value {
+    Value j = arith::MinSIOp::create(b, loc, toI64(index), lastIndex);
+    Value init = loop.getInitArgs()[i];
+    auto ptrType = cast<RankedTensorType>(init.getType());
+    auto offsetType = RankedTensorType::get(ptrType.getShape(), b.getI64Type(),
+                                            ptrType.getEncoding());
+    Value offset = SplatOp::create(
+        b, loc, offsetType, arith::MulIOp::create(b, loc, j, uniformStep[i]));
+    return AddPtrOp::create(b, loc, ptrType, init, offset);
+  };
+
   for (PipelinedLoad &l : loads) {
     auto type = cast<RankedTensorType>(l.load.getType());
     SmallVector<int64_t> shape{numStages};
@@ -272,7 +327,8 @@ void LoopPipeliner::transform() {
     IRMapping map;
     map.map(iv, stepIv);
     for (auto [k, i] : llvm::enumerate(carried))
-      map.map(body->getArgument(i + 1), state[k]);
+      map.map(body->getArgument(i + 1),
+              uniformStep.count(i) ? pointerAt(i, constant(s)) : state[k]);
     for (Operation *op : slice)
       b.clone(*op, map);
     issueCopies(stepIv, arith::ConstantIntOp::create(b, loc, b.getI32Type(), s), map);
@@ -280,7 +336,8 @@ void LoopPipeliner::transform() {
       state[k] = map.lookupOrDefault(yield.getOperand(i));
   }
   for (auto [k, i] : llvm::enumerate(carried))
-    loop.getTiedLoopInit(body->getArgument(i + 1))->set(state[k]);
+    if (!uniformStep.count(i))
+      loop.getTiedLoopInit(body->getArgument(i + 1))->set(state[k]);
 
   // The loop: wait for this iteration's slot, copy iteration k+S-1's.
   b.setInsertionPointToStart(body);
@@ -297,11 +354,19 @@ void LoopPipeliner::transform() {
   AsyncWaitOp::create(b, loc, numStages - 2);
   IRMapping map;
   map.map(iv, aheadIv);
+  Value aheadIndex = arith::AddIOp::create(b, loc, index, constant(numStages - 1));
+  for (unsigned i : carried)
+    if (uniformStep.count(i))
+      map.map(body->getArgument(i + 1), pointerAt(i, aheadIndex));
   for (Operation *op : slice)
     b.clone(*op, map);
   issueCopies(aheadIv, writeSlot, map);
+  // A recomputed pointer tile is no longer advanced (canonicalization then
+  // drops it from the loop); the others are, S-1 iterations ahead.
   for (unsigned i : carried)
-    yield->setOperand(i, map.lookupOrDefault(yield.getOperand(i)));
+    yield->setOperand(i, uniformStep.count(i)
+                             ? Value(body->getArgument(i + 1))
+                             : map.lookupOrDefault(yield.getOperand(i)));
   for (PipelinedLoad &l : loads) {
     b.setInsertionPoint(l.load);
     Value tile = LocalLoadOp::create(b, l.load.getLoc(), l.load.getType(),
