@@ -131,6 +131,7 @@ TEST(Metadata, ParsesWhatLlkcWrites) {
   EXPECT_EQ(k.signature(), "softmax_kernel(ptr<f32>, ptr<f32>, i32, i32, i32)");
   EXPECT_EQ(k.numWarps, 8u);
   EXPECT_EQ(k.sharedBytes, 64);
+  EXPECT_EQ(k.dynamicSharedBytes, 0); // optional, absent here
   EXPECT_NE(info.find("softmax_kernel"), nullptr);
   EXPECT_EQ(info.find("nope"), nullptr);
 }
@@ -143,6 +144,18 @@ static std::string metadataError(const std::string &json) {
     return e.what();
   }
   return "<no error>";
+}
+
+TEST(Metadata, DynamicSharedBytes) {
+  std::string json = kMetadata;
+  json.replace(json.find("\"shared_bytes\": 64"), 18,
+               "\"shared_bytes\": 0, \"dynamic_shared_bytes\": 98304");
+  EXPECT_EQ(parseModuleInfo(json).kernels[0].dynamicSharedBytes, 98304);
+  std::string negative = kMetadata;
+  negative.replace(negative.find("\"shared_bytes\": 64"), 18,
+                   "\"shared_bytes\": 0, \"dynamic_shared_bytes\": -1");
+  EXPECT_NE(metadataError(negative).find("kernels[0].dynamic_shared_bytes"),
+            std::string::npos);
 }
 
 TEST(Metadata, RejectsMalformedInput) {
@@ -264,6 +277,11 @@ TEST(Launch, SharedMemoryChecks) {
               std::string::npos)
         << e.what();
   }
+  // The kernel's own dynamic shared memory counts on every launch.
+  k.sharedBytes = 0;
+  k.dynamicSharedBytes = 200 * 1024;
+  EXPECT_NO_THROW(checkSharedMemory(k, 27 * 1024, limits));
+  EXPECT_THROW(checkSharedMemory(k, 28 * 1024, limits), Error);
 }
 
 //===----------------------------------------------------------------------===//
@@ -297,6 +315,9 @@ TEST(CacheKey, DependsOnWhatTheResultDependsOn) {
   JITOptions more = softmaxOptions();
   more.constants["A"] = 1;
   EXPECT_NE(base.hash, CacheKey::make(s, more, "sm_90").hash);
+  JITOptions stages = softmaxOptions();
+  stages.numStages = 4;
+  EXPECT_NE(base.hash, CacheKey::make(s, stages, "sm_90").hash);
   // The compiler version is part of the key.
   EXPECT_NE(base.description.find("llk 0.1.0"), std::string::npos);
 }
@@ -315,6 +336,29 @@ TEST(JIT, CompilesSoftmaxWithMetadata) {
   EXPECT_GT(info.kernels[0].sharedBytes, 0); // cross-warp reductions
   EXPECT_EQ(info.constants.at("BLOCK"), 1024);
   EXPECT_EQ(info.arch, "sm_90");
+  fs::remove_all(jit.cache().directory());
+}
+
+TEST(JIT, PipelinedGemmNeedsDynamicSharedMemory) {
+  JIT jit(std::make_shared<Cache>(freshDirectory("gemm")));
+  JITOptions o;
+  o.constants = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 64}};
+  o.arch = "sm_90";
+  // 3 stages (the default) of 128x64 and 64x128 f16 tiles: 96 KB, dynamic.
+  CompiledModule three =
+      jit.compileModule(Source::fromFile(examplePath("gemm_f16.mlir")), o);
+  EXPECT_NE(three.ptx.find("cp.async.cg.shared.global"), std::string::npos);
+  const KernelInfo &k = parseModuleInfo(three.metadataJson).kernels[0];
+  EXPECT_EQ(k.dynamicSharedBytes, 98304);
+  EXPECT_EQ(k.sharedBytes, 0);
+  // One stage: no pipelining, the operands staged in 32 KB of static memory.
+  o.numStages = 1;
+  CompiledModule one =
+      jit.compileModule(Source::fromFile(examplePath("gemm_f16.mlir")), o);
+  EXPECT_EQ(one.ptx.find("cp.async"), std::string::npos);
+  const KernelInfo &k1 = parseModuleInfo(one.metadataJson).kernels[0];
+  EXPECT_EQ(k1.dynamicSharedBytes, 0);
+  EXPECT_EQ(k1.sharedBytes, 32768);
   fs::remove_all(jit.cache().directory());
 }
 

@@ -258,20 +258,21 @@ Value lowerMmaDot(IndexEmitter &e, SharedScratch &scratch, DotOp op, Value a,
   };
 
   Type accElem = cType.getElementType();
-  for (int64_t ks = 0; ks < K / mma.k; ++ks) {
+  struct Fragments {
+    SmallVector<SmallVector<Value>> a, b;
+  };
+  auto loadFragments = [&](int64_t ks) {
+    Fragments f;
     Value kFirst = e.i32(ks * mma.k);
     // A: one ldmatrix.x4 per 16-row tile; lane group m (0..3) addresses
     // matrix m: row half m & 1, K half m >> 1.
-    SmallVector<SmallVector<Value>> aFrags;
     for (int64_t mi = 0; mi < mTiles; ++mi) {
       Value mn = add(add(mul(matrixLo, 8 * wm), e.i32(16 * wm * mi)), rowBase);
       Value k = add(kFirst, mul(matrixHi, kb));
-      aFrags.push_back(
-          ldmatrix(matrixRowAddress(aSmem, 0, mn, k), 4, aTrans));
+      f.a.push_back(ldmatrix(matrixRowAddress(aSmem, 0, mn, k), 4, aTrans));
     }
     // B: one ldmatrix.x4 per two 8-column tiles (x2 for a single one);
     // matrix m: column tile m >> 1, K half m & 1.
-    SmallVector<SmallVector<Value>> bFrags;
     for (int64_t nj = 0; nj < nTiles; nj += 2) {
       bool pair = nj + 1 < nTiles;
       Value tile = pair ? add(matrixHi, e.i32(nj)) : e.i32(nj);
@@ -279,10 +280,22 @@ Value lowerMmaDot(IndexEmitter &e, SharedScratch &scratch, DotOp op, Value a,
       Value k = add(kFirst, mul(matrixLo, kb));
       SmallVector<Value> regs =
           ldmatrix(matrixRowAddress(bSmem, 1, mn, k), pair ? 4 : 2, bTrans);
-      bFrags.push_back({regs[0], regs[1]});
+      f.b.push_back({regs[0], regs[1]});
       if (pair)
-        bFrags.push_back({regs[2], regs[3]});
+        f.b.push_back({regs[2], regs[3]});
     }
+    return f;
+  };
+  // The fragments of step ks + 1 are loaded before the mma.sync of step ks,
+  // so that the shared-memory latency hides behind the tensor cores.
+  int64_t kSteps = K / mma.k;
+  Fragments current = loadFragments(0);
+  for (int64_t ks = 0; ks < kSteps; ++ks) {
+    Fragments next;
+    if (ks + 1 < kSteps)
+      next = loadFragments(ks + 1);
+    auto &aFrags = current.a;
+    auto &bFrags = current.b;
     for (int64_t mi = 0; mi < mTiles; ++mi)
       for (int64_t nj = 0; nj < nTiles; ++nj) {
         int64_t regs[4] = {cView.registerIndex({2 * mi, 2 * nj}),
@@ -310,6 +323,7 @@ Value lowerMmaDot(IndexEmitter &e, SharedScratch &scratch, DotOp op, Value a,
           acc = vector::InsertOp::create(e.b, e.loc, d, acc, ArrayRef<int64_t>{r});
         }
       }
+    current = std::move(next);
   }
   return acc;
 }
