@@ -75,6 +75,12 @@ int main(int argc, char **argv) {
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
+  // --help lists llkc's own options; LLVM's and MLIR's (the back ends',
+  // --mlir-timing, ...) still work and are listed by --help-hidden.
+  for (auto &entry : cl::getRegisteredOptions())
+    if (!llvm::is_contained(entry.second->Categories, &category) &&
+        entry.second->getOptionHiddenFlag() == cl::NotHidden)
+      entry.second->setHiddenFlag(cl::Hidden);
   cl::ParseCommandLineOptions(argc, argv, "llk tile kernel compiler\n");
 
   llk::CompileOptions options;
