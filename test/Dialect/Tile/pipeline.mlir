@@ -1,5 +1,5 @@
-// RUN: llk-opt %s -split-input-file -tile-assign-layouts -tile-pipeline | FileCheck %s
-// RUN: llk-opt %s -split-input-file -tile-assign-layouts -tile-pipeline=num-stages=4 | FileCheck %s --check-prefix=S4
+// RUN: llk-opt %s -split-input-file -tile-assign-layouts -tile-pipeline -mlir-print-local-scope | FileCheck %s
+// RUN: llk-opt %s -split-input-file -tile-assign-layouts -tile-pipeline=num-stages=4 -mlir-print-local-scope | FileCheck %s --check-prefix=S4
 
 // The GEMM K loop of examples/gemm_f16.mlir: pointer tiles carried and
 // advanced each step, the K tail masked with other = 0. With 3 stages the
