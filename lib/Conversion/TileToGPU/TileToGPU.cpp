@@ -504,6 +504,75 @@ void storeChunk(IndexEmitter &e, Value addr, Value pred, Value chunk,
                             LLVM::AsmDialectAttr(), ArrayAttr());
 }
 
+/// A run of `bytes` (4, 8 or 16) contiguous bytes at an address known to be
+/// a multiple of `align` bytes only, read as the two aligned windows of
+/// `bytes` bytes that hold its first and its last byte. Each window holds a
+/// byte of the run, so it is as valid to read as the run: memory is mapped in
+/// pages, and an aligned window never crosses one. When the run happens to be
+/// aligned both windows are the same one (an L1 hit).
+struct RealignedRun {
+  Value address;
+  SmallVector<Value> words; // both windows' words, in address order
+};
+
+RealignedRun loadWindows(IndexEmitter &e, Value address, Value pred,
+                         int64_t bytes, LoadOp op) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Type i32 = b.getI32Type();
+  auto c64 = [&](int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+  };
+  unsigned n = bytes / 4;
+  Type windowType = n == 1 ? i32 : Type(VectorType::get({n}, i32));
+  Value windowMask = c64(~(bytes - 1));
+  Value lo = arith::AndIOp::create(b, loc, address, windowMask);
+  Value hi = arith::AndIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, address, c64(bytes - 1)), windowMask);
+  RealignedRun run{address, {}};
+  for (Value window : {lo, hi}) {
+    Value loaded = loadChunk(e, toGlobalPtr(e, window), pred, Value(), windowType, op);
+    for (unsigned i = 0; i < n; ++i)
+      run.words.push_back(n == 1 ? loaded : e.extract(loaded, i));
+  }
+  return run;
+}
+
+/// Shifts a run out of its windows: whole words by selects on the offset's
+/// word bits (only those `align` leaves unknown), then the bytes within a
+/// word by funnel shifts (PTX prmt/shf) where `align` < 4.
+Value realign(IndexEmitter &e, const RealignedRun &run, Type chunkType,
+              int64_t bytes, int64_t align) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Type i32 = b.getI32Type();
+  unsigned n = bytes / 4;
+  Value offset = arith::AndIOp::create(
+      b, loc, arith::TruncIOp::create(b, loc, i32, run.address), e.i32(bytes - 1));
+  SmallVector<Value> words = run.words;
+  Value wordOffset = arith::ShRUIOp::create(b, loc, offset, e.i32(2));
+  for (unsigned m = 1; m < n; m *= 2) {
+    if (4 * int64_t(m) < align)
+      continue;
+    Value bit = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        arith::AndIOp::create(b, loc, wordOffset, e.i32(m)), e.i32(0));
+    SmallVector<Value> shifted;
+    for (unsigned j = 0; j + m < words.size(); ++j)
+      shifted.push_back(arith::SelectOp::create(b, loc, bit, words[j + m], words[j]));
+    words = std::move(shifted);
+  }
+  SmallVector<Value> result(words.begin(), words.begin() + n);
+  if (align < 4) {
+    Value shift = arith::ShLIOp::create(
+        b, loc, arith::AndIOp::create(b, loc, offset, e.i32(3)), e.i32(3));
+    for (unsigned i = 0; i < n; ++i)
+      result[i] = LLVM::FshrOp::create(b, loc, i32, words[i + 1], words[i], shift);
+  }
+  Value bits = n == 1 ? result[0] : e.fromElements(i32, result);
+  return bitcastTo(e, bits, chunkType);
+}
+
 Value andPredicates(IndexEmitter &e, Value a, Value b) {
   if (!a)
     return b;
@@ -521,6 +590,9 @@ struct LoweringState {
   /// Elements per access of each tile memory op, from the contiguity
   /// analysis run before conversion.
   llvm::DenseMap<Operation *, unsigned> accessWidth;
+  /// Loads whose chunks are contiguous but not aligned to their size: the
+  /// alignment (bytes, a power of two below the chunk's size) known for them.
+  llvm::DenseMap<Operation *, unsigned> realignFrom;
   SharedScratch scratch;
 };
 
@@ -817,14 +889,34 @@ struct LoadLowering : TilePattern<LoadOp> {
     Value result = e.poison(resultType);
     int64_t w = access.width;
     Type chunkType = w == 1 ? elem : VectorType::get({w}, elem);
+    auto realignFrom = state.realignFrom.find(op);
+    bool realigned = realignFrom != state.realignFrom.end();
+    // Realigned runs: every window load of the op is issued before any
+    // register shuffling, so that they are all in flight at once.
+    SmallVector<RealignedRun> runs;
+    if (realigned)
+      for (int64_t r = 0; r < resultType.getNumElements(); r += w)
+        runs.push_back(loadWindows(
+            e, e.extract(adaptor.getPtr(), r),
+            adaptor.getMask() ? e.extract(adaptor.getMask(), r) : Value(),
+            chunkBytes(chunkType), op));
     for (int64_t r = 0; r < resultType.getNumElements(); r += w) {
-      Value addr = toGlobalPtr(e, e.extract(adaptor.getPtr(), r));
       Value pred = adaptor.getMask() ? e.extract(adaptor.getMask(), r) : Value();
       Value other = adaptor.getOther()
                         ? (w == 1 ? e.extract(adaptor.getOther(), r)
                                   : e.slice(adaptor.getOther(), r, w))
                         : Value();
-      Value chunk = loadChunk(e, addr, pred, other, chunkType, op);
+      Value chunk;
+      if (realigned) {
+        chunk = realign(e, runs[r / w], chunkType, chunkBytes(chunkType),
+                        realignFrom->second);
+        // Masked-off runs read nothing: they take `other`.
+        if (pred && other)
+          chunk = arith::SelectOp::create(rewriter, op.getLoc(), pred, chunk, other);
+      } else {
+        Value addr = toGlobalPtr(e, e.extract(adaptor.getPtr(), r));
+        chunk = loadChunk(e, addr, pred, other, chunkType, op);
+      }
       result = w == 1 ? vector::InsertOp::create(rewriter, op.getLoc(), chunk,
                                                  result, ArrayRef<int64_t>{r})
                             .getResult()
@@ -1587,6 +1679,37 @@ Value shuffleXor(IndexEmitter &e, Value value, unsigned offset) {
                           : arith::BitcastOp::create(b, loc, type, narrow).getResult();
 }
 
+/// For an i32 sum of products of sign-extended i8 tiles (tile.cast or
+/// arith.extsi), the converted i8 operands: such a reduction runs on dp4a,
+/// four products and their sum a instruction. Integer sums wrap, so the
+/// order dp4a adds in gives the same result.
+std::optional<std::pair<Value, Value>>
+byteProductOperands(Operation *op, ConversionPatternRewriter &rewriter) {
+  auto reduce = dyn_cast<ReduceOp>(op);
+  if (!reduce || reduce.getKind() != ReduceKind::Sum ||
+      !getElementTypeOrSelf(reduce.getSrc().getType()).isInteger(32))
+    return std::nullopt;
+  auto mul = reduce.getSrc().getDefiningOp<arith::MulIOp>();
+  if (!mul)
+    return std::nullopt;
+  auto bytes = [&](Value v) -> Value {
+    Value src;
+    if (auto cast = v.getDefiningOp<CastOp>())
+      src = cast.getSrc();
+    else if (auto ext = v.getDefiningOp<arith::ExtSIOp>())
+      src = ext.getIn();
+    if (!src || !getElementTypeOrSelf(src.getType()).isInteger(8))
+      return Value();
+    Value converted = rewriter.getRemappedValue(src);
+    auto vec = dyn_cast_or_null<VectorType>(converted ? converted.getType() : Type());
+    return vec && vec.getElementType().isInteger(8) ? converted : Value();
+  };
+  Value a = bytes(mul.getLhs()), b = bytes(mul.getRhs());
+  if (!a || !b)
+    return std::nullopt;
+  return std::make_pair(a, b);
+}
+
 template <typename OpTy>
 struct ReduceLowering : TilePattern<OpTy> {
   using TilePattern<OpTy>::TilePattern;
@@ -1610,7 +1733,32 @@ struct ReduceLowering : TilePattern<OpTy> {
     SmallVector<Partial> partials(numOut);
     SmallVector<SmallVector<int64_t>> outLocals =
         out ? out->localIndices() : SmallVector<SmallVector<int64_t>>{{}};
+    std::optional<std::pair<Value, Value>> bytePairs;
+    if (src.elemsPerThread(axis) % 4 == 0)
+      bytePairs = byteProductOperands(op, rewriter);
     for (int64_t o = 0; o < numOut; ++o) {
+      if (bytePairs) {
+        auto signedType = NVVM::DotAccumulateTypeAttr::get(
+            rewriter.getContext(), NVVM::DotAccumulateType::SIGNED);
+        Value acc = e.i32(0);
+        for (int64_t k = 0; k < src.elemsPerThread(axis); k += 4) {
+          SmallVector<int64_t> regs;
+          for (int64_t j = 0; j < 4; ++j) {
+            SmallVector<int64_t> local = outLocals[o];
+            local.insert(local.begin() + axis, k + j);
+            regs.push_back(src.registerIndex(local));
+          }
+          auto four = [&](Value v) {
+            return vector::ShuffleOp::create(rewriter, op.getLoc(), v, v, regs);
+          };
+          acc = NVVM::DotAccumulate4WayOp::create(
+              rewriter, op.getLoc(), rewriter.getI32Type(),
+              four(bytePairs->first), signedType, four(bytePairs->second),
+              signedType, acc);
+        }
+        partials[o] = {acc, Value()};
+        continue;
+      }
       for (int64_t k = 0; k < src.elemsPerThread(axis); ++k) {
         SmallVector<int64_t> local = outLocals[o];
         local.insert(local.begin() + axis, k);
@@ -1781,6 +1929,21 @@ struct ConvertTileToGPUPass
                                      : cast<StoreOp>(op).getMask();
         unsigned width = std::min<int64_t>(axisInfo.getVectorWidth(ptr, mask, fast),
                                            view.contigPerThread(fast));
+        if (isa<LoadOp>(op)) {
+          // A contiguous run that is not aligned to its size: read the
+          // aligned windows around it (see loadRealigned).
+          int64_t run = std::min<int64_t>(
+              axisInfo.getUnalignedLoadWidth(ptr, mask, fast),
+              view.contigPerThread(fast));
+          run = int64_t(1) << llvm::Log2_64(std::max<int64_t>(1, run));
+          auto pointee = cast<PtrType>(tile.getElementType()).getPointeeType();
+          int64_t bytes = run * byteWidth(pointee);
+          if (run > width && bytes >= 4 && bytes <= 16) {
+            int64_t div = axisInfo.get(ptr).divisibility[fast];
+            width = run;
+            state.realignFrom[op] = std::min<int64_t>(div & -div, bytes / 2);
+          }
+        }
         state.accessWidth[op] = width;
       });
     }
