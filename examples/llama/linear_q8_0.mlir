@@ -149,10 +149,14 @@ func.func @linear_q8_0(%y: !tile.ptr<f32> {tile.divisibility = 16},
   %acc_2 = tile.reduce sum %acc axis = 2 : tensor<${ROWS}x${BLOCKS}x1xf32> -> tensor<${ROWS}x${BLOCKS}xf32>
   %sums = tile.reduce sum %acc_2 axis = 1 : tensor<${ROWS}x${BLOCKS}xf32> -> tensor<${ROWS}xf32>
 
-  %n_rows_o = tile.splat %n_rows : i32 -> tensor<${ROWS}xi32>
-  %out_ok = arith.cmpi slt, %rows, %n_rows_o : tensor<${ROWS}xi32>
-  %ys = tile.splat %y : !tile.ptr<f32> -> tensor<${ROWS}x!tile.ptr<f32>>
-  %y_ptrs = tile.addptr %ys, %rows : tensor<${ROWS}x!tile.ptr<f32>>, tensor<${ROWS}xi32>
+  // The program's outputs: y[first_row + r] for r < n_rows - first_row (the
+  // 3-D index tiles above are not reused: this store has its own layout).
+  %rows_left = arith.subi %n_rows, %first_row : i32
+  %rows_left_o = tile.splat %rows_left : i32 -> tensor<${ROWS}xi32>
+  %out_ok = arith.cmpi slt, %r, %rows_left_o : tensor<${ROWS}xi32>
+  %y_first = tile.addptr %y, %first_row : !tile.ptr<f32>, i32
+  %ys = tile.splat %y_first : !tile.ptr<f32> -> tensor<${ROWS}x!tile.ptr<f32>>
+  %y_ptrs = tile.addptr %ys, %r : tensor<${ROWS}x!tile.ptr<f32>>, tensor<${ROWS}xi32>
   tile.store %sums, %y_ptrs mask %out_ok : tensor<${ROWS}x!tile.ptr<f32>>
   return
 }

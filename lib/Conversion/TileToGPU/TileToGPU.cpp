@@ -766,12 +766,83 @@ struct ExpandDimsLowering : TilePattern<ExpandDimsOp> {
   }
 };
 
+/// Recomputes the integer index tile `v` (built from make_range, splats of
+/// scalars, splat constants, expand_dims, layout conversions and +, -, *) in
+/// the layout of `dst`,
+/// from each thread's own coordinates; `dims[d]` is the dimension of the
+/// target tile that `v`'s dimension d becomes. Null where `v` is anything
+/// else.
+Value rematerializeIndices(IndexEmitter &e, ConversionPatternRewriter &rewriter,
+                           Value v, const DistributedView &dst,
+                           ArrayRef<unsigned> dims, int depth = 0) {
+  auto tile = dyn_cast<RankedTensorType>(v.getType());
+  Operation *def = v.getDefiningOp();
+  if (!tile || !tile.getElementType().isInteger(32) || !def || depth > 32)
+    return Value();
+  auto type = VectorType::get({dst.totalElemsPerThread()}, e.b.getI32Type());
+  if (auto range = dyn_cast<MakeRangeOp>(def)) {
+    Value coords = e.coordinates(dst, dims[0]);
+    if (range.getStart() == 0)
+      return coords;
+    return arith::AddIOp::create(
+        e.b, e.loc, coords,
+        arith::ConstantOp::create(
+            e.b, e.loc, DenseIntElementsAttr::get(type, int32_t(range.getStart()))));
+  }
+  if (auto expand = dyn_cast<ExpandDimsOp>(def)) {
+    SmallVector<unsigned> srcDims;
+    for (unsigned d = 0; d + 1 < dims.size(); ++d)
+      srcDims.push_back(dims[d < expand.getAxis() ? d : d + 1]);
+    return rematerializeIndices(e, rewriter, expand.getSrc(), dst, srcDims,
+                                depth + 1);
+  }
+  if (auto convert = dyn_cast<ConvertLayoutOp>(def))
+    return rematerializeIndices(e, rewriter, convert.getSrc(), dst, dims,
+                                depth + 1);
+  if (auto splat = dyn_cast<SplatOp>(def)) {
+    Value scalar = rewriter.getRemappedValue(splat.getSrc());
+    if (!scalar || !scalar.getType().isInteger(32))
+      return Value();
+    return vector::BroadcastOp::create(e.b, e.loc, type, scalar);
+  }
+  if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
+    auto dense = dyn_cast<DenseIntElementsAttr>(constant.getValue());
+    if (!dense || !dense.isSplat())
+      return Value();
+    return arith::ConstantOp::create(
+        e.b, e.loc, DenseIntElementsAttr::get(type, dense.getSplatValue<APInt>()));
+  }
+  if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def)) {
+    Value a = rematerializeIndices(e, rewriter, def->getOperand(0), dst, dims, depth + 1);
+    Value b = a ? rematerializeIndices(e, rewriter, def->getOperand(1), dst, dims,
+                                       depth + 1)
+                : Value();
+    if (!b)
+      return Value();
+    OperationState state(e.loc, def->getName(), ValueRange{a, b}, TypeRange{type},
+                         def->getAttrs());
+    return e.b.create(state)->getResult(0);
+  }
+  return Value();
+}
+
 struct ConvertLayoutLowering : TilePattern<ConvertLayoutOp> {
   using TilePattern::TilePattern;
   LogicalResult
   matchAndRewrite(ConvertLayoutOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     IndexEmitter e(rewriter, op.getLoc());
+    // Index tiles are cheaper to recompute in the new layout than to move
+    // through shared memory (two barriers). 3-D kernels need this: their
+    // index tiles come from chains of expand_dims, whose intermediate tiles
+    // must be blocked where the next expand_dims wants a slice.
+    SmallVector<unsigned> dims =
+        llvm::to_vector(llvm::seq<unsigned>(0, op.getType().getRank()));
+    if (Value recomputed = rematerializeIndices(e, rewriter, op.getSrc(),
+                                                viewOf(op.getType()), dims)) {
+      rewriter.replaceOp(op, recomputed);
+      return success();
+    }
     auto strides = rowMajorStrides(op.getType().getShape());
     rewriter.replaceOp(op, exchangeThroughShared(e, state.scratch, op,
                                                  adaptor.getSrc(),
@@ -1098,6 +1169,41 @@ struct AtomicCASLowering : TilePattern<AtomicCASOp> {
   }
 };
 
+/// i8 -> f32 for a thread's bytes, 4 to a word, without the integer-to-float
+/// conversion unit (16 results a clock per SM on sm_80-sm_90, a quarter of
+/// the FP32 rate: the limit of a dequantizing loop). Byte b, biased to
+/// u = b ^ 0x80 = b + 128 (one xor per word) and placed by a prmt under the
+/// exponent byte 0x4B, is the float 2^23 + u exactly; subtracting 2^23 + 128
+/// leaves b exactly. A prmt and an FADD a value instead of an I2F.
+Value bytesToF32(OpBuilder &b, Location loc, Value bytes) {
+  auto type = cast<VectorType>(bytes.getType());
+  int64_t n = type.getNumElements();
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  auto c32 = [&](uint32_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(int32_t(v)));
+  };
+  Value words = vector::BitCastOp::create(
+      b, loc, VectorType::get({n / 4}, i32), bytes);
+  Value exponent = c32(0x4B000000u);
+  Value offset =
+      arith::ConstantOp::create(b, loc, b.getF32FloatAttr(8388608.0f + 128.0f));
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < n / 4; ++i) {
+    Value word = vector::ExtractOp::create(b, loc, words, ArrayRef<int64_t>{i});
+    Value biased = arith::XOrIOp::create(b, loc, word, c32(0x80808080u));
+    for (uint32_t k = 0; k < 4; ++k) {
+      // Result bytes: [0] = byte k of `biased`, [1], [2] = 0x00 and
+      // [3] = 0x4B from `exponent` (pool bytes 4, 5 and 7).
+      Value bits = NVVM::PermuteOp::create(b, loc, i32, biased, exponent,
+                                           c32(0x7540u | k),
+                                           NVVM::PermuteMode::DEFAULT);
+      values.push_back(arith::SubFOp::create(
+          b, loc, arith::BitcastOp::create(b, loc, f32, bits), offset));
+    }
+  }
+  return vector::FromElementsOp::create(b, loc, VectorType::get({n}, f32), values);
+}
+
 struct CastLowering : TilePattern<CastOp> {
   using TilePattern::TilePattern;
   LogicalResult
@@ -1158,6 +1264,10 @@ struct CastLowering : TilePattern<CastOp> {
       case RoundingMode::RUP: x = math::CeilOp::create(rewriter, loc, x); break;
       }
       result = arith::FPToSIOp::create(rewriter, loc, resultType, x);
+    } else if (src.isInteger(8) && dst.isF32() &&
+               isa<VectorType>(x.getType()) &&
+               cast<VectorType>(x.getType()).getNumElements() % 4 == 0) {
+      result = bytesToF32(rewriter, loc, x);
     } else if (isa<FloatType>(dst)) {
       result = src.isInteger(1)
                    ? arith::UIToFPOp::create(rewriter, loc, resultType, x).getResult()
