@@ -267,16 +267,16 @@ def _quantize_q8_1(c):
 
 
 # ROWS of linear_q8_0 and mul_mat_vec_q (examples/kernels.list).
-MATVEC_ROWS = 16
-# Tuning: LLK_MATVEC_VARIANTS="r16b16w4,r8b32w4" times <kernel>_r16b16w4.ptx
-# etc. (ROWS, BLOCKS, num_warps) beside each other, rows "llk:r16b16w4".
+MATVEC_ROWS = {"linear_q8_0": 8, "mul_mat_vec_q": 4}
+# Tuning: LLK_MATVEC_VARIANTS="r8b32w4,r4b32w4" times <kernel>_r8b32w4.ptx
+# etc. (ROWS, BLOCKS, num_warps) beside each other, rows "llk:r8b32w4".
 MATVEC_VARIANTS = [v for v in os.environ.get("LLK_MATVEC_VARIANTS", "").split(",") if v]
 
 
 def _matvec(kernel, c, args):
     s = c.shape
     if not MATVEC_VARIANTS:
-        return [Launch(f"{kernel}.ptx", (cdiv(s["N"], MATVEC_ROWS),), args)]
+        return [Launch(f"{kernel}.ptx", (cdiv(s["N"], MATVEC_ROWS[kernel]),), args)]
     runs = {}
     for v in MATVEC_VARIANTS:
         rows = int(v[1:v.index("b")])

@@ -8,18 +8,20 @@
 // 11008 x 4096 (gate, up), 4096 x 11008 (down).
 //
 //   grid = ceil(N / ROWS) programs, num_warps = 4
-//   constants: ROWS = 16 rows a program, BLOCKS = 16 blocks of a row an
+//   constants: ROWS = 8 rows a program, BLOCKS = 32 blocks of a row an
 //   iteration (powers of two)
 //   args: y (f32, N), w (block_q8_0 bytes), x (f32, K), n_rows = N,
 //         n_cols = K (a multiple of 32)
 //
 // The tile is [ROWS, BLOCKS, 32]: element (r, b, j) is quant j of block
-// kb + b of row r. Its quants are 32 contiguous bytes that are only 2-byte
-// aligned (blocks are 34 bytes); the compiler reads each thread's run of 16
-// of them with two aligned 16-byte loads and realigns it in registers, so
-// the load anchors a layout of 16 quants a thread, 2 threads a block, 16
-// blocks a warp and warps over the rows; with ROWS = 4 * 4 each thread holds
-// 4 rows.
+// kb + b of row r. A block's quants are 32 contiguous bytes that are only
+// 2-byte aligned (blocks are 34 bytes); the compiler reads each thread's run
+// of 16 of them with two aligned 16-byte loads and realigns it in registers
+// (funnel shifts), so the load anchors a layout of 16 quants a thread, 2
+// threads a block, 16 blocks a warp; with BLOCKS = 32 the 4 warps are 2 over
+// the blocks and 2 over the rows, and each thread holds ROWS / 2 rows of one
+// block. The bytes become floats by prmt + fadd (the compiler's i8 -> f32),
+// not by the slow I2F.
 //
 // x is loaded as [1, BLOCKS, 32] and broadcast over the rows: a load used
 // only through a broadcast takes the layout of the tile it meets, so each
@@ -28,8 +30,17 @@
 // (the bytes viewed as f16: 34-byte blocks keep them 2-byte aligned).
 //
 // Each iteration sums q * x over a block's half in the thread and over the
-// two halves with one shuffle, then adds d times that to a [ROWS, BLOCKS, 1]
-// accumulator; the blocks are summed once at the end.
+// two halves with one shuffle, then adds d times that to a
+// [ROWS, BLOCKS, 1] accumulator; the blocks are summed once at the end.
+//
+// Measured (H100, bench/llama/bench.py, back-to-back launches with weights
+// rotated out of L2, copy 2985.8 GB/s, 2026-11-22,
+// bench/llama-bench-matvec-2026-11-22-h100.txt): 9.94 / 21.78 / 21.54 us at
+// 4096x4096 / 11008x4096 / 4096x11008 = 60.2% / 73.8% / 74.6% of the
+// bandwidth floor, 3.4-4.0x the seed's dmmv and 2.0-2.2x Triton (was
+// 36-44% with 2-byte loads). ROWS/BLOCKS/warps tuned over 20 variants; more
+// rows a thread (x reuse) or more blocks a thread (bytes in flight) did not
+// help, nor did prefetching the next iteration into L2 (tile.prefetch).
 func.func @linear_q8_0(%y: !tile.ptr<f32> {tile.divisibility = 16},
                        %w: !tile.ptr<i8> {tile.divisibility = 16},
                        %x: !tile.ptr<f32> {tile.divisibility = 16},

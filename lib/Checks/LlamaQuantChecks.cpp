@@ -170,11 +170,16 @@ GpuCase quantizeCase(int64_t rows, int64_t kx) {
 // linear_q8_0 and mul_mat_vec_q
 //===----------------------------------------------------------------------===//
 
-constexpr int64_t kRows = 16;   // ROWS: rows a program
-constexpr int64_t kBlocks = 16; // BLOCKS: blocks of a row an iteration
+/// ROWS (rows a program) and BLOCKS (blocks of a row an iteration) of
+/// examples/kernels.list.
+struct MatVecConfig {
+  int64_t rows, blocks;
+};
+constexpr MatVecConfig kLinearConfig{8, 32};
+constexpr MatVecConfig kMulMatVecQConfig{4, 32};
 
-std::map<std::string, int64_t> matVecConstants(int64_t rows, int64_t blocks) {
-  return {{"ROWS", rows}, {"BLOCKS", blocks}};
+std::map<std::string, int64_t> matVecConstants(MatVecConfig c) {
+  return {{"ROWS", c.rows}, {"BLOCKS", c.blocks}};
 }
 
 /// y = W x with W an n x k block_q8_0 matrix and x f32.
@@ -238,19 +243,20 @@ template <MatVec kernel> void matVecSmall(Problem &p) {
   p.grid = {static_cast<uint32_t>(ceilDiv(n, 4)), 1, 1};
 }
 
-template <MatVec kernel> GpuCase matVecCase(int64_t n, int64_t k) {
+template <MatVec kernel>
+GpuCase matVecCase(MatVecConfig c, int64_t n, int64_t k) {
   return {std::to_string(n) + "x" + std::to_string(k), [=](Problem &p) {
             kernel(p, n, k);
-            p.constants = matVecConstants(kRows, kBlocks);
-            p.grid = {static_cast<uint32_t>(ceilDiv(n, kRows)), 1, 1};
+            p.constants = matVecConstants(c);
+            p.grid = {static_cast<uint32_t>(ceilDiv(n, c.rows)), 1, 1};
           }};
 }
 
 /// Llama-2 7B's generation linears, and an awkward one (N odd, K = 129
 /// blocks: rows not 16-byte aligned, the last iteration 1 block).
-template <MatVec kernel> std::vector<GpuCase> matVecCases() {
-  return {matVecCase<kernel>(4096, 4096), matVecCase<kernel>(11008, 4096),
-          matVecCase<kernel>(4096, 11008), matVecCase<kernel>(4001, 4128)};
+template <MatVec kernel> std::vector<GpuCase> matVecCases(MatVecConfig c) {
+  return {matVecCase<kernel>(c, 4096, 4096), matVecCase<kernel>(c, 11008, 4096),
+          matVecCase<kernel>(c, 4096, 11008), matVecCase<kernel>(c, 4001, 4128)};
 }
 
 } // namespace
@@ -270,10 +276,10 @@ std::vector<KernelCheck> llk::checks::llamaQuantChecks() {
       // The dequantizing and the integer mat-vec compute exactly defined sums
       // of the stored values in f32: f32 accuracy.
       {"linear_q8_0", "llama/linear_q8_0.mlir", "linear_q8_0",
-       matVecConstants(4, 8), 1e-5, matVecSmall<linearQ8_0>,
-       matVecCases<linearQ8_0>()},
+       matVecConstants({4, 8}), 1e-5, matVecSmall<linearQ8_0>,
+       matVecCases<linearQ8_0>(kLinearConfig)},
       {"mul_mat_vec_q", "llama/mul_mat_vec_q.mlir", "mul_mat_vec_q",
-       matVecConstants(4, 8), 1e-5, matVecSmall<mulMatVecQ>,
-       matVecCases<mulMatVecQ>()},
+       matVecConstants({4, 8}), 1e-5, matVecSmall<mulMatVecQ>,
+       matVecCases<mulMatVecQ>(kMulMatVecQConfig)},
   };
 }

@@ -344,7 +344,7 @@ func.func @copy_f32(%src: !tile.ptr<f32> {tile.divisibility = 16},
 constexpr int kCopyBlock = 4096;
 
 /// Rows a linear_q8_0 program computes (its ROWS).
-constexpr int64_t kLinearRows = 16;
+constexpr int64_t kLinearRows = 8;
 
 /// A kernel to compile: source (under examples/ or inline), function, the
 /// constants and num_warps of examples/kernels.list.
@@ -365,7 +365,7 @@ std::vector<KernelSpec> kernelSpecs(const Config &c) {
   return {
       {"rms_norm", "llama/rms_norm.mlir", "rms_norm_f32", {{"BLOCK", normBlock}}, 8},
       {"linear", "llama/linear_q8_0.mlir", "linear_q8_0",
-       {{"ROWS", kLinearRows}, {"BLOCKS", 16}}, 4},
+       {{"ROWS", kLinearRows}, {"BLOCKS", 32}}, 4},
       {"rope", "llama/rope.mlir", "rope_f32", {{"BLOCK", 1024}, {"D", c.D}}, 4},
       {"cpy", "llama/cpy.mlir", "cpy_f32_f16", {{"BLOCK", 1024}}, 4},
       {"attn_partial", "llama/attn_decode.mlir", "attn_decode_partial_kernel", attn, 8},

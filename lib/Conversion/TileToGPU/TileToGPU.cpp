@@ -1031,6 +1031,46 @@ struct StoreLowering : TilePattern<StoreOp> {
   }
 };
 
+/// One `prefetch.global.L2` per contiguous run a thread holds (the run's
+/// first address: a warp's runs tile its lines), predicated by the mask of
+/// the run's first element; once per element where layouts replicate.
+struct PrefetchLowering : TilePattern<PrefetchOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(PrefetchOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    IndexEmitter e(rewriter, op.getLoc());
+    auto emit = [&](Value address, Value pred) {
+      SmallVector<Value> operands{toGlobalPtr(e, address)};
+      std::string text = "prefetch.global.L2 [$0];", constraints = "l";
+      if (pred) {
+        operands.push_back(pred);
+        text = "@$1 " + text;
+        constraints += ",b";
+      }
+      LLVM::InlineAsmOp::create(rewriter, op.getLoc(), TypeRange{}, operands,
+                                text, constraints, /*has_side_effects=*/true,
+                                /*is_align_stack=*/false,
+                                LLVM::tailcallkind::TailCallKind::None,
+                                LLVM::AsmDialectAttr(), ArrayAttr());
+    };
+    if (!isa<RankedTensorType>(op.getPtr().getType())) {
+      emit(adaptor.getPtr(), adaptor.getMask());
+      rewriter.eraseOp(op);
+      return success();
+    }
+    DistributedView view = viewOf(op.getPtr().getType());
+    Value owner = e.ownerPredicate(view);
+    int64_t run = view.contigPerThread(view.order[0]);
+    for (int64_t r = 0; r < view.totalElemsPerThread(); r += run)
+      emit(e.extract(adaptor.getPtr(), r),
+           andPredicates(e, owner,
+                         adaptor.getMask() ? e.extract(adaptor.getMask(), r) : Value()));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// One atomic instruction on one element, predicated; returns the old value.
 Value emitAtomic(IndexEmitter &e, StringRef opcode, Value addr,
                  ArrayRef<Value> values, Value pred) {
@@ -2082,7 +2122,7 @@ struct ConvertTileToGPUPass
                  NumProgramsLowering, BarrierLowering, MakeRangeLowering,
                  SplatLowering, BroadcastLowering, ExpandDimsLowering,
                  ConvertLayoutLowering, ReshapeLowering, TransLowering,
-                 AddPtrLowering, LoadLowering, StoreLowering,
+                 AddPtrLowering, LoadLowering, StoreLowering, PrefetchLowering,
                  AtomicRMWLowering, AtomicCASLowering, CastLowering,
                  BitcastLowering, DotLowering, ReduceLowering<ReduceOp>,
                  ReduceLowering<GenericReduceOp>>(converter, ctx, state);

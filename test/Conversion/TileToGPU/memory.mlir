@@ -172,3 +172,34 @@ func.func @realigned_words(%x: !tile.ptr<i8> {tile.divisibility = 16}, %y: !tile
   tile.store %s, %yp : tensor<64x!tile.ptr<f32>>
   return
 }
+
+// -----
+
+// A prefetch is one `prefetch.global.L2` per contiguous run a thread holds
+// (here 16 bytes of a 64 x 32-byte tile: one per thread), predicated by
+// the mask, with no result.
+// CHECK-LABEL: gpu.func @prefetch
+// CHECK-COUNT-1: llvm.inline_asm has_side_effects "@$1 prefetch.global.L2 [$0];", "l,b"
+// CHECK-NOT: prefetch.global
+// CHECK: gpu.return
+func.func @prefetch(%x: !tile.ptr<i8> {tile.divisibility = 16}, %n: i32) {
+  %i = tile.make_range 0 to 64 : tensor<64xi32>
+  %c32 = arith.constant dense<32> : tensor<64xi32>
+  %rows = arith.muli %i, %c32 : tensor<64xi32>
+  %ns = tile.splat %n : i32 -> tensor<64xi32>
+  %ok = arith.cmpi slt, %i, %ns : tensor<64xi32>
+  %r2 = tile.expand_dims %rows axis = 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %rb = tile.broadcast %r2 : tensor<64x1xi32> -> tensor<64x32xi32>
+  %ok2 = tile.expand_dims %ok axis = 1 : tensor<64xi1> -> tensor<64x1xi1>
+  %okb = tile.broadcast %ok2 : tensor<64x1xi1> -> tensor<64x32xi1>
+  %j = tile.make_range 0 to 32 : tensor<32xi32>
+  %j2 = tile.expand_dims %j axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+  %jb = tile.broadcast %j2 : tensor<1x32xi32> -> tensor<64x32xi32>
+  %off = arith.addi %rb, %jb : tensor<64x32xi32>
+  %xs = tile.splat %x : !tile.ptr<i8> -> tensor<64x32x!tile.ptr<i8>>
+  %p = tile.addptr %xs, %off : tensor<64x32x!tile.ptr<i8>>, tensor<64x32xi32>
+  tile.prefetch %p mask %okb : tensor<64x32x!tile.ptr<i8>>
+  %v = tile.load %p mask %okb : tensor<64x32x!tile.ptr<i8>>
+  tile.store %v, %p mask %okb : tensor<64x32x!tile.ptr<i8>>
+  return
+}

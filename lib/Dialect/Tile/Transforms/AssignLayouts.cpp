@@ -40,8 +40,8 @@ RankedTensorType tileType(Value v) {
 
 /// Ops whose tile operands and results all share one layout.
 bool isSameLayoutOp(Operation *op) {
-  if (isa<SplatOp, BroadcastOp, AddPtrOp, LoadOp, StoreOp, AtomicRMWOp,
-          AtomicCASOp, CastOp, BitcastOp>(op))
+  if (isa<SplatOp, BroadcastOp, AddPtrOp, LoadOp, StoreOp, PrefetchOp,
+          AtomicRMWOp, AtomicCASOp, CastOp, BitcastOp>(op))
     return true;
   Dialect *dialect = op->getDialect();
   return dialect && isa<arith::ArithDialect, math::MathDialect>(dialect);
