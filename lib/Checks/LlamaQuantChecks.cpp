@@ -1,6 +1,7 @@
 //===- LlamaQuantChecks.cpp - Llama's int8 (q8_0 / q8_1) kernels ----------===//
 //
-// quantize_q8_1, linear_q8_0 and mul_mat_vec_q (examples/llama/) against
+// quantize_q8_1, linear_q8_0 and mul_mat_vec_q (examples/llama/) and the
+// prompt-phase GEMM on q8_0 weights (examples/gemm_q8_0.mlir) against
 // float64 references. The packed formats are built and read byte by byte, as
 // llama.cpp stores them (../shared/spec/llama-kernels.md):
 //   block_q8_0 = 34 bytes { f16 d; int8 qs[32]; }
@@ -259,6 +260,53 @@ template <MatVec kernel> std::vector<GpuCase> matVecCases(MatVecConfig c) {
           matVecCase<kernel>(c, 4096, 11008), matVecCase<kernel>(c, 4001, 4128)};
 }
 
+//===----------------------------------------------------------------------===//
+// gemm_q8_0 (prompt phase)
+//===----------------------------------------------------------------------===//
+
+/// C = A W^T with A m x k f16 activations, W an n x k block_q8_0 matrix and
+/// C f32. The reference uses the exact weights d * qs; the kernel rounds
+/// each to f16 once (relative 2^-12 a weight), hence f16 tolerances.
+void gemmQ8_0(Problem &p, int64_t m, int64_t n, int64_t k, int64_t blockM,
+              int64_t blockN) {
+  HostBuffer &a = p.randn("a", ElemType::F16, {m, k});
+  HostBuffer &w = randomQ8_0(p, "w", n, k);
+  HostBuffer &c = p.output("c", ElemType::F32, {m, n});
+  PackedView wv = viewQ8_0(w, k);
+  std::vector<double> weights(n * k);
+  for (int64_t r = 0; r < n; ++r)
+    for (int64_t q = 0; q < k; ++q)
+      weights[r * k + q] = wv.d(r, q / kQK) * wv.q(r, q / kQK, q % kQK);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double sum = 0;
+      for (int64_t q = 0; q < k; ++q)
+        sum += a[i * k + q] * weights[j * k + q];
+      c.reference[i * n + j] = sum;
+    }
+  p.pointerArg(a);
+  p.pointerArg(w);
+  p.pointerArg(c);
+  p.scalarArg(ElemType::I32, m);
+  p.scalarArg(ElemType::I32, n);
+  p.scalarArg(ElemType::I32, k);
+  p.scalarArg(ElemType::I32, k); // stride_am
+  p.scalarArg(ElemType::I32, n); // stride_cm
+  p.grid = {static_cast<uint32_t>(ceilDiv(m, blockM) * ceilDiv(n, blockN)), 1, 1};
+  p.bytes = 2.0 * m * k + w.bytes.size() + 4.0 * m * n;
+}
+
+/// The GPU's blocks: 128 x 64 x 64, 4 warps (examples/kernels.list).
+GpuCase gemmQ8_0Case(int64_t m, int64_t n, int64_t k) {
+  return {std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k),
+          [=](Problem &p) {
+            gemmQ8_0(p, m, n, k, 128, 64);
+            p.constants = {{"BLOCK_M", 128}, {"BLOCK_N", 64}, {"BLOCK_K", 64},
+                           {"GROUP_SIZE_M", 8}};
+            p.numWarps = 4;
+          }};
+}
+
 } // namespace
 
 std::vector<KernelCheck> llk::checks::llamaQuantChecks() {
@@ -281,5 +329,13 @@ std::vector<KernelCheck> llk::checks::llamaQuantChecks() {
       {"mul_mat_vec_q", "llama/mul_mat_vec_q.mlir", "mul_mat_vec_q",
        matVecConstants({4, 8}), 1e-5, matVecSmall<mulMatVecQ>,
        matVecCases<mulMatVecQ>(kMulMatVecQConfig)},
+      // The prompt-phase GEMM on q8_0 weights. Small shape: M = 37 (rows
+      // wrap), N = 40 (a partial block of columns), K = 5 blocks (the second
+      // 64-wide step is half masked).
+      {"gemm_q8_0", "gemm_q8_0.mlir", "gemm_q8_0_kernel",
+       {{"BLOCK_M", 32}, {"BLOCK_N", 32}, {"BLOCK_K", 64}, {"GROUP_SIZE_M", 2}},
+       1e-3, [](Problem &p) { gemmQ8_0(p, 37, 40, 5 * kQK, 32, 32); },
+       {gemmQ8_0Case(512, 4096, 4096), gemmQ8_0Case(512, 11008, 4096),
+        gemmQ8_0Case(512, 4096, 11008), gemmQ8_0Case(333, 1000, 4128)}},
   };
 }

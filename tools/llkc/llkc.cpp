@@ -75,6 +75,16 @@ int main(int argc, char **argv) {
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
+  // --help lists llkc's own options; LLVM's and MLIR's (the back ends',
+  // --mlir-timing, ...) still work and are listed by --help-hidden.
+  for (auto &entry : cl::getRegisteredOptions()) {
+    cl::Option &option = *entry.second;
+    bool ours = llvm::any_of(option.Categories, [](cl::OptionCategory *c) {
+      return c == &category || c->getName() == "Generic Options";
+    });
+    if (!ours && option.getOptionHiddenFlag() == cl::NotHidden)
+      option.setHiddenFlag(cl::Hidden);
+  }
   cl::ParseCommandLineOptions(argc, argv, "llk tile kernel compiler\n");
 
   llk::CompileOptions options;

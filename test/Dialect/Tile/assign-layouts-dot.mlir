@@ -1,5 +1,5 @@
-// RUN: llk-opt %s -split-input-file -tile-assign-layouts | FileCheck %s
-// RUN: llk-opt %s -split-input-file -tile-assign-layouts=num-warps=8 | FileCheck %s --check-prefix=W8
+// RUN: llk-opt %s -split-input-file -mlir-print-local-scope -tile-assign-layouts | FileCheck %s
+// RUN: llk-opt %s -split-input-file -mlir-print-local-scope -tile-assign-layouts=num-warps=8 | FileCheck %s --check-prefix=W8
 
 // A dot's accumulator takes the mma.sync m16n8 accumulator layout (lanes 8x4,
 // two columns per lane), warps over M and N; it stays in it through the

@@ -1,5 +1,5 @@
-// RUN: llk-opt %s -split-input-file -tile-assign-layouts | FileCheck %s
-// RUN: llk-opt %s -split-input-file -tile-assign-layouts=num-warps=8 | FileCheck %s --check-prefix=W8
+// RUN: llk-opt %s -split-input-file -mlir-print-local-scope -tile-assign-layouts | FileCheck %s
+// RUN: llk-opt %s -split-input-file -mlir-print-local-scope -tile-assign-layouts=num-warps=8 | FileCheck %s --check-prefix=W8
 
 // Contiguous f32 accesses from a 16-byte aligned pointer: 4 elements (16
 // bytes) per thread, lanes then warps along the tile; the num_warps choice

@@ -1,4 +1,4 @@
-// RUN: llk-opt %s -split-input-file -canonicalize | FileCheck %s
+// RUN: llk-opt %s -split-input-file -mlir-print-local-scope -canonicalize | FileCheck %s
 
 #a = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
 #b = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>

@@ -3,10 +3,10 @@
 // Loads and stores use one of cache/evict/volatile at a time: PTX has no
 // instruction that combines them (see llkc/memory-hint-combos.test).
 //
-// RUN: llk-opt %s | llk-opt | FileCheck %s
-// RUN: llk-opt %s --mlir-print-op-generic | llk-opt | FileCheck %s
-// RUN: llk-opt %s --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
-// RUN: llk-opt %s --mlir-print-op-generic | llk-opt --mlir-print-op-generic \
+// RUN: llk-opt %s | llk-opt -mlir-print-local-scope | FileCheck %s
+// RUN: llk-opt %s --mlir-print-op-generic | llk-opt -mlir-print-local-scope | FileCheck %s
+// RUN: llk-opt %s --mlir-print-op-generic -mlir-print-local-scope | FileCheck %s --check-prefix=GENERIC
+// RUN: llk-opt %s --mlir-print-op-generic | llk-opt --mlir-print-op-generic -mlir-print-local-scope \
 // RUN:   | FileCheck %s --check-prefix=GENERIC
 
 #blocked = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
