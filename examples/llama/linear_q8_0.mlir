@@ -29,18 +29,22 @@
 // from registers for its rows. The scales d are [ROWS, BLOCKS, 1] f16 loads
 // (the bytes viewed as f16: 34-byte blocks keep them 2-byte aligned).
 //
-// Each iteration sums q * x over a block's half in the thread and over the
-// two halves with one shuffle, then adds d times that to a
-// [ROWS, BLOCKS, 1] accumulator; the blocks are summed once at the end.
+// Each iteration sums q * x over a block's half in the thread (the product
+// is `fastmath<contract>`, so the sum is a chain of FFMAs) and over the two
+// halves with one shuffle, then adds d times that to a [ROWS, BLOCKS, 1]
+// accumulator; the blocks are summed once at the end.
 //
 // Measured (H100, bench/llama/bench.py, back-to-back launches with weights
-// rotated out of L2, copy 2985.8 GB/s, 2026-11-22,
-// bench/llama-bench-matvec-2026-11-22-h100.txt): 9.94 / 21.78 / 21.54 us at
-// 4096x4096 / 11008x4096 / 4096x11008 = 60.2% / 73.8% / 74.6% of the
-// bandwidth floor, 3.4-4.0x the seed's dmmv and 2.0-2.2x Triton (was
-// 36-44% with 2-byte loads). ROWS/BLOCKS/warps tuned over 20 variants; more
-// rows a thread (x reuse) or more blocks a thread (bytes in flight) did not
-// help, nor did prefetching the next iteration into L2 (tile.prefetch).
+// rotated out of L2, copy 2988.5 GB/s, 2026-11-22,
+// bench/llama-bench-matvec-2026-11-22-h100.txt): 9.55 / 20.98 / 20.71 us at
+// 4096x4096 / 11008x4096 / 4096x11008 = 62.5% / 76.5% / 77.5% of the
+// bandwidth floor, 3.5-4.1x the seed's dmmv and 2.1-2.2x Triton (was 36-44%
+// with 2-byte loads). ROWS/BLOCKS/warps tuned over ~25 variants; more rows a
+// thread (x reuse) or more blocks a thread (bytes in flight) did not help,
+// nor did prefetching the next iteration into L2 (tile.prefetch); the
+// contractable product (FFMA instead of FMUL + FADD) gave +2-3%. At
+// 4096x4096 about 2.1 us of each launch is fixed cost in this method, which
+// bounds any kernel to ~74% there.
 func.func @linear_q8_0(%y: !tile.ptr<f32> {tile.divisibility = 16},
                        %w: !tile.ptr<i8> {tile.divisibility = 16},
                        %x: !tile.ptr<f32> {tile.divisibility = 16},
@@ -148,7 +152,7 @@ func.func @linear_q8_0(%y: !tile.ptr<f32> {tile.divisibility = 16},
 
     %qf = tile.cast %q : tensor<${ROWS}x${BLOCKS}x32xi8> to tensor<${ROWS}x${BLOCKS}x32xf32>
     %xb = tile.broadcast %xv : tensor<1x${BLOCKS}x32xf32> -> tensor<${ROWS}x${BLOCKS}x32xf32>
-    %qx = arith.mulf %qf, %xb : tensor<${ROWS}x${BLOCKS}x32xf32>
+    %qx = arith.mulf %qf, %xb fastmath<contract> : tensor<${ROWS}x${BLOCKS}x32xf32>
     %dot = tile.reduce sum %qx axis = 2 : tensor<${ROWS}x${BLOCKS}x32xf32> -> tensor<${ROWS}x${BLOCKS}xf32>
     %dot_3 = tile.expand_dims %dot axis = 2 : tensor<${ROWS}x${BLOCKS}xf32> -> tensor<${ROWS}x${BLOCKS}x1xf32>
     %d = tile.cast %d_h : tensor<${ROWS}x${BLOCKS}x1xf16> to tensor<${ROWS}x${BLOCKS}x1xf32>

@@ -27,10 +27,12 @@
 // once at the end.
 //
 // Measured (H100, bench/llama/bench.py, weights rotated out of L2, copy
-// 2985.8 GB/s, 2026-11-22, bench/llama-bench-matvec-2026-11-22-h100.txt):
-// 8.72 / 19.34 / 19.21 us at 4096x4096 / 11008x4096 / 4096x11008 = 68.5% /
-// 83.0% / 83.6% of the bandwidth floor, 1.39-1.45x the seed's dp4a mmvq and
-// 2.7-3.0x Triton (was 28-33%, 0.5-0.6x the seed).
+// 2988.5 GB/s, 2026-11-22, bench/llama-bench-matvec-2026-11-22-h100.txt):
+// 8.69 / 19.29 / 19.11 us at 4096x4096 / 11008x4096 / 4096x11008 = 68.7% /
+// 83.2% / 83.9% of the bandwidth floor, 1.40-1.45x the seed's dp4a mmvq and
+// 2.7-3.0x Triton (was 28-33%, 0.5-0.6x the seed). Between the two K = 4096
+// sizes it streams at 95% of the copy rate; the rest is ~2.4 us of fixed
+// cost a launch (bench/RESULTS.md).
 func.func @mul_mat_vec_q(%y: !tile.ptr<f32> {tile.divisibility = 16},
                        %w: !tile.ptr<i8> {tile.divisibility = 16},
                        %xq: !tile.ptr<i8> {tile.divisibility = 16},

@@ -125,3 +125,28 @@ func.func @byte_dot(%a: !tile.ptr<i8> {tile.divisibility = 16}, %b: !tile.ptr<i8
   tile.store %t, %yp : tensor<64x!tile.ptr<i32>>
   return
 }
+
+// -----
+
+// A float sum of products marked contractable adds with `contract` too
+// (LLVM then fuses each product into its addition: FFMA); unmarked
+// products round before they are added.
+// CHECK-LABEL: gpu.func @contracted_dot
+// CHECK: arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : vector<16xf32>
+// CHECK: arith.addf %{{.*}}, %{{.*}} fastmath<contract> : f32
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK-NOT: fastmath<contract>
+// CHECK: gpu.return
+func.func @contracted_dot(%a: !tile.ptr<f32> {tile.divisibility = 16}, %y: !tile.ptr<f32> {tile.divisibility = 16}) {
+  %r = tile.make_range 0 to 2048 : tensor<2048xi32>
+  %as = tile.splat %a : !tile.ptr<f32> -> tensor<2048x!tile.ptr<f32>>
+  %ap = tile.addptr %as, %r : tensor<2048x!tile.ptr<f32>>, tensor<2048xi32>
+  %v = tile.load %ap : tensor<2048x!tile.ptr<f32>>
+  %p = arith.mulf %v, %v fastmath<contract> : tensor<2048xf32>
+  %s = tile.reduce sum %p axis = 0 : tensor<2048xf32> -> f32
+  %q = arith.mulf %v, %v : tensor<2048xf32>
+  %t = tile.reduce sum %q axis = 0 : tensor<2048xf32> -> f32
+  %u = arith.addf %s, %t : f32
+  tile.store %u, %y : !tile.ptr<f32>
+  return
+}
