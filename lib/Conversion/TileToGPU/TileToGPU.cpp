@@ -768,10 +768,9 @@ struct ExpandDimsLowering : TilePattern<ExpandDimsOp> {
 
 /// Recomputes the integer index tile `v` (built from make_range, splats of
 /// scalars, splat constants, expand_dims, layout conversions and +, -, *) in
-/// the layout of `dst`,
-/// from each thread's own coordinates; `dims[d]` is the dimension of the
-/// target tile that `v`'s dimension d becomes. Null where `v` is anything
-/// else.
+/// the layout of `dst`, from each thread's own coordinates; `dims[d]` is the
+/// dimension of the target tile that `v`'s dimension d becomes. Null where
+/// `v` is anything else (ops already created for it are then dead).
 Value rematerializeIndices(IndexEmitter &e, ConversionPatternRewriter &rewriter,
                            Value v, const DistributedView &dst,
                            ArrayRef<unsigned> dims, int depth = 0) {
