@@ -54,6 +54,7 @@ bench.py loads the PTX with cupy.RawModule(code=...), launches on the torch
 current stream, and compares the outputs against float64 references; a
 spec only has to say which PTX, which grid and which arguments.
 """
+import os
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -265,23 +266,39 @@ def _quantize_q8_1(c):
                    [ptr(c.t["out"], type="i8"), ptr(c.t["x"]), i32(s["K"]), i32(s["Kp"])])]
 
 
+# ROWS of linear_q8_0 and mul_mat_vec_q (examples/kernels.list).
+MATVEC_ROWS = {"linear_q8_0": 8, "mul_mat_vec_q": 4}
+# Tuning: LLK_MATVEC_VARIANTS="r8b32w4,r4b32w4" times <kernel>_r8b32w4.ptx
+# etc. (ROWS, BLOCKS, num_warps) beside each other, rows "llk:r8b32w4".
+MATVEC_VARIANTS = [v for v in os.environ.get("LLK_MATVEC_VARIANTS", "").split(",") if v]
+
+
+def _matvec(kernel, c, args):
+    s = c.shape
+    if not MATVEC_VARIANTS:
+        return [Launch(f"{kernel}.ptx", (cdiv(s["N"], MATVEC_ROWS[kernel]),), args)]
+    runs = {}
+    for v in MATVEC_VARIANTS:
+        rows = int(v[1:v.index("b")])
+        runs[v] = [Launch(f"{kernel}_{v}.ptx", (cdiv(s["N"], rows),), args, entry=kernel)]
+    return runs
+
+
 @spec("linear_q8_0")
 def _linear_q8_0(c):
-    # linear_q8_0(y, w bytes, x, n_rows, n_cols); ROWS=2 rows per program.
+    # linear_q8_0(y, w bytes, x, n_rows, n_cols); ROWS rows per program.
     s = c.shape
-    return [Launch("linear_q8_0.ptx", (cdiv(s["N"], 2),),
-                   [ptr(c.t["out"]), ptr(c.t["w"], type="i8"), ptr(c.t["x"]),
-                    i32(s["N"]), i32(s["K"])])]
+    return _matvec("linear_q8_0", c, [ptr(c.t["out"]), ptr(c.t["w"], type="i8"), ptr(c.t["x"]),
+                                      i32(s["N"]), i32(s["K"])])
 
 
 @spec("mul_mat_vec_q")
 def _mul_mat_vec_q(c):
     # mul_mat_vec_q(y, w bytes (q8_0), xq bytes (q8_1), n_rows, n_cols);
-    # ROWS=2 rows per program.
+    # ROWS rows per program.
     s = c.shape
-    return [Launch("mul_mat_vec_q.ptx", (cdiv(s["N"], 2),),
-                   [ptr(c.t["out"]), ptr(c.t["w"], type="i8"), ptr(c.t["yq"], type="i8"),
-                    i32(s["N"]), i32(s["K"])])]
+    return _matvec("mul_mat_vec_q", c, [ptr(c.t["out"]), ptr(c.t["w"], type="i8"),
+                                        ptr(c.t["yq"], type="i8"), i32(s["N"]), i32(s["K"])])
 
 
 @spec("attention")

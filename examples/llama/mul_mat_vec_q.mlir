@@ -10,22 +10,29 @@
 // 11008 x 4096, 4096 x 11008.
 //
 //   grid = ceil(N / ROWS) programs, num_warps = 4
-//   constants: ROWS = 2 rows a program; PAIRS = 16 * (blocks of a row an
-//   iteration) = 256 (16 blocks); T = ROWS * PAIRS (the tile's rows; the final
-//   reshape rejects any other value)
+//   constants: ROWS = 4 rows a program, BLOCKS = 32 blocks of a row an
+//   iteration (powers of two)
 //   args: y (f32, N), w (block_q8_0 bytes), xq (block_q8_1 bytes),
 //         n_rows = N, n_cols = K (a multiple of 32)
 //
-// The tile and its reasons are linear_q8_0's (examples/llama/linear_q8_0.mlir):
-// [T, 2] with row i = (row r, block b, pair t) and element (i, k) = quant
-// 2t+k, because a q8_0 block's quants are only 2-byte aligned; the q8_1 quants
-// (4-byte aligned) and both f16 scales are read as the same byte pairs so
-// that every access shares one layout. Each thread multiplies its pair in
-// i32 (q0*q1 + q0'*q1', the in-thread half of the seed's dp4a) and adds it,
-// scaled by d0*d1, to a per-pair f32 accumulator; the pairs are summed once
-// at the end. Measured (H100, L2 flushed, 2026-11-22): 26-31% of copy
-// bandwidth at the Llama shapes (ROWS = 2, PAIRS = 256, 4 warps), below
-// linear_q8_0 (it also reads the q8_1 pairs and glues a second scale).
+// The tile and its layout are linear_q8_0's
+// (examples/llama/linear_q8_0.mlir): [ROWS, BLOCKS, 32], each thread holding
+// 16 quants of a block (two aligned 16-byte loads, realigned in registers)
+// for ROWS / 2 rows. The q8_1 quants ([1, BLOCKS, 32], 4-byte aligned:
+// realigned by whole words) are loaded once a thread and broadcast over its
+// rows; both scales are f16 loads. The integer dot product of a block is an
+// i32 sum of products of sign-extended i8, which the compiler lowers to dp4a
+// (4 for a thread's 16 quants), then one shuffle joins the block's two
+// halves; d0 * d1 scales it into a [ROWS, BLOCKS, 1] f32 accumulator summed
+// once at the end.
+//
+// Measured (H100, bench/llama/bench.py, weights rotated out of L2, copy
+// 2988.5 GB/s, 2026-11-22, bench/llama-bench-matvec-2026-11-22-h100.txt):
+// 8.69 / 19.29 / 19.11 us at 4096x4096 / 11008x4096 / 4096x11008 = 68.7% /
+// 83.2% / 83.9% of the bandwidth floor, 1.40-1.45x the seed's dp4a mmvq and
+// 2.7-3.0x Triton (was 28-33%, 0.5-0.6x the seed). Between the two K = 4096
+// sizes it streams at 95% of the copy rate; the rest is ~2.4 us of fixed
+// cost a launch (bench/RESULTS.md).
 func.func @mul_mat_vec_q(%y: !tile.ptr<f32> {tile.divisibility = 16},
                        %w: !tile.ptr<i8> {tile.divisibility = 16},
                        %xq: !tile.ptr<i8> {tile.divisibility = 16},
@@ -33,138 +40,151 @@ func.func @mul_mat_vec_q(%y: !tile.ptr<f32> {tile.divisibility = 16},
                        %n_cols: i32 {tile.divisibility = 16}) {
   %pid = tile.program_id x
   %c0 = arith.constant 0 : i32
+  %c17 = arith.constant 17 : i32
   %c32 = arith.constant 32 : i32
   %c34 = arith.constant 34 : i32
+  %c18 = arith.constant 18 : i32
   %c36 = arith.constant 36 : i32
   %c_rows = arith.constant ${ROWS} : i32
-  %c_pairs = arith.constant ${PAIRS} : i32
-  %c16_s = arith.constant 16 : i32
-  %c_blocks = arith.divsi %c_pairs, %c16_s : i32
+  %c_blocks = arith.constant ${BLOCKS} : i32
   %n_blocks = arith.divsi %n_cols, %c32 : i32
   %row_bytes = arith.muli %n_blocks, %c34 : i32
+  %row_halves = arith.muli %n_blocks, %c17 : i32
   %first_row = arith.muli %pid, %c_rows : i32
 
-  // Row i of the tile: (r, b, t) = (i / PAIRS, i % PAIRS / 16, i % 16).
-  %i = tile.make_range 0 to ${T} : tensor<${T}xi32>
-  %c_per_row = arith.constant dense<${PAIRS}> : tensor<${T}xi32>
-  %c16 = arith.constant dense<16> : tensor<${T}xi32>
-  %r = arith.divsi %i, %c_per_row : tensor<${T}xi32>
-  %in_row = arith.remsi %i, %c_per_row : tensor<${T}xi32>
-  %b = arith.divsi %in_row, %c16 : tensor<${T}xi32>
-  %t = arith.remsi %i, %c16 : tensor<${T}xi32>
-  %first_rows = tile.splat %first_row : i32 -> tensor<${T}xi32>
-  %row = arith.addi %first_rows, %r : tensor<${T}xi32>
-  %n_rows_t = tile.splat %n_rows : i32 -> tensor<${T}xi32>
-  %row_ok = arith.cmpi slt, %row, %n_rows_t : tensor<${T}xi32>
+  // Rows (dimension 0), blocks (1) and quants (2), each expanded to 3-D.
+  %r = tile.make_range 0 to ${ROWS} : tensor<${ROWS}xi32>
+  %first_rows = tile.splat %first_row : i32 -> tensor<${ROWS}xi32>
+  %rows = arith.addi %first_rows, %r : tensor<${ROWS}xi32>
+  %rows_a = tile.expand_dims %rows axis = 1 : tensor<${ROWS}xi32> -> tensor<${ROWS}x1xi32>
+  %rows_3 = tile.expand_dims %rows_a axis = 2 : tensor<${ROWS}x1xi32> -> tensor<${ROWS}x1x1xi32>
+  %b = tile.make_range 0 to ${BLOCKS} : tensor<${BLOCKS}xi32>
+  %b_a = tile.expand_dims %b axis = 0 : tensor<${BLOCKS}xi32> -> tensor<1x${BLOCKS}xi32>
+  %b_3 = tile.expand_dims %b_a axis = 2 : tensor<1x${BLOCKS}xi32> -> tensor<1x${BLOCKS}x1xi32>
+  %j = tile.make_range 0 to 32 : tensor<32xi32>
+  %j_a = tile.expand_dims %j axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+  %j_3 = tile.expand_dims %j_a axis = 0 : tensor<1x32xi32> -> tensor<1x1x32xi32>
 
-  // Byte offsets, in the first iteration, of the weight block's scale (d_off)
-  // and pair (q_off), and of the q8_1 block's scale (d1_off) and pair (q1_off).
-  %row_bytes_t = tile.splat %row_bytes : i32 -> tensor<${T}xi32>
-  %row_start = arith.muli %row, %row_bytes_t : tensor<${T}xi32>
-  %c34_t = arith.constant dense<34> : tensor<${T}xi32>
-  %b_bytes = arith.muli %b, %c34_t : tensor<${T}xi32>
-  %d_off = arith.addi %row_start, %b_bytes : tensor<${T}xi32>
-  %c2 = arith.constant dense<2> : tensor<${T}xi32>
-  %t2 = arith.muli %t, %c2 : tensor<${T}xi32>
-  %qs_start = arith.addi %d_off, %c2 : tensor<${T}xi32>
-  %q_off = arith.addi %qs_start, %t2 : tensor<${T}xi32>
-  %c36_t = arith.constant dense<36> : tensor<${T}xi32>
-  %d1_off = arith.muli %b, %c36_t : tensor<${T}xi32>
-  %c4 = arith.constant dense<4> : tensor<${T}xi32>
-  %qs1_start = arith.addi %d1_off, %c4 : tensor<${T}xi32>
-  %q1_off = arith.addi %qs1_start, %t2 : tensor<${T}xi32>
+  // Per (row, block): whether the row exists, the byte offset of the block's
+  // d and the f16 index of d, in the first iteration.
+  %n_rows_r = tile.splat %n_rows : i32 -> tensor<${ROWS}x1x1xi32>
+  %row_ok_r = arith.cmpi slt, %rows_3, %n_rows_r : tensor<${ROWS}x1x1xi32>
+  %row_ok = tile.broadcast %row_ok_r : tensor<${ROWS}x1x1xi1> -> tensor<${ROWS}x${BLOCKS}x1xi1>
+  %row_bytes_r = tile.splat %row_bytes : i32 -> tensor<${ROWS}x1x1xi32>
+  %row_start_r = arith.muli %rows_3, %row_bytes_r : tensor<${ROWS}x1x1xi32>
+  %row_start = tile.broadcast %row_start_r : tensor<${ROWS}x1x1xi32> -> tensor<${ROWS}x${BLOCKS}x1xi32>
+  %row_halves_r = tile.splat %row_halves : i32 -> tensor<${ROWS}x1x1xi32>
+  %row_d_r = arith.muli %rows_3, %row_halves_r : tensor<${ROWS}x1x1xi32>
+  %row_d = tile.broadcast %row_d_r : tensor<${ROWS}x1x1xi32> -> tensor<${ROWS}x${BLOCKS}x1xi32>
+  %c34_b = arith.constant dense<34> : tensor<1x${BLOCKS}x1xi32>
+  %b_bytes_b = arith.muli %b_3, %c34_b : tensor<1x${BLOCKS}x1xi32>
+  %b_bytes = tile.broadcast %b_bytes_b : tensor<1x${BLOCKS}x1xi32> -> tensor<${ROWS}x${BLOCKS}x1xi32>
+  %c17_b = arith.constant dense<17> : tensor<1x${BLOCKS}x1xi32>
+  %b_d_b = arith.muli %b_3, %c17_b : tensor<1x${BLOCKS}x1xi32>
+  %b_d = tile.broadcast %b_d_b : tensor<1x${BLOCKS}x1xi32> -> tensor<${ROWS}x${BLOCKS}x1xi32>
+  %block_off = arith.addi %row_start, %b_bytes : tensor<${ROWS}x${BLOCKS}x1xi32>
+  %d_idx = arith.addi %row_d, %b_d : tensor<${ROWS}x${BLOCKS}x1xi32>
+  %b_rb = tile.broadcast %b_3 : tensor<1x${BLOCKS}x1xi32> -> tensor<${ROWS}x${BLOCKS}x1xi32>
 
-  // The pair's two elements (columns k = 0, 1).
-  %k = tile.make_range 0 to 2 : tensor<2xi32>
-  %k_row = tile.expand_dims %k axis = 0 : tensor<2xi32> -> tensor<1x2xi32>
-  %k_2d = tile.broadcast %k_row : tensor<1x2xi32> -> tensor<${T}x2xi32>
-  %d_off_c = tile.expand_dims %d_off axis = 1 : tensor<${T}xi32> -> tensor<${T}x1xi32>
-  %d_off_b = tile.broadcast %d_off_c : tensor<${T}x1xi32> -> tensor<${T}x2xi32>
-  %d_off_2d = arith.addi %d_off_b, %k_2d : tensor<${T}x2xi32>
-  %q_off_c = tile.expand_dims %q_off axis = 1 : tensor<${T}xi32> -> tensor<${T}x1xi32>
-  %q_off_b = tile.broadcast %q_off_c : tensor<${T}x1xi32> -> tensor<${T}x2xi32>
-  %q_off_2d = arith.addi %q_off_b, %k_2d : tensor<${T}x2xi32>
-  %d1_off_c = tile.expand_dims %d1_off axis = 1 : tensor<${T}xi32> -> tensor<${T}x1xi32>
-  %d1_off_b = tile.broadcast %d1_off_c : tensor<${T}x1xi32> -> tensor<${T}x2xi32>
-  %d1_off_2d = arith.addi %d1_off_b, %k_2d : tensor<${T}x2xi32>
-  %q1_off_c = tile.expand_dims %q1_off axis = 1 : tensor<${T}xi32> -> tensor<${T}x1xi32>
-  %q1_off_b = tile.broadcast %q1_off_c : tensor<${T}x1xi32> -> tensor<${T}x2xi32>
-  %q1_off_2d = arith.addi %q1_off_b, %k_2d : tensor<${T}x2xi32>
-  %row_ok_c = tile.expand_dims %row_ok axis = 1 : tensor<${T}xi1> -> tensor<${T}x1xi1>
-  %row_ok_2d = tile.broadcast %row_ok_c : tensor<${T}x1xi1> -> tensor<${T}x2xi1>
-  %b_c = tile.expand_dims %b axis = 1 : tensor<${T}xi32> -> tensor<${T}x1xi32>
-  %b_2d = tile.broadcast %b_c : tensor<${T}x1xi32> -> tensor<${T}x2xi32>
-  // Shift of byte k in the f16 scale: lo | hi << 8.
-  %c8 = arith.constant dense<8> : tensor<${T}x2xi32>
-  %shift = arith.muli %k_2d, %c8 : tensor<${T}x2xi32>
-  %c255 = arith.constant dense<255> : tensor<${T}x2xi32>
+  // Quant (r, b, j) at block_off + 2 + j; x (b, j) at 32 b + j.
+  %c2_q = arith.constant dense<2> : tensor<1x1x32xi32>
+  %j_bytes = arith.addi %j_3, %c2_q : tensor<1x1x32xi32>
+  %j_q = tile.broadcast %j_bytes : tensor<1x1x32xi32> -> tensor<${ROWS}x${BLOCKS}x32xi32>
+  %block_q = tile.broadcast %block_off : tensor<${ROWS}x${BLOCKS}x1xi32> -> tensor<${ROWS}x${BLOCKS}x32xi32>
+  %q_off = arith.addi %block_q, %j_q : tensor<${ROWS}x${BLOCKS}x32xi32>
+  // q8_1 quant (b, j) at 36 b + 4 + j, its d at f16 index 18 b.
+  %c36_x = arith.constant dense<36> : tensor<1x${BLOCKS}x1xi32>
+  %b_bytes1 = arith.muli %b_3, %c36_x : tensor<1x${BLOCKS}x1xi32>
+  %b_bytes1_x = tile.broadcast %b_bytes1 : tensor<1x${BLOCKS}x1xi32> -> tensor<1x${BLOCKS}x32xi32>
+  %c4_x = arith.constant dense<4> : tensor<1x1x32xi32>
+  %j4 = arith.addi %j_3, %c4_x : tensor<1x1x32xi32>
+  %j4_x = tile.broadcast %j4 : tensor<1x1x32xi32> -> tensor<1x${BLOCKS}x32xi32>
+  %x_off = arith.addi %b_bytes1_x, %j4_x : tensor<1x${BLOCKS}x32xi32>
+  %c18_x = arith.constant dense<18> : tensor<1x${BLOCKS}x1xi32>
+  %d1_idx = arith.muli %b_3, %c18_x : tensor<1x${BLOCKS}x1xi32>
 
-  %ws = tile.splat %w : !tile.ptr<i8> -> tensor<${T}x2x!tile.ptr<i8>>
-  %q_base = tile.addptr %ws, %q_off_2d : tensor<${T}x2x!tile.ptr<i8>>, tensor<${T}x2xi32>
-  %d_base = tile.addptr %ws, %d_off_2d : tensor<${T}x2x!tile.ptr<i8>>, tensor<${T}x2xi32>
-  %xqs = tile.splat %xq : !tile.ptr<i8> -> tensor<${T}x2x!tile.ptr<i8>>
-  %q1_base = tile.addptr %xqs, %q1_off_2d : tensor<${T}x2x!tile.ptr<i8>>, tensor<${T}x2xi32>
-  %d1_base = tile.addptr %xqs, %d1_off_2d : tensor<${T}x2x!tile.ptr<i8>>, tensor<${T}x2xi32>
-  %n_blocks_2d = tile.splat %n_blocks : i32 -> tensor<${T}x2xi32>
-  %zero_q = arith.constant dense<0> : tensor<${T}x2xi8>
-  %zero_acc = arith.constant dense<0.0> : tensor<${T}xf32>
+  %ws = tile.splat %w : !tile.ptr<i8> -> tensor<${ROWS}x${BLOCKS}x32x!tile.ptr<i8>>
+  %q_base = tile.addptr %ws, %q_off : tensor<${ROWS}x${BLOCKS}x32x!tile.ptr<i8>>, tensor<${ROWS}x${BLOCKS}x32xi32>
+  %w_half = tile.bitcast %w : !tile.ptr<i8> to !tile.ptr<f16>
+  %wds = tile.splat %w_half : !tile.ptr<f16> -> tensor<${ROWS}x${BLOCKS}x1x!tile.ptr<f16>>
+  %d_base = tile.addptr %wds, %d_idx : tensor<${ROWS}x${BLOCKS}x1x!tile.ptr<f16>>, tensor<${ROWS}x${BLOCKS}x1xi32>
+  %xs = tile.splat %xq : !tile.ptr<i8> -> tensor<1x${BLOCKS}x32x!tile.ptr<i8>>
+  %x_base = tile.addptr %xs, %x_off : tensor<1x${BLOCKS}x32x!tile.ptr<i8>>, tensor<1x${BLOCKS}x32xi32>
+  %xq_half = tile.bitcast %xq : !tile.ptr<i8> to !tile.ptr<f16>
+  %xds = tile.splat %xq_half : !tile.ptr<f16> -> tensor<1x${BLOCKS}x1x!tile.ptr<f16>>
+  %d1_base = tile.addptr %xds, %d1_idx : tensor<1x${BLOCKS}x1x!tile.ptr<f16>>, tensor<1x${BLOCKS}x1xi32>
+  %n_blocks_d1 = tile.splat %n_blocks : i32 -> tensor<1x${BLOCKS}x1xi32>
+  %n_blocks_rb = tile.splat %n_blocks : i32 -> tensor<${ROWS}x${BLOCKS}x1xi32>
+  %n_blocks_x = tile.splat %n_blocks : i32 -> tensor<1x${BLOCKS}x32xi32>
+  %b_x = tile.broadcast %b_3 : tensor<1x${BLOCKS}x1xi32> -> tensor<1x${BLOCKS}x32xi32>
+  %zero_q = arith.constant dense<0> : tensor<${ROWS}x${BLOCKS}x32xi8>
+  %zero_x = arith.constant dense<0> : tensor<1x${BLOCKS}x32xi8>
+  %zero_d1 = arith.constant dense<0.0> : tensor<1x${BLOCKS}x1xf16>
+  %zero_d = arith.constant dense<0.0> : tensor<${ROWS}x${BLOCKS}x1xf16>
+  %zero_acc = arith.constant dense<0.0> : tensor<${ROWS}x${BLOCKS}x1xf32>
 
-  %acc = scf.for %kb = %c0 to %n_blocks step %c_blocks iter_args(%acc_in = %zero_acc) -> (tensor<${T}xf32>) : i32 {
-    %kbs = tile.splat %kb : i32 -> tensor<${T}x2xi32>
-    %blk = arith.addi %kbs, %b_2d : tensor<${T}x2xi32>
-    %blk_ok = arith.cmpi slt, %blk, %n_blocks_2d : tensor<${T}x2xi32>
-    %mask = arith.andi %blk_ok, %row_ok_2d : tensor<${T}x2xi1>
+  %acc = scf.for %kb = %c0 to %n_blocks step %c_blocks iter_args(%acc_in = %zero_acc) -> (tensor<${ROWS}x${BLOCKS}x1xf32>) : i32 {
+    // Blocks kb + b that exist, in rows that exist.
+    %kbs = tile.splat %kb : i32 -> tensor<${ROWS}x${BLOCKS}x1xi32>
+    %blk = arith.addi %kbs, %b_rb : tensor<${ROWS}x${BLOCKS}x1xi32>
+    %blk_ok = arith.cmpi slt, %blk, %n_blocks_rb : tensor<${ROWS}x${BLOCKS}x1xi32>
+    %ok = arith.andi %blk_ok, %row_ok : tensor<${ROWS}x${BLOCKS}x1xi1>
+    %ok_q = tile.broadcast %ok : tensor<${ROWS}x${BLOCKS}x1xi1> -> tensor<${ROWS}x${BLOCKS}x32xi1>
+    %kbs_x = tile.splat %kb : i32 -> tensor<1x${BLOCKS}x32xi32>
+    %blk_x = arith.addi %kbs_x, %b_x : tensor<1x${BLOCKS}x32xi32>
+    %ok_x = arith.cmpi slt, %blk_x, %n_blocks_x : tensor<1x${BLOCKS}x32xi32>
+
     %kb_bytes = arith.muli %kb, %c34 : i32
+    %kb_bytes_q = tile.splat %kb_bytes : i32 -> tensor<${ROWS}x${BLOCKS}x32xi32>
+    %q_ptrs = tile.addptr %q_base, %kb_bytes_q : tensor<${ROWS}x${BLOCKS}x32x!tile.ptr<i8>>, tensor<${ROWS}x${BLOCKS}x32xi32>
+    %kb_halves = arith.muli %kb, %c17 : i32
+    %kb_halves_d = tile.splat %kb_halves : i32 -> tensor<${ROWS}x${BLOCKS}x1xi32>
+    %d_ptrs = tile.addptr %d_base, %kb_halves_d : tensor<${ROWS}x${BLOCKS}x1x!tile.ptr<f16>>, tensor<${ROWS}x${BLOCKS}x1xi32>
     %kb_bytes1 = arith.muli %kb, %c36 : i32
-    %kb_bytes_2d = tile.splat %kb_bytes : i32 -> tensor<${T}x2xi32>
-    %kb_bytes1_2d = tile.splat %kb_bytes1 : i32 -> tensor<${T}x2xi32>
-    %q_ptrs = tile.addptr %q_base, %kb_bytes_2d : tensor<${T}x2x!tile.ptr<i8>>, tensor<${T}x2xi32>
-    %d_ptrs = tile.addptr %d_base, %kb_bytes_2d : tensor<${T}x2x!tile.ptr<i8>>, tensor<${T}x2xi32>
-    %q1_ptrs = tile.addptr %q1_base, %kb_bytes1_2d : tensor<${T}x2x!tile.ptr<i8>>, tensor<${T}x2xi32>
-    %d1_ptrs = tile.addptr %d1_base, %kb_bytes1_2d : tensor<${T}x2x!tile.ptr<i8>>, tensor<${T}x2xi32>
-    %q = tile.load %q_ptrs mask %mask other %zero_q evict = evict_first : tensor<${T}x2x!tile.ptr<i8>>
-    %d_bytes = tile.load %d_ptrs mask %mask other %zero_q evict = evict_first : tensor<${T}x2x!tile.ptr<i8>>
-    %q1 = tile.load %q1_ptrs mask %mask other %zero_q evict = evict_last : tensor<${T}x2x!tile.ptr<i8>>
-    %d1_bytes = tile.load %d1_ptrs mask %mask other %zero_q evict = evict_last : tensor<${T}x2x!tile.ptr<i8>>
+    %kb_bytes1_x = tile.splat %kb_bytes1 : i32 -> tensor<1x${BLOCKS}x32xi32>
+    %x_ptrs = tile.addptr %x_base, %kb_bytes1_x : tensor<1x${BLOCKS}x32x!tile.ptr<i8>>, tensor<1x${BLOCKS}x32xi32>
+    %kb_halves1 = arith.muli %kb, %c18 : i32
+    %kb_halves1_d = tile.splat %kb_halves1 : i32 -> tensor<1x${BLOCKS}x1xi32>
+    %d1_ptrs = tile.addptr %d1_base, %kb_halves1_d : tensor<1x${BLOCKS}x1x!tile.ptr<f16>>, tensor<1x${BLOCKS}x1xi32>
+    %kbs_d1 = tile.splat %kb : i32 -> tensor<1x${BLOCKS}x1xi32>
+    %blk_d1 = arith.addi %kbs_d1, %b_3 : tensor<1x${BLOCKS}x1xi32>
+    %ok_d1 = arith.cmpi slt, %blk_d1, %n_blocks_d1 : tensor<1x${BLOCKS}x1xi32>
 
-    // d0 * d1: each scale's two bytes glued in the thread that holds them.
-    %d_wide = tile.cast %d_bytes : tensor<${T}x2xi8> to tensor<${T}x2xi32>
-    %d_byte = arith.andi %d_wide, %c255 : tensor<${T}x2xi32>
-    %d_part = arith.shli %d_byte, %shift : tensor<${T}x2xi32>
-    %d_bits = tile.reduce sum %d_part axis = 1 : tensor<${T}x2xi32> -> tensor<${T}xi32>
-    %d_bits16 = tile.cast %d_bits : tensor<${T}xi32> to tensor<${T}xi16>
-    %d_half = tile.bitcast %d_bits16 : tensor<${T}xi16> to tensor<${T}xf16>
-    %d = tile.cast %d_half : tensor<${T}xf16> to tensor<${T}xf32>
-    %d1_wide = tile.cast %d1_bytes : tensor<${T}x2xi8> to tensor<${T}x2xi32>
-    %d1_byte = arith.andi %d1_wide, %c255 : tensor<${T}x2xi32>
-    %d1_part = arith.shli %d1_byte, %shift : tensor<${T}x2xi32>
-    %d1_bits = tile.reduce sum %d1_part axis = 1 : tensor<${T}x2xi32> -> tensor<${T}xi32>
-    %d1_bits16 = tile.cast %d1_bits : tensor<${T}xi32> to tensor<${T}xi16>
-    %d1_half = tile.bitcast %d1_bits16 : tensor<${T}xi16> to tensor<${T}xf16>
-    %d1 = tile.cast %d1_half : tensor<${T}xf16> to tensor<${T}xf32>
-    %dd = arith.mulf %d, %d1 : tensor<${T}xf32>
+    // The small loads first, then the quants: every load is in flight before
+    // the first use of quant data (their realignment) waits for it.
+    %d_h = tile.load %d_ptrs mask %ok other %zero_d evict = evict_first : tensor<${ROWS}x${BLOCKS}x1x!tile.ptr<f16>>
+    %q1 = tile.load %x_ptrs mask %ok_x other %zero_x evict = evict_last : tensor<1x${BLOCKS}x32x!tile.ptr<i8>>
+    %d1_h = tile.load %d1_ptrs mask %ok_d1 other %zero_d1 evict = evict_last : tensor<1x${BLOCKS}x1x!tile.ptr<f16>>
+    %q = tile.load %q_ptrs mask %ok_q other %zero_q evict = evict_first : tensor<${ROWS}x${BLOCKS}x32x!tile.ptr<i8>>
 
-    // The pair's integer dot product, in i32.
-    %q0i = tile.cast %q : tensor<${T}x2xi8> to tensor<${T}x2xi32>
-    %q1i = tile.cast %q1 : tensor<${T}x2xi8> to tensor<${T}x2xi32>
-    %prod = arith.muli %q0i, %q1i : tensor<${T}x2xi32>
-    %dot = tile.reduce sum %prod axis = 1 : tensor<${T}x2xi32> -> tensor<${T}xi32>
-    %dotf = tile.cast %dot : tensor<${T}xi32> to tensor<${T}xf32>
-    %acc_out = math.fma %dotf, %dd, %acc_in : tensor<${T}xf32>
-    scf.yield %acc_out : tensor<${T}xf32>
+    // The blocks' integer dot products (dp4a), then d0 * d1 * dot.
+    %q1b = tile.broadcast %q1 : tensor<1x${BLOCKS}x32xi8> -> tensor<${ROWS}x${BLOCKS}x32xi8>
+    %q0i = tile.cast %q : tensor<${ROWS}x${BLOCKS}x32xi8> to tensor<${ROWS}x${BLOCKS}x32xi32>
+    %q1i = tile.cast %q1b : tensor<${ROWS}x${BLOCKS}x32xi8> to tensor<${ROWS}x${BLOCKS}x32xi32>
+    %prod = arith.muli %q0i, %q1i : tensor<${ROWS}x${BLOCKS}x32xi32>
+    %dot = tile.reduce sum %prod axis = 2 : tensor<${ROWS}x${BLOCKS}x32xi32> -> tensor<${ROWS}x${BLOCKS}xi32>
+    %dot_3 = tile.expand_dims %dot axis = 2 : tensor<${ROWS}x${BLOCKS}xi32> -> tensor<${ROWS}x${BLOCKS}x1xi32>
+    %dotf = tile.cast %dot_3 : tensor<${ROWS}x${BLOCKS}x1xi32> to tensor<${ROWS}x${BLOCKS}x1xf32>
+    %d0 = tile.cast %d_h : tensor<${ROWS}x${BLOCKS}x1xf16> to tensor<${ROWS}x${BLOCKS}x1xf32>
+    %d1_b = tile.broadcast %d1_h : tensor<1x${BLOCKS}x1xf16> -> tensor<${ROWS}x${BLOCKS}x1xf16>
+    %d1 = tile.cast %d1_b : tensor<${ROWS}x${BLOCKS}x1xf16> to tensor<${ROWS}x${BLOCKS}x1xf32>
+    %dd = arith.mulf %d0, %d1 : tensor<${ROWS}x${BLOCKS}x1xf32>
+    %acc_out = math.fma %dotf, %dd, %acc_in : tensor<${ROWS}x${BLOCKS}x1xf32>
+    scf.yield %acc_out : tensor<${ROWS}x${BLOCKS}x1xf32>
   }
 
-  // Sum each row's PAIRS pair sums.
-  %by_row = tile.reshape %acc : tensor<${T}xf32> -> tensor<${ROWS}x${PAIRS}xf32>
-  %sums = tile.reduce sum %by_row axis = 1 : tensor<${ROWS}x${PAIRS}xf32> -> tensor<${ROWS}xf32>
+  // Sum each row's blocks.
+  %acc_2 = tile.reduce sum %acc axis = 2 : tensor<${ROWS}x${BLOCKS}x1xf32> -> tensor<${ROWS}x${BLOCKS}xf32>
+  %sums = tile.reduce sum %acc_2 axis = 1 : tensor<${ROWS}x${BLOCKS}xf32> -> tensor<${ROWS}xf32>
 
-  %rr = tile.make_range 0 to ${ROWS} : tensor<${ROWS}xi32>
-  %first_rows_r = tile.splat %first_row : i32 -> tensor<${ROWS}xi32>
-  %out_rows = arith.addi %first_rows_r, %rr : tensor<${ROWS}xi32>
-  %n_rows_r = tile.splat %n_rows : i32 -> tensor<${ROWS}xi32>
-  %out_ok = arith.cmpi slt, %out_rows, %n_rows_r : tensor<${ROWS}xi32>
-  %ys = tile.splat %y : !tile.ptr<f32> -> tensor<${ROWS}x!tile.ptr<f32>>
-  %y_ptrs = tile.addptr %ys, %out_rows : tensor<${ROWS}x!tile.ptr<f32>>, tensor<${ROWS}xi32>
+  // The program's outputs: y[first_row + r] for r < n_rows - first_row (the
+  // 3-D index tiles above are not reused: this store has its own layout).
+  %rows_left = arith.subi %n_rows, %first_row : i32
+  %rows_left_o = tile.splat %rows_left : i32 -> tensor<${ROWS}xi32>
+  %out_ok = arith.cmpi slt, %r, %rows_left_o : tensor<${ROWS}xi32>
+  %y_first = tile.addptr %y, %first_row : !tile.ptr<f32>, i32
+  %ys = tile.splat %y_first : !tile.ptr<f32> -> tensor<${ROWS}x!tile.ptr<f32>>
+  %y_ptrs = tile.addptr %ys, %r : tensor<${ROWS}x!tile.ptr<f32>>, tensor<${ROWS}xi32>
   tile.store %sums, %y_ptrs mask %out_ok : tensor<${ROWS}x!tile.ptr<f32>>
   return
 }

@@ -369,3 +369,26 @@ unsigned AxisInfoAnalysis::getVectorWidth(Value ptr, Value mask,
     width = std::min<int64_t>(width, get(mask).constancy[dim]);
   return std::max<int64_t>(1, width);
 }
+
+unsigned AxisInfoAnalysis::getUnalignedLoadWidth(Value ptr, Value mask,
+                                                 unsigned dim) const {
+  unsigned aligned = getVectorWidth(ptr, mask, dim);
+  auto type = dyn_cast<RankedTensorType>(ptr.getType());
+  if (!type)
+    return aligned;
+  auto ptrType = cast<PtrType>(type.getElementType());
+  int64_t bytes =
+      std::max<unsigned>(1, ptrType.getPointeeType().getIntOrFloatBitWidth() / 8);
+  if (bytes >= 4)
+    return aligned;
+  AxisInfo info = get(ptr);
+  int64_t width = std::min<int64_t>(info.contiguity[dim], 16 / bytes);
+  if (mask)
+    width = std::min<int64_t>(width, get(mask).constancy[dim]);
+  width = int64_t(1) << llvm::Log2_64(std::max<int64_t>(1, width));
+  // A realigned load reads two windows of the run's size; it pays only when
+  // it moves at least a word a thread.
+  if (width * bytes < 4 || width <= aligned)
+    return aligned;
+  return width;
+}

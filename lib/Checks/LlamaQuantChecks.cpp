@@ -171,11 +171,16 @@ GpuCase quantizeCase(int64_t rows, int64_t kx) {
 // linear_q8_0 and mul_mat_vec_q
 //===----------------------------------------------------------------------===//
 
-constexpr int64_t kRows = 2;    // ROWS: rows a program
-constexpr int64_t kPairs = 256; // PAIRS: 16 * 16 blocks an iteration
+/// ROWS (rows a program) and BLOCKS (blocks of a row an iteration) of
+/// examples/kernels.list.
+struct MatVecConfig {
+  int64_t rows, blocks;
+};
+constexpr MatVecConfig kLinearConfig{8, 32};
+constexpr MatVecConfig kMulMatVecQConfig{4, 32};
 
-std::map<std::string, int64_t> matVecConstants(int64_t rows, int64_t pairs) {
-  return {{"ROWS", rows}, {"PAIRS", pairs}, {"T", rows * pairs}};
+std::map<std::string, int64_t> matVecConstants(MatVecConfig c) {
+  return {{"ROWS", c.rows}, {"BLOCKS", c.blocks}};
 }
 
 /// y = W x with W an n x k block_q8_0 matrix and x f32.
@@ -230,28 +235,29 @@ void mulMatVecQ(Problem &p, int64_t n, int64_t k) {
 
 using MatVec = void (*)(Problem &, int64_t, int64_t);
 
-/// The interpreter's shape: ROWS = 2 and 8 blocks an iteration, N odd (the
+/// The interpreter's shape: ROWS = 4 and 8 blocks an iteration, N = 37 (the
 /// last program has one row) and K = 13 blocks (the second iteration is
 /// partly masked; rows are only 2-byte aligned).
 template <MatVec kernel> void matVecSmall(Problem &p) {
   const int64_t n = 37, k = 13 * kQK;
   kernel(p, n, k);
-  p.grid = {static_cast<uint32_t>(ceilDiv(n, 2)), 1, 1};
+  p.grid = {static_cast<uint32_t>(ceilDiv(n, 4)), 1, 1};
 }
 
-template <MatVec kernel> GpuCase matVecCase(int64_t n, int64_t k) {
+template <MatVec kernel>
+GpuCase matVecCase(MatVecConfig c, int64_t n, int64_t k) {
   return {std::to_string(n) + "x" + std::to_string(k), [=](Problem &p) {
             kernel(p, n, k);
-            p.constants = matVecConstants(kRows, kPairs);
-            p.grid = {static_cast<uint32_t>(ceilDiv(n, kRows)), 1, 1};
+            p.constants = matVecConstants(c);
+            p.grid = {static_cast<uint32_t>(ceilDiv(n, c.rows)), 1, 1};
           }};
 }
 
 /// Llama-2 7B's generation linears, and an awkward one (N odd, K = 129
 /// blocks: rows not 16-byte aligned, the last iteration 1 block).
-template <MatVec kernel> std::vector<GpuCase> matVecCases() {
-  return {matVecCase<kernel>(4096, 4096), matVecCase<kernel>(11008, 4096),
-          matVecCase<kernel>(4096, 11008), matVecCase<kernel>(4001, 4128)};
+template <MatVec kernel> std::vector<GpuCase> matVecCases(MatVecConfig c) {
+  return {matVecCase<kernel>(c, 4096, 4096), matVecCase<kernel>(c, 11008, 4096),
+          matVecCase<kernel>(c, 4096, 11008), matVecCase<kernel>(c, 4001, 4128)};
 }
 
 //===----------------------------------------------------------------------===//
@@ -318,11 +324,11 @@ std::vector<KernelCheck> llk::checks::llamaQuantChecks() {
       // The dequantizing and the integer mat-vec compute exactly defined sums
       // of the stored values in f32: f32 accuracy.
       {"linear_q8_0", "llama/linear_q8_0.mlir", "linear_q8_0",
-       matVecConstants(2, 8 * 16), 1e-5, matVecSmall<linearQ8_0>,
-       matVecCases<linearQ8_0>()},
+       matVecConstants({4, 8}), 1e-5, matVecSmall<linearQ8_0>,
+       matVecCases<linearQ8_0>(kLinearConfig)},
       {"mul_mat_vec_q", "llama/mul_mat_vec_q.mlir", "mul_mat_vec_q",
-       matVecConstants(2, 8 * 16), 1e-5, matVecSmall<mulMatVecQ>,
-       matVecCases<mulMatVecQ>()},
+       matVecConstants({4, 8}), 1e-5, matVecSmall<mulMatVecQ>,
+       matVecCases<mulMatVecQ>(kMulMatVecQConfig)},
       // The prompt-phase GEMM on q8_0 weights. Small shape: M = 37 (rows
       // wrap), N = 40 (a partial block of columns), K = 5 blocks (the second
       // 64-wide step is half masked).

@@ -942,7 +942,9 @@ private:
         shape.empty() ? std::string("the scalar ") + what
                       : "element " + std::to_string(i) + " of the tile (index " +
                             formatIndex(shape, i) + ")";
-    std::string verb = reads ? " reads address " : " writes address ";
+    std::string verb = reads                            ? " reads address "
+                       : llvm::StringRef(what) == "prefetch" ? " prefetches address "
+                                                             : " writes address ";
     Buffer *buffer = memory.find(address, size);
     if (!buffer) {
       fail(op, std::string("out-of-bounds ") + what + " in " + program() +
@@ -1001,6 +1003,21 @@ private:
       out.data[i] = elemFromBits(info, readBits(address, size));
     }
     set(op.getResult(), std::move(out));
+    return true;
+  }
+
+  /// A prefetch changes nothing, but its addresses must be valid.
+  bool prefetch(tile::PrefetchOp op) {
+    const Tile &ptrs = get(op.getPtr());
+    const Tile *mask = op.getMask() ? &get(op.getMask()) : nullptr;
+    unsigned size = infoOf(elementTypeOf(op.getPtr().getType())).pointeeBytes;
+    for (size_t i = 0; i < ptrs.size(); ++i) {
+      if (mask && !mask->data[i].i)
+        continue;
+      if (!check(op, "prefetch", false, static_cast<uint64_t>(ptrs.data[i].i),
+                 size, ptrs.shape, i))
+        return false;
+    }
     return true;
   }
 
@@ -1319,6 +1336,7 @@ private:
         .Case([&](tile::AddPtrOp o) { return addptr(o); })
         .Case([&](tile::LoadOp o) { return load(o); })
         .Case([&](tile::StoreOp o) { return store(o); })
+        .Case([&](tile::PrefetchOp o) { return prefetch(o); })
         .Case([&](tile::AtomicRMWOp o) { return atomicRMW(o); })
         .Case([&](tile::AtomicCASOp o) { return atomicCAS(o); })
         .Case([&](tile::BarrierOp) { return true; })

@@ -343,6 +343,9 @@ func.func @copy_f32(%src: !tile.ptr<f32> {tile.divisibility = 16},
 )mlir";
 constexpr int kCopyBlock = 4096;
 
+/// Rows a linear_q8_0 program computes (its ROWS).
+constexpr int64_t kLinearRows = 8;
+
 /// A kernel to compile: source (under examples/ or inline), function, the
 /// constants and num_warps of examples/kernels.list.
 struct KernelSpec {
@@ -362,7 +365,7 @@ std::vector<KernelSpec> kernelSpecs(const Config &c) {
   return {
       {"rms_norm", "llama/rms_norm.mlir", "rms_norm_f32", {{"BLOCK", normBlock}}, 8},
       {"linear", "llama/linear_q8_0.mlir", "linear_q8_0",
-       {{"ROWS", 2}, {"PAIRS", 256}, {"T", 512}}, 4},
+       {{"ROWS", kLinearRows}, {"BLOCKS", 32}}, 4},
       {"rope", "llama/rope.mlir", "rope_f32", {{"BLOCK", 1024}, {"D", c.D}}, 4},
       {"cpy", "llama/cpy.mlir", "cpy_f32_f16", {{"BLOCK", 1024}}, 4},
       {"attn_partial", "llama/attn_decode.mlir", "attn_decode_partial_kernel", attn, 8},
@@ -465,7 +468,7 @@ std::vector<Step> chainSteps(const Config &c, const Addresses &at, const Inputs 
   auto i8 = [](uint64_t p) { return rt::Arg::pointer(p, rt::ScalarType::I8); };
   auto linear = [&](const char *name, uint64_t y, uint64_t w, const QMatrix &wm, uint64_t xin,
                     int n, int kk) {
-    return Step{name, "linear", rt::Grid(ceilDiv(n, 2)),
+    return Step{name, "linear", rt::Grid(ceilDiv(n, kLinearRows)),
                 {f32(y), i8(w), f32(xin), n, kk},
                 double(wm.bytes.size()) + 4.0 * kk + 4.0 * n};
   };

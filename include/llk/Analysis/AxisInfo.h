@@ -64,6 +64,17 @@ public:
   unsigned getVectorWidth(mlir::Value ptr, mlir::Value mask,
                           unsigned dim) const;
 
+  /// Elements one thread may read in a single 16-byte load through `ptr`
+  /// along `dim` when the load need not be aligned: the lowering then reads
+  /// the aligned windows that cover the run and realigns it in registers.
+  /// Only for elements narrower than 4 bytes, whose aligned accesses would
+  /// move 1 or 2 bytes a thread (wider ones already move whole words, fully
+  /// coalesced across the warp); otherwise, and where realigning would not
+  /// widen the access, it is getVectorWidth. Limited by contiguity, 16 bytes
+  /// and the constancy of `mask`, and a power of two.
+  unsigned getUnalignedLoadWidth(mlir::Value ptr, mlir::Value mask,
+                                 unsigned dim) const;
+
   /// The dimension along which `ptr`'s addresses are most contiguous (the
   /// last one on ties).
   unsigned getMostContiguousDim(mlir::Value ptr) const;

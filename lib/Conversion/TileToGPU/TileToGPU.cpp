@@ -341,6 +341,75 @@ void storeChunk(IndexEmitter &e, Value addr, Value pred, Value chunk,
                             LLVM::AsmDialectAttr(), ArrayAttr());
 }
 
+/// A run of `bytes` (4, 8 or 16) contiguous bytes at an address known to be
+/// a multiple of `align` bytes only, read as the two aligned windows of
+/// `bytes` bytes that hold its first and its last byte. Each window holds a
+/// byte of the run, so it is as valid to read as the run: memory is mapped in
+/// pages, and an aligned window never crosses one. When the run happens to be
+/// aligned both windows are the same one (an L1 hit).
+struct RealignedRun {
+  Value address;
+  SmallVector<Value> words; // both windows' words, in address order
+};
+
+RealignedRun loadWindows(IndexEmitter &e, Value address, Value pred,
+                         int64_t bytes, LoadOp op) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Type i32 = b.getI32Type();
+  auto c64 = [&](int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+  };
+  unsigned n = bytes / 4;
+  Type windowType = n == 1 ? i32 : Type(VectorType::get({n}, i32));
+  Value windowMask = c64(~(bytes - 1));
+  Value lo = arith::AndIOp::create(b, loc, address, windowMask);
+  Value hi = arith::AndIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, address, c64(bytes - 1)), windowMask);
+  RealignedRun run{address, {}};
+  for (Value window : {lo, hi}) {
+    Value loaded = loadChunk(e, toGlobalPtr(e, window), pred, Value(), windowType, op);
+    for (unsigned i = 0; i < n; ++i)
+      run.words.push_back(n == 1 ? loaded : e.extract(loaded, i));
+  }
+  return run;
+}
+
+/// Shifts a run out of its windows: whole words by selects on the offset's
+/// word bits (only those `align` leaves unknown), then the bytes within a
+/// word by funnel shifts (PTX prmt/shf) where `align` < 4.
+Value realign(IndexEmitter &e, const RealignedRun &run, Type chunkType,
+              int64_t bytes, int64_t align) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Type i32 = b.getI32Type();
+  unsigned n = bytes / 4;
+  Value offset = arith::AndIOp::create(
+      b, loc, arith::TruncIOp::create(b, loc, i32, run.address), e.i32(bytes - 1));
+  SmallVector<Value> words = run.words;
+  Value wordOffset = arith::ShRUIOp::create(b, loc, offset, e.i32(2));
+  for (unsigned m = 1; m < n; m *= 2) {
+    if (4 * int64_t(m) < align)
+      continue;
+    Value bit = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        arith::AndIOp::create(b, loc, wordOffset, e.i32(m)), e.i32(0));
+    SmallVector<Value> shifted;
+    for (unsigned j = 0; j + m < words.size(); ++j)
+      shifted.push_back(arith::SelectOp::create(b, loc, bit, words[j + m], words[j]));
+    words = std::move(shifted);
+  }
+  SmallVector<Value> result(words.begin(), words.begin() + n);
+  if (align < 4) {
+    Value shift = arith::ShLIOp::create(
+        b, loc, arith::AndIOp::create(b, loc, offset, e.i32(3)), e.i32(3));
+    for (unsigned i = 0; i < n; ++i)
+      result[i] = LLVM::FshrOp::create(b, loc, i32, words[i + 1], words[i], shift);
+  }
+  Value bits = n == 1 ? result[0] : e.fromElements(i32, result);
+  return bitcastTo(e, bits, chunkType);
+}
+
 Value andPredicates(IndexEmitter &e, Value a, Value b) {
   if (!a)
     return b;
@@ -516,12 +585,82 @@ struct ExpandDimsLowering : TilePattern<ExpandDimsOp> {
   }
 };
 
+/// Recomputes the integer index tile `v` (built from make_range, splats of
+/// scalars, splat constants, expand_dims, layout conversions and +, -, *) in
+/// the layout of `dst`, from each thread's own coordinates; `dims[d]` is the
+/// dimension of the target tile that `v`'s dimension d becomes. Null where
+/// `v` is anything else (ops already created for it are then dead).
+Value rematerializeIndices(IndexEmitter &e, ConversionPatternRewriter &rewriter,
+                           Value v, const DistributedView &dst,
+                           ArrayRef<unsigned> dims, int depth = 0) {
+  auto tile = dyn_cast<RankedTensorType>(v.getType());
+  Operation *def = v.getDefiningOp();
+  if (!tile || !tile.getElementType().isInteger(32) || !def || depth > 32)
+    return Value();
+  auto type = VectorType::get({dst.totalElemsPerThread()}, e.b.getI32Type());
+  if (auto range = dyn_cast<MakeRangeOp>(def)) {
+    Value coords = e.coordinates(dst, dims[0]);
+    if (range.getStart() == 0)
+      return coords;
+    return arith::AddIOp::create(
+        e.b, e.loc, coords,
+        arith::ConstantOp::create(
+            e.b, e.loc, DenseIntElementsAttr::get(type, int32_t(range.getStart()))));
+  }
+  if (auto expand = dyn_cast<ExpandDimsOp>(def)) {
+    SmallVector<unsigned> srcDims;
+    for (unsigned d = 0; d + 1 < dims.size(); ++d)
+      srcDims.push_back(dims[d < expand.getAxis() ? d : d + 1]);
+    return rematerializeIndices(e, rewriter, expand.getSrc(), dst, srcDims,
+                                depth + 1);
+  }
+  if (auto convert = dyn_cast<ConvertLayoutOp>(def))
+    return rematerializeIndices(e, rewriter, convert.getSrc(), dst, dims,
+                                depth + 1);
+  if (auto splat = dyn_cast<SplatOp>(def)) {
+    Value scalar = rewriter.getRemappedValue(splat.getSrc());
+    if (!scalar || !scalar.getType().isInteger(32))
+      return Value();
+    return vector::BroadcastOp::create(e.b, e.loc, type, scalar);
+  }
+  if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
+    auto dense = dyn_cast<DenseIntElementsAttr>(constant.getValue());
+    if (!dense || !dense.isSplat())
+      return Value();
+    return arith::ConstantOp::create(
+        e.b, e.loc, DenseIntElementsAttr::get(type, dense.getSplatValue<APInt>()));
+  }
+  if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def)) {
+    Value a = rematerializeIndices(e, rewriter, def->getOperand(0), dst, dims, depth + 1);
+    Value b = a ? rematerializeIndices(e, rewriter, def->getOperand(1), dst, dims,
+                                       depth + 1)
+                : Value();
+    if (!b)
+      return Value();
+    OperationState state(e.loc, def->getName(), ValueRange{a, b}, TypeRange{type},
+                         def->getAttrs());
+    return e.b.create(state)->getResult(0);
+  }
+  return Value();
+}
+
 struct ConvertLayoutLowering : TilePattern<ConvertLayoutOp> {
   using TilePattern::TilePattern;
   LogicalResult
   matchAndRewrite(ConvertLayoutOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     IndexEmitter e(rewriter, op.getLoc());
+    // Index tiles are cheaper to recompute in the new layout than to move
+    // through shared memory (two barriers). 3-D kernels need this: their
+    // index tiles come from chains of expand_dims, whose intermediate tiles
+    // must be blocked where the next expand_dims wants a slice.
+    SmallVector<unsigned> dims =
+        llvm::to_vector(llvm::seq<unsigned>(0, op.getType().getRank()));
+    if (Value recomputed = rematerializeIndices(e, rewriter, op.getSrc(),
+                                                viewOf(op.getType()), dims)) {
+      rewriter.replaceOp(op, recomputed);
+      return success();
+    }
     auto strides = rowMajorStrides(op.getType().getShape());
     rewriter.replaceOp(op, exchangeThroughShared(e, state.scratch, op,
                                                  adaptor.getSrc(),
@@ -639,14 +778,34 @@ struct LoadLowering : TilePattern<LoadOp> {
     Value result = e.poison(resultType);
     int64_t w = access.width;
     Type chunkType = w == 1 ? elem : VectorType::get({w}, elem);
+    auto realignFrom = state.realignFrom.find(op);
+    bool realigned = realignFrom != state.realignFrom.end();
+    // Realigned runs: every window load of the op is issued before any
+    // register shuffling, so that they are all in flight at once.
+    SmallVector<RealignedRun> runs;
+    if (realigned)
+      for (int64_t r = 0; r < resultType.getNumElements(); r += w)
+        runs.push_back(loadWindows(
+            e, e.extract(adaptor.getPtr(), r),
+            adaptor.getMask() ? e.extract(adaptor.getMask(), r) : Value(),
+            chunkBytes(chunkType), op));
     for (int64_t r = 0; r < resultType.getNumElements(); r += w) {
-      Value addr = toGlobalPtr(e, e.extract(adaptor.getPtr(), r));
       Value pred = adaptor.getMask() ? e.extract(adaptor.getMask(), r) : Value();
       Value other = adaptor.getOther()
                         ? (w == 1 ? e.extract(adaptor.getOther(), r)
                                   : e.slice(adaptor.getOther(), r, w))
                         : Value();
-      Value chunk = loadChunk(e, addr, pred, other, chunkType, op);
+      Value chunk;
+      if (realigned) {
+        chunk = realign(e, runs[r / w], chunkType, chunkBytes(chunkType),
+                        realignFrom->second);
+        // Masked-off runs read nothing: they take `other`.
+        if (pred && other)
+          chunk = arith::SelectOp::create(rewriter, op.getLoc(), pred, chunk, other);
+      } else {
+        Value addr = toGlobalPtr(e, e.extract(adaptor.getPtr(), r));
+        chunk = loadChunk(e, addr, pred, other, chunkType, op);
+      }
       result = w == 1 ? vector::InsertOp::create(rewriter, op.getLoc(), chunk,
                                                  result, ArrayRef<int64_t>{r})
                             .getResult()
@@ -685,6 +844,46 @@ struct StoreLowering : TilePattern<StoreOp> {
                            : e.slice(adaptor.getValue(), r, w);
       storeChunk(e, addr, pred, chunk, op);
     }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// One `prefetch.global.L2` per contiguous run a thread holds (the run's
+/// first address: a warp's runs tile its lines), predicated by the mask of
+/// the run's first element; once per element where layouts replicate.
+struct PrefetchLowering : TilePattern<PrefetchOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(PrefetchOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    IndexEmitter e(rewriter, op.getLoc());
+    auto emit = [&](Value address, Value pred) {
+      SmallVector<Value> operands{toGlobalPtr(e, address)};
+      std::string text = "prefetch.global.L2 [$0];", constraints = "l";
+      if (pred) {
+        operands.push_back(pred);
+        text = "@$1 " + text;
+        constraints += ",b";
+      }
+      LLVM::InlineAsmOp::create(rewriter, op.getLoc(), TypeRange{}, operands,
+                                text, constraints, /*has_side_effects=*/true,
+                                /*is_align_stack=*/false,
+                                LLVM::tailcallkind::TailCallKind::None,
+                                LLVM::AsmDialectAttr(), ArrayAttr());
+    };
+    if (!isa<RankedTensorType>(op.getPtr().getType())) {
+      emit(adaptor.getPtr(), adaptor.getMask());
+      rewriter.eraseOp(op);
+      return success();
+    }
+    DistributedView view = viewOf(op.getPtr().getType());
+    Value owner = e.ownerPredicate(view);
+    int64_t run = view.contigPerThread(view.order[0]);
+    for (int64_t r = 0; r < view.totalElemsPerThread(); r += run)
+      emit(e.extract(adaptor.getPtr(), r),
+           andPredicates(e, owner,
+                         adaptor.getMask() ? e.extract(adaptor.getMask(), r) : Value()));
     rewriter.eraseOp(op);
     return success();
   }
@@ -828,6 +1027,41 @@ struct AtomicCASLowering : TilePattern<AtomicCASOp> {
   }
 };
 
+/// i8 -> f32 for a thread's bytes, 4 to a word, without the integer-to-float
+/// conversion unit (16 results a clock per SM on sm_80-sm_90, a quarter of
+/// the FP32 rate: the limit of a dequantizing loop). Byte b, biased to
+/// u = b ^ 0x80 = b + 128 (one xor per word) and placed by a prmt under the
+/// exponent byte 0x4B, is the float 2^23 + u exactly; subtracting 2^23 + 128
+/// leaves b exactly. A prmt and an FADD a value instead of an I2F.
+Value bytesToF32(OpBuilder &b, Location loc, Value bytes) {
+  auto type = cast<VectorType>(bytes.getType());
+  int64_t n = type.getNumElements();
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  auto c32 = [&](uint32_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(int32_t(v)));
+  };
+  Value words = vector::BitCastOp::create(
+      b, loc, VectorType::get({n / 4}, i32), bytes);
+  Value exponent = c32(0x4B000000u);
+  Value offset =
+      arith::ConstantOp::create(b, loc, b.getF32FloatAttr(8388608.0f + 128.0f));
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < n / 4; ++i) {
+    Value word = vector::ExtractOp::create(b, loc, words, ArrayRef<int64_t>{i});
+    Value biased = arith::XOrIOp::create(b, loc, word, c32(0x80808080u));
+    for (uint32_t k = 0; k < 4; ++k) {
+      // Result bytes: [0] = byte k of `biased`, [1], [2] = 0x00 and
+      // [3] = 0x4B from `exponent` (pool bytes 4, 5 and 7).
+      Value bits = NVVM::PermuteOp::create(b, loc, i32, biased, exponent,
+                                           c32(0x7540u | k),
+                                           NVVM::PermuteMode::DEFAULT);
+      values.push_back(arith::SubFOp::create(
+          b, loc, arith::BitcastOp::create(b, loc, f32, bits), offset));
+    }
+  }
+  return vector::FromElementsOp::create(b, loc, VectorType::get({n}, f32), values);
+}
+
 struct CastLowering : TilePattern<CastOp> {
   using TilePattern::TilePattern;
   LogicalResult
@@ -888,6 +1122,10 @@ struct CastLowering : TilePattern<CastOp> {
       case RoundingMode::RUP: x = math::CeilOp::create(rewriter, loc, x); break;
       }
       result = arith::FPToSIOp::create(rewriter, loc, resultType, x);
+    } else if (src.isInteger(8) && dst.isF32() &&
+               isa<VectorType>(x.getType()) &&
+               cast<VectorType>(x.getType()).getNumElements() % 4 == 0) {
+      result = bytesToF32(rewriter, loc, x);
     } else if (isa<FloatType>(dst)) {
       result = src.isInteger(1)
                    ? arith::UIToFPOp::create(rewriter, loc, resultType, x).getResult()
@@ -936,7 +1174,17 @@ struct Partial {
 /// Combines two partials of a reduction.
 class Combiner {
 public:
-  Combiner(Operation *op) : op(op) {}
+  Combiner(Operation *op) : op(op) {
+    // A float sum of products that the kernel marked contractable
+    // (`arith.mulf ... fastmath<contract>`) adds with `contract` too, so that
+    // LLVM fuses each product into its addition (FFMA): half the FP
+    // instructions of a dot product. Without the flag, products round first.
+    if (auto reduce = dyn_cast<ReduceOp>(op))
+      if (reduce.getKind() == ReduceKind::Sum)
+        if (auto mul = reduce.getSrc().getDefiningOp<arith::MulFOp>())
+          if (bitEnumContainsAll(mul.getFastmath(), arith::FastMathFlags::contract))
+            addFlags = arith::FastMathFlags::contract;
+  }
 
   bool hasIndex() const {
     auto reduce = dyn_cast<ReduceOp>(op);
@@ -960,7 +1208,8 @@ public:
     bool isFloat = isa<FloatType>(a.value.getType());
     switch (reduce.getKind()) {
     case ReduceKind::Sum:
-      return {isFloat ? arith::AddFOp::create(builder, loc, a.value, b.value).getResult()
+      return {isFloat ? arith::AddFOp::create(builder, loc, a.value, b.value, addFlags)
+                            .getResult()
                       : arith::AddIOp::create(builder, loc, a.value, b.value).getResult(),
               Value()};
     case ReduceKind::Max:
@@ -1006,6 +1255,7 @@ public:
 
 private:
   Operation *op;
+  arith::FastMathFlags addFlags = arith::FastMathFlags::none;
 };
 
 /// Exchanges `value` with the lane `offset` away (xor). Shuffles move 32-bit
@@ -1042,6 +1292,37 @@ Value shuffleXor(IndexEmitter &e, Value value, unsigned offset) {
                           : arith::BitcastOp::create(b, loc, type, narrow).getResult();
 }
 
+/// For an i32 sum of products of sign-extended i8 tiles (tile.cast or
+/// arith.extsi), the converted i8 operands: such a reduction runs on dp4a,
+/// four products and their sum a instruction. Integer sums wrap, so the
+/// order dp4a adds in gives the same result.
+std::optional<std::pair<Value, Value>>
+byteProductOperands(Operation *op, ConversionPatternRewriter &rewriter) {
+  auto reduce = dyn_cast<ReduceOp>(op);
+  if (!reduce || reduce.getKind() != ReduceKind::Sum ||
+      !getElementTypeOrSelf(reduce.getSrc().getType()).isInteger(32))
+    return std::nullopt;
+  auto mul = reduce.getSrc().getDefiningOp<arith::MulIOp>();
+  if (!mul)
+    return std::nullopt;
+  auto bytes = [&](Value v) -> Value {
+    Value src;
+    if (auto cast = v.getDefiningOp<CastOp>())
+      src = cast.getSrc();
+    else if (auto ext = v.getDefiningOp<arith::ExtSIOp>())
+      src = ext.getIn();
+    if (!src || !getElementTypeOrSelf(src.getType()).isInteger(8))
+      return Value();
+    Value converted = rewriter.getRemappedValue(src);
+    auto vec = dyn_cast_or_null<VectorType>(converted ? converted.getType() : Type());
+    return vec && vec.getElementType().isInteger(8) ? converted : Value();
+  };
+  Value a = bytes(mul.getLhs()), b = bytes(mul.getRhs());
+  if (!a || !b)
+    return std::nullopt;
+  return std::make_pair(a, b);
+}
+
 template <typename OpTy>
 struct ReduceLowering : TilePattern<OpTy> {
   using TilePattern<OpTy>::TilePattern;
@@ -1065,7 +1346,32 @@ struct ReduceLowering : TilePattern<OpTy> {
     SmallVector<Partial> partials(numOut);
     SmallVector<SmallVector<int64_t>> outLocals =
         out ? out->localIndices() : SmallVector<SmallVector<int64_t>>{{}};
+    std::optional<std::pair<Value, Value>> bytePairs;
+    if (src.elemsPerThread(axis) % 4 == 0)
+      bytePairs = byteProductOperands(op, rewriter);
     for (int64_t o = 0; o < numOut; ++o) {
+      if (bytePairs) {
+        auto signedType = NVVM::DotAccumulateTypeAttr::get(
+            rewriter.getContext(), NVVM::DotAccumulateType::SIGNED);
+        Value acc = e.i32(0);
+        for (int64_t k = 0; k < src.elemsPerThread(axis); k += 4) {
+          SmallVector<int64_t> regs;
+          for (int64_t j = 0; j < 4; ++j) {
+            SmallVector<int64_t> local = outLocals[o];
+            local.insert(local.begin() + axis, k + j);
+            regs.push_back(src.registerIndex(local));
+          }
+          auto four = [&](Value v) {
+            return vector::ShuffleOp::create(rewriter, op.getLoc(), v, v, regs);
+          };
+          acc = NVVM::DotAccumulate4WayOp::create(
+              rewriter, op.getLoc(), rewriter.getI32Type(),
+              four(bytePairs->first), signedType, four(bytePairs->second),
+              signedType, acc);
+        }
+        partials[o] = {acc, Value()};
+        continue;
+      }
       for (int64_t k = 0; k < src.elemsPerThread(axis); ++k) {
         SmallVector<int64_t> local = outLocals[o];
         local.insert(local.begin() + axis, k);
@@ -1259,6 +1565,21 @@ struct ConvertTileToGPUPass
                                         : cast<AsyncCopyOp>(op).getMask();
         unsigned width = std::min<int64_t>(axisInfo.getVectorWidth(ptr, mask, fast),
                                            view.contigPerThread(fast));
+        if (isa<LoadOp>(op)) {
+          // A contiguous run that is not aligned to its size: read the
+          // aligned windows around it (see loadRealigned).
+          int64_t run = std::min<int64_t>(
+              axisInfo.getUnalignedLoadWidth(ptr, mask, fast),
+              view.contigPerThread(fast));
+          run = int64_t(1) << llvm::Log2_64(std::max<int64_t>(1, run));
+          auto pointee = cast<PtrType>(tile.getElementType()).getPointeeType();
+          int64_t bytes = run * byteWidth(pointee);
+          if (run > width && bytes >= 4 && bytes <= 16) {
+            int64_t div = axisInfo.get(ptr).divisibility[fast];
+            width = run;
+            state.realignFrom[op] = std::min<int64_t>(div & -div, bytes / 2);
+          }
+        }
         state.accessWidth[op] = width;
       });
     }
@@ -1287,7 +1608,7 @@ struct ConvertTileToGPUPass
                  NumProgramsLowering, BarrierLowering, MakeRangeLowering,
                  SplatLowering, BroadcastLowering, ExpandDimsLowering,
                  ConvertLayoutLowering, ReshapeLowering, TransLowering,
-                 AddPtrLowering, LoadLowering, StoreLowering,
+                 AddPtrLowering, LoadLowering, StoreLowering, PrefetchLowering,
                  AtomicRMWLowering, AtomicCASLowering, CastLowering,
                  BitcastLowering, ReduceLowering<ReduceOp>,
                  ReduceLowering<GenericReduceOp>>(converter, ctx, state);

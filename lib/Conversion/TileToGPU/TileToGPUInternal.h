@@ -231,6 +231,9 @@ struct LoweringState {
   /// Elements per access of each tile memory op, from the contiguity
   /// analysis run before conversion.
   llvm::DenseMap<Operation *, unsigned> accessWidth;
+  /// Loads whose chunks are contiguous but not aligned to their size: the
+  /// alignment (bytes, a power of two below the chunk's size) known for them.
+  llvm::DenseMap<Operation *, unsigned> realignFrom;
   SharedScratch scratch;
   /// Offset in the kernel's shared memory of each tile.local_alloc.
   llvm::DenseMap<Operation *, int64_t> allocOffsets;

@@ -86,3 +86,120 @@ func.func @atomics(%x: !tile.ptr<f32> {tile.divisibility = 16}, %c: !tile.ptr<i3
   %old = tile.atomic_cas %q, %r, %r : tensor<128x!tile.ptr<i32>>
   return
 }
+
+// -----
+
+// A thread's 16 contiguous bytes that are only 2-byte aligned (34-byte
+// records) are read as the two aligned 16-byte windows holding their first
+// and last byte, each one predicated 16-byte load, then realigned: two
+// select stages on the word offset (bits 1 and 2 of offset / 4) and a
+// funnel shift per word for the byte offset within a word; a masked-off run
+// takes `other`.
+// CHECK-LABEL: gpu.func @realigned
+// CHECK: %[[ADDR:.*]] = vector.extract %{{.*}}[0] : i64 from vector<16xi64>
+// CHECK: %[[LO:.*]] = arith.andi %[[ADDR]], %[[MASK:.*]] : i64
+// CHECK: %[[END:.*]] = arith.addi %[[ADDR]], %{{.*}} : i64
+// CHECK: %[[HI:.*]] = arith.andi %[[END]], %[[MASK]] : i64
+// CHECK: %[[LOP:.*]] = llvm.inttoptr %[[LO]]
+// CHECK: llvm.inline_asm "@$5 ld.global.L1::evict_first.v4.b32 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,l,b" %[[LOP]]
+// CHECK: %[[HIP:.*]] = llvm.inttoptr %[[HI]]
+// CHECK: llvm.inline_asm "@$5 ld.global.L1::evict_first.v4.b32 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,l,b" %[[HIP]]
+// CHECK-COUNT-7: arith.select %{{.*}}, %{{.*}}, %{{.*}} : i32
+// CHECK-COUNT-5: arith.select %{{.*}}, %{{.*}}, %{{.*}} : i32
+// CHECK-COUNT-4: llvm.intr.fshr(%{{.*}}, %{{.*}}, %{{.*}}) : (i32, i32, i32) -> i32
+// CHECK: vector.bitcast %{{.*}} : vector<4xi32> to vector<16xi8>
+// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<16xi8>
+// CHECK-NOT: ld.global.v2.u8
+// CHECK-NOT: ld.global.u8
+// CHECK: gpu.return
+func.func @realigned(%x: !tile.ptr<i8> {tile.divisibility = 16}, %y: !tile.ptr<f32> {tile.divisibility = 16}, %n: i32) {
+  %i = tile.make_range 0 to 64 : tensor<64xi32>
+  %c34 = arith.constant dense<34> : tensor<64xi32>
+  %rec = arith.muli %i, %c34 : tensor<64xi32>
+  %c2 = arith.constant dense<2> : tensor<64xi32>
+  %start = arith.addi %rec, %c2 : tensor<64xi32>
+  %ns = tile.splat %n : i32 -> tensor<64xi32>
+  %ok = arith.cmpi slt, %i, %ns : tensor<64xi32>
+  %s2 = tile.expand_dims %start axis = 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %sb = tile.broadcast %s2 : tensor<64x1xi32> -> tensor<64x32xi32>
+  %ok2 = tile.expand_dims %ok axis = 1 : tensor<64xi1> -> tensor<64x1xi1>
+  %okb = tile.broadcast %ok2 : tensor<64x1xi1> -> tensor<64x32xi1>
+  %j = tile.make_range 0 to 32 : tensor<32xi32>
+  %j2 = tile.expand_dims %j axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+  %jb = tile.broadcast %j2 : tensor<1x32xi32> -> tensor<64x32xi32>
+  %off = arith.addi %sb, %jb : tensor<64x32xi32>
+  %xs = tile.splat %x : !tile.ptr<i8> -> tensor<64x32x!tile.ptr<i8>>
+  %p = tile.addptr %xs, %off : tensor<64x32x!tile.ptr<i8>>, tensor<64x32xi32>
+  %zero = arith.constant dense<0> : tensor<64x32xi8>
+  %v = tile.load %p mask %okb other %zero evict = evict_first : tensor<64x32x!tile.ptr<i8>>
+  %vf = tile.cast %v : tensor<64x32xi8> to tensor<64x32xf32>
+  %s = tile.reduce sum %vf axis = 1 : tensor<64x32xf32> -> tensor<64xf32>
+  %ys = tile.splat %y : !tile.ptr<f32> -> tensor<64x!tile.ptr<f32>>
+  %yp = tile.addptr %ys, %i : tensor<64x!tile.ptr<f32>>, tensor<64xi32>
+  tile.store %s, %yp : tensor<64x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+// 4-byte aligned runs (36-byte records, bytes 4..35) need only the word
+// selects: no funnel shifts.
+// CHECK-LABEL: gpu.func @realigned_words
+// CHECK-COUNT-2: ld.global.L1::evict_first.v4.b32
+// CHECK-COUNT-7: arith.select %{{.*}}, %{{.*}}, %{{.*}} : i32
+// CHECK-COUNT-5: arith.select %{{.*}}, %{{.*}}, %{{.*}} : i32
+// CHECK-NOT: llvm.intr.fshr
+// CHECK: gpu.return
+func.func @realigned_words(%x: !tile.ptr<i8> {tile.divisibility = 16}, %y: !tile.ptr<f32> {tile.divisibility = 16}) {
+  %i = tile.make_range 0 to 64 : tensor<64xi32>
+  %c36 = arith.constant dense<36> : tensor<64xi32>
+  %rec = arith.muli %i, %c36 : tensor<64xi32>
+  %c4 = arith.constant dense<4> : tensor<64xi32>
+  %start = arith.addi %rec, %c4 : tensor<64xi32>
+  %s2 = tile.expand_dims %start axis = 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %sb = tile.broadcast %s2 : tensor<64x1xi32> -> tensor<64x32xi32>
+  %j = tile.make_range 0 to 32 : tensor<32xi32>
+  %j2 = tile.expand_dims %j axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+  %jb = tile.broadcast %j2 : tensor<1x32xi32> -> tensor<64x32xi32>
+  %off = arith.addi %sb, %jb : tensor<64x32xi32>
+  %xs = tile.splat %x : !tile.ptr<i8> -> tensor<64x32x!tile.ptr<i8>>
+  %p = tile.addptr %xs, %off : tensor<64x32x!tile.ptr<i8>>, tensor<64x32xi32>
+  %v = tile.load %p evict = evict_first : tensor<64x32x!tile.ptr<i8>>
+  %vf = tile.cast %v : tensor<64x32xi8> to tensor<64x32xf32>
+  %s = tile.reduce sum %vf axis = 1 : tensor<64x32xf32> -> tensor<64xf32>
+  %ys = tile.splat %y : !tile.ptr<f32> -> tensor<64x!tile.ptr<f32>>
+  %yp = tile.addptr %ys, %i : tensor<64x!tile.ptr<f32>>, tensor<64xi32>
+  tile.store %s, %yp : tensor<64x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+// A prefetch is one `prefetch.global.L2` per contiguous run a thread holds
+// (here 16 bytes of a 64 x 32-byte tile: one per thread), predicated by
+// the mask, with no result.
+// CHECK-LABEL: gpu.func @prefetch
+// CHECK-COUNT-1: llvm.inline_asm has_side_effects "@$1 prefetch.global.L2 [$0];", "l,b"
+// CHECK-NOT: prefetch.global
+// CHECK: gpu.return
+func.func @prefetch(%x: !tile.ptr<i8> {tile.divisibility = 16}, %n: i32) {
+  %i = tile.make_range 0 to 64 : tensor<64xi32>
+  %c32 = arith.constant dense<32> : tensor<64xi32>
+  %rows = arith.muli %i, %c32 : tensor<64xi32>
+  %ns = tile.splat %n : i32 -> tensor<64xi32>
+  %ok = arith.cmpi slt, %i, %ns : tensor<64xi32>
+  %r2 = tile.expand_dims %rows axis = 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %rb = tile.broadcast %r2 : tensor<64x1xi32> -> tensor<64x32xi32>
+  %ok2 = tile.expand_dims %ok axis = 1 : tensor<64xi1> -> tensor<64x1xi1>
+  %okb = tile.broadcast %ok2 : tensor<64x1xi1> -> tensor<64x32xi1>
+  %j = tile.make_range 0 to 32 : tensor<32xi32>
+  %j2 = tile.expand_dims %j axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+  %jb = tile.broadcast %j2 : tensor<1x32xi32> -> tensor<64x32xi32>
+  %off = arith.addi %rb, %jb : tensor<64x32xi32>
+  %xs = tile.splat %x : !tile.ptr<i8> -> tensor<64x32x!tile.ptr<i8>>
+  %p = tile.addptr %xs, %off : tensor<64x32x!tile.ptr<i8>>, tensor<64x32xi32>
+  tile.prefetch %p mask %okb : tensor<64x32x!tile.ptr<i8>>
+  %v = tile.load %p mask %okb : tensor<64x32x!tile.ptr<i8>>
+  tile.store %v, %p mask %okb : tensor<64x32x!tile.ptr<i8>>
+  return
+}

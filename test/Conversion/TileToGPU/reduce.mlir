@@ -84,3 +84,69 @@ func.func @product(%x: !tile.ptr<f32> {tile.divisibility = 16}) {
   tile.store %prod, %x : !tile.ptr<f32>
   return
 }
+
+// -----
+
+// An i32 sum of products of sign-extended i8 values runs on dp4a: each
+// thread's 16 products of a row are 4 dp4a (bytes regrouped 4 at a time),
+// then the usual butterfly joins the row's two threads. The same reduction
+// over f32 products, or over unsigned extensions, stays a plain sum.
+// CHECK-LABEL: gpu.func @byte_dot
+// CHECK-COUNT-4: nvvm.dot.accumulate.4way %{{.*}} <signed>, %{{.*}} <signed>, %{{.*}} : vector<4xi8>, vector<4xi8>
+// CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : i32
+// CHECK-NOT: nvvm.dot.accumulate.4way
+// CHECK: gpu.return
+func.func @byte_dot(%a: !tile.ptr<i8> {tile.divisibility = 16}, %b: !tile.ptr<i8> {tile.divisibility = 16}, %y: !tile.ptr<i32> {tile.divisibility = 16}) {
+  %i = tile.make_range 0 to 64 : tensor<64xi32>
+  %c32 = arith.constant dense<32> : tensor<64xi32>
+  %rows = arith.muli %i, %c32 : tensor<64xi32>
+  %r2 = tile.expand_dims %rows axis = 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %rb = tile.broadcast %r2 : tensor<64x1xi32> -> tensor<64x32xi32>
+  %j = tile.make_range 0 to 32 : tensor<32xi32>
+  %j2 = tile.expand_dims %j axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+  %jb = tile.broadcast %j2 : tensor<1x32xi32> -> tensor<64x32xi32>
+  %off = arith.addi %rb, %jb : tensor<64x32xi32>
+  %as = tile.splat %a : !tile.ptr<i8> -> tensor<64x32x!tile.ptr<i8>>
+  %ap = tile.addptr %as, %off : tensor<64x32x!tile.ptr<i8>>, tensor<64x32xi32>
+  %av = tile.load %ap : tensor<64x32x!tile.ptr<i8>>
+  %bs = tile.splat %b : !tile.ptr<i8> -> tensor<64x32x!tile.ptr<i8>>
+  %bp = tile.addptr %bs, %off : tensor<64x32x!tile.ptr<i8>>, tensor<64x32xi32>
+  %bv = tile.load %bp : tensor<64x32x!tile.ptr<i8>>
+  %ai = tile.cast %av : tensor<64x32xi8> to tensor<64x32xi32>
+  %bi = arith.extsi %bv : tensor<64x32xi8> to tensor<64x32xi32>
+  %prod = arith.muli %ai, %bi : tensor<64x32xi32>
+  %s = tile.reduce sum %prod axis = 1 : tensor<64x32xi32> -> tensor<64xi32>
+  %bu = arith.extui %bv : tensor<64x32xi8> to tensor<64x32xi32>
+  %prod_u = arith.muli %ai, %bu : tensor<64x32xi32>
+  %su = tile.reduce sum %prod_u axis = 1 : tensor<64x32xi32> -> tensor<64xi32>
+  %t = arith.addi %s, %su : tensor<64xi32>
+  %ys = tile.splat %y : !tile.ptr<i32> -> tensor<64x!tile.ptr<i32>>
+  %yp = tile.addptr %ys, %i : tensor<64x!tile.ptr<i32>>, tensor<64xi32>
+  tile.store %t, %yp : tensor<64x!tile.ptr<i32>>
+  return
+}
+
+// -----
+
+// A float sum of products marked contractable adds with `contract` too
+// (LLVM then fuses each product into its addition: FFMA); unmarked
+// products round before they are added.
+// CHECK-LABEL: gpu.func @contracted_dot
+// CHECK: arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : vector<16xf32>
+// CHECK: arith.addf %{{.*}}, %{{.*}} fastmath<contract> : f32
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK-NOT: fastmath<contract>
+// CHECK: gpu.return
+func.func @contracted_dot(%a: !tile.ptr<f32> {tile.divisibility = 16}, %y: !tile.ptr<f32> {tile.divisibility = 16}) {
+  %r = tile.make_range 0 to 2048 : tensor<2048xi32>
+  %as = tile.splat %a : !tile.ptr<f32> -> tensor<2048x!tile.ptr<f32>>
+  %ap = tile.addptr %as, %r : tensor<2048x!tile.ptr<f32>>, tensor<2048xi32>
+  %v = tile.load %ap : tensor<2048x!tile.ptr<f32>>
+  %p = arith.mulf %v, %v fastmath<contract> : tensor<2048xf32>
+  %s = tile.reduce sum %p axis = 0 : tensor<2048xf32> -> f32
+  %q = arith.mulf %v, %v : tensor<2048xf32>
+  %t = tile.reduce sum %q axis = 0 : tensor<2048xf32> -> f32
+  %u = arith.addf %s, %t : f32
+  tile.store %u, %y : !tile.ptr<f32>
+  return
+}

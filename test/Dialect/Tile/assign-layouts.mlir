@@ -155,3 +155,74 @@ func.func @own_warps(%x: !tile.ptr<f32> {tile.divisibility = 16}) attributes {ti
   tile.store %v, %p : tensor<256x!tile.ptr<f32>>
   return
 }
+
+// -----
+
+// Bytes contiguous in runs of 32 but only 2-byte aligned (34-byte records):
+// a load may still take 16 of them a thread (the lowering realigns two
+// aligned windows); the store of the same addresses stays aligned, 2 a
+// thread, and gets a conversion.
+// CHECK-LABEL: func.func @unaligned_bytes
+// CHECK: tile.load {{.*}} : tensor<64x32x!tile.ptr<i8>, #tile.blocked<sizePerThread = [1, 16], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]>>
+// CHECK: tile.convert_layout
+// CHECK: tile.store {{.*}} : tensor<64x32x!tile.ptr<i8>, #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>>
+func.func @unaligned_bytes(%x: !tile.ptr<i8> {tile.divisibility = 16}, %y: !tile.ptr<i8> {tile.divisibility = 16}) {
+  %i = tile.make_range 0 to 64 : tensor<64xi32>
+  %c34 = arith.constant dense<34> : tensor<64xi32>
+  %rec = arith.muli %i, %c34 : tensor<64xi32>
+  %c2 = arith.constant dense<2> : tensor<64xi32>
+  %start = arith.addi %rec, %c2 : tensor<64xi32>
+  %s2 = tile.expand_dims %start axis = 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %sb = tile.broadcast %s2 : tensor<64x1xi32> -> tensor<64x32xi32>
+  %j = tile.make_range 0 to 32 : tensor<32xi32>
+  %j2 = tile.expand_dims %j axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+  %jb = tile.broadcast %j2 : tensor<1x32xi32> -> tensor<64x32xi32>
+  %off = arith.addi %sb, %jb : tensor<64x32xi32>
+  %xs = tile.splat %x : !tile.ptr<i8> -> tensor<64x32x!tile.ptr<i8>>
+  %p = tile.addptr %xs, %off : tensor<64x32x!tile.ptr<i8>>, tensor<64x32xi32>
+  %v = tile.load %p : tensor<64x32x!tile.ptr<i8>>
+  %ys = tile.splat %y : !tile.ptr<i8> -> tensor<64x32x!tile.ptr<i8>>
+  %q = tile.addptr %ys, %off : tensor<64x32x!tile.ptr<i8>>, tensor<64x32xi32>
+  tile.store %v, %q : tensor<64x32x!tile.ptr<i8>>
+  return
+}
+
+// -----
+
+// A load used only through a broadcast (a vector shared by the tile's rows)
+// does not anchor a layout of its own: it takes the layout of the tile it is
+// combined with, so neither is converted. Here the f32 vector alone would
+// take 4 a thread; it follows the i8 rows' 16.
+// CHECK-LABEL: func.func @broadcast_operand
+// CHECK: tile.load {{.*}} : tensor<8x64x!tile.ptr<i8>, #[[L:tile.blocked<sizePerThread = \[1, 16\], threadsPerWarp = \[8, 4\], warpsPerCTA = \[4, 1\], order = \[1, 0\]>]]>
+// CHECK-NOT: tile.convert_layout
+// CHECK: %[[V:.*]] = tile.load {{.*}} : tensor<1x64x!tile.ptr<f32>, #[[L]]>
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.broadcast %[[V]] : tensor<1x64xf32, #[[L]]> -> tensor<8x64xf32, #[[L]]>
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.reduce sum
+func.func @broadcast_operand(%w: !tile.ptr<i8> {tile.divisibility = 16}, %x: !tile.ptr<f32> {tile.divisibility = 16}, %y: !tile.ptr<f32> {tile.divisibility = 16}) {
+  %i = tile.make_range 0 to 8 : tensor<8xi32>
+  %c64 = arith.constant dense<64> : tensor<8xi32>
+  %rows = arith.muli %i, %c64 : tensor<8xi32>
+  %r2 = tile.expand_dims %rows axis = 1 : tensor<8xi32> -> tensor<8x1xi32>
+  %rb = tile.broadcast %r2 : tensor<8x1xi32> -> tensor<8x64xi32>
+  %j = tile.make_range 0 to 64 : tensor<64xi32>
+  %j2 = tile.expand_dims %j axis = 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %jb = tile.broadcast %j2 : tensor<1x64xi32> -> tensor<8x64xi32>
+  %off = arith.addi %rb, %jb : tensor<8x64xi32>
+  %ws = tile.splat %w : !tile.ptr<i8> -> tensor<8x64x!tile.ptr<i8>>
+  %wp = tile.addptr %ws, %off : tensor<8x64x!tile.ptr<i8>>, tensor<8x64xi32>
+  %q = tile.load %wp : tensor<8x64x!tile.ptr<i8>>
+  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<1x64x!tile.ptr<f32>>
+  %xp = tile.addptr %xs, %j2 : tensor<1x64x!tile.ptr<f32>>, tensor<1x64xi32>
+  %v = tile.load %xp : tensor<1x64x!tile.ptr<f32>>
+  %vb = tile.broadcast %v : tensor<1x64xf32> -> tensor<8x64xf32>
+  %qf = tile.cast %q : tensor<8x64xi8> to tensor<8x64xf32>
+  %p = arith.mulf %qf, %vb : tensor<8x64xf32>
+  %s = tile.reduce sum %p axis = 1 : tensor<8x64xf32> -> tensor<8xf32>
+  %ys = tile.splat %y : !tile.ptr<f32> -> tensor<8x!tile.ptr<f32>>
+  %yp = tile.addptr %ys, %i : tensor<8x!tile.ptr<f32>>, tensor<8xi32>
+  tile.store %s, %yp : tensor<8x!tile.ptr<f32>>
+  return
+}

@@ -40,8 +40,8 @@ RankedTensorType tileType(Value v) {
 
 /// Ops whose tile operands and results all share one layout.
 bool isSameLayoutOp(Operation *op) {
-  if (isa<SplatOp, BroadcastOp, AddPtrOp, LoadOp, StoreOp, AtomicRMWOp,
-          AtomicCASOp, CastOp, BitcastOp>(op))
+  if (isa<SplatOp, BroadcastOp, AddPtrOp, LoadOp, StoreOp, PrefetchOp,
+          AtomicRMWOp, AtomicCASOp, CastOp, BitcastOp>(op))
     return true;
   Dialect *dialect = op->getDialect();
   return dialect && isa<arith::ArithDialect, math::MathDialect>(dialect);
@@ -82,12 +82,25 @@ public:
     drain();
     // Anchors: every memory access takes its coalesced layout before any
     // spreads, so that one access's choice cannot override another's.
+    // Loads whose value is only broadcast (a vector shared by a tile's rows)
+    // anchor last, and only where nothing reached them: their data is read
+    // once per thread and reused from registers, so they follow the layout
+    // of the tile they are combined with rather than force a conversion of
+    // it (or of themselves) every iteration.
+    SmallVector<Operation *> deferred;
     func.walk([&](Operation *op) {
       if (isa<LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp>(op))
-        if (tileType(op->getOperand(0)) && benefitsFromCoalescing(op))
-          assign(op->getOperand(0), coalescedLayout(op));
+        if (tileType(op->getOperand(0)) && benefitsFromCoalescing(op)) {
+          if (isBroadcastOnly(op))
+            deferred.push_back(op);
+          else
+            assign(op->getOperand(0), coalescedLayout(op));
+        }
     });
     drain();
+    for (Operation *op : deferred)
+      if (!layouts.count(op->getOperand(0)))
+        seed(op->getOperand(0), coalescedLayout(op));
     // Whatever no anchor reached gets a plain row-major layout.
     func.walk([&](Operation *op) {
       for (Region &region : op->getRegions())
@@ -110,6 +123,13 @@ private:
     return axisInfo.get(ptr).contiguity[fastest] > 1;
   }
 
+  static bool isBroadcastOnly(Operation *op) {
+    auto load = dyn_cast<LoadOp>(op);
+    return load && !load->use_empty() &&
+           llvm::all_of(load->getUsers(),
+                        [](Operation *user) { return isa<BroadcastOp>(user); });
+  }
+
   BlockedLayoutAttr coalescedLayout(Operation *op) {
     Value ptr = op->getOperand(0);
     auto type = tileType(ptr);
@@ -119,7 +139,11 @@ private:
     for (int d = rank - 1; d >= 0; --d)
       if (unsigned(d) != fastest)
         order.push_back(d);
-    unsigned vector = axisInfo.getVectorWidth(ptr, Value(), fastest);
+    // Loads may be realigned in registers (see getUnalignedLoadWidth);
+    // stores write exactly their bytes, so they stay aligned.
+    unsigned vector = isa<LoadOp>(op)
+                          ? axisInfo.getUnalignedLoadWidth(ptr, Value(), fastest)
+                          : axisInfo.getVectorWidth(ptr, Value(), fastest);
     return getDefaultBlockedLayout(func.getContext(), type.getShape(),
                                    numWarps, vector, order);
   }

@@ -161,6 +161,24 @@ def Tile_StoreOp : Tile_Op<"store", [
   let hasVerifier = 1;
 }
 
+def Tile_PrefetchOp : Tile_Op<"prefetch", [Tile_MaskOf<"ptr", "mask">]> {
+  let summary = "bring global memory into the L2 cache ahead of its loads";
+  let description = [{
+    A hint: the lines holding the addresses of `ptr` (where `mask` is true)
+    start moving into L2, so that later loads of them wait for L2, not for
+    DRAM. It reads nothing into the program, so unlike a load it costs no
+    registers and never stalls: a loop can prefetch its next iteration's
+    data while it computes on this one's. The addresses must be valid as for
+    a load (the interpreter checks them, and otherwise ignores the op).
+
+    ```mlir
+    tile.prefetch %next_ptrs mask %next_ok : tensor<16x32x!tile.ptr<i8>>
+    ```
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr, Optional<Tile_BoolLike>:$mask);
+  let assemblyFormat = "$ptr (`mask` $mask^)? attr-dict `:` type($ptr)";
+}
+
 def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
     Tile_PointeeOf<"ptr", "result">, Tile_PointeeOf<"ptr", "value">,
     Tile_MaskOf<"ptr", "mask">]> {
