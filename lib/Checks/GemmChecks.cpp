@@ -23,17 +23,19 @@ void gemmProblem(Problem &p, int64_t m, int64_t n, int64_t k, Act act) {
   HostBuffer &a = p.randn("a", ElemType::F16, {m, k});
   HostBuffer &b = p.randn("b", ElemType::F16, {k, n});
   HostBuffer &c = p.output("c", ElemType::F16, {m, n});
-  std::vector<double> row(n);
-  for (int64_t i = 0; i < m; ++i) {
-    std::fill(row.begin(), row.end(), 0.0);
-    for (int64_t q = 0; q < k; ++q) {
-      double x = a[i * k + q];
+  parallelRows(m, [&](int64_t begin, int64_t end) {
+    std::vector<double> row(n);
+    for (int64_t i = begin; i < end; ++i) {
+      std::fill(row.begin(), row.end(), 0.0);
+      for (int64_t q = 0; q < k; ++q) {
+        double x = a[i * k + q];
+        for (int64_t j = 0; j < n; ++j)
+          row[j] += x * b[q * n + j];
+      }
       for (int64_t j = 0; j < n; ++j)
-        row[j] += x * b[q * n + j];
+        c.reference[i * n + j] = act(row[j]);
     }
-    for (int64_t j = 0; j < n; ++j)
-      c.reference[i * n + j] = act(row[j]);
-  }
+  });
   p.pointerArg(a);
   p.pointerArg(b);
   p.pointerArg(c);

@@ -6,8 +6,10 @@
 
 #include "mlir/IR/DialectRegistry.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <thread>
 
 using namespace llk;
 using namespace llk::checks;
@@ -236,4 +238,17 @@ CheckResult llk::checks::compareOutputs(const KernelCheck &check,
   }
   result.message = summary.str();
   return result;
+}
+
+void llk::checks::parallelRows(
+    int64_t rows, const std::function<void(int64_t, int64_t)> &body) {
+  int64_t workers = std::clamp<int64_t>(std::thread::hardware_concurrency(), 1, 64);
+  workers = std::min(workers, std::max<int64_t>(rows / 16, 1));
+  int64_t chunk = (rows + workers - 1) / workers;
+  std::vector<std::thread> threads;
+  for (int64_t begin = chunk; begin < rows; begin += chunk)
+    threads.emplace_back(body, begin, std::min(rows, begin + chunk));
+  body(0, std::min(rows, chunk));
+  for (std::thread &t : threads)
+    t.join();
 }

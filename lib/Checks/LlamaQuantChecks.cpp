@@ -277,13 +277,15 @@ void gemmQ8_0(Problem &p, int64_t m, int64_t n, int64_t k, int64_t blockM,
   for (int64_t r = 0; r < n; ++r)
     for (int64_t q = 0; q < k; ++q)
       weights[r * k + q] = wv.d(r, q / kQK) * wv.q(r, q / kQK, q % kQK);
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      double sum = 0;
-      for (int64_t q = 0; q < k; ++q)
-        sum += a[i * k + q] * weights[j * k + q];
-      c.reference[i * n + j] = sum;
-    }
+  parallelRows(m, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = 0;
+        for (int64_t q = 0; q < k; ++q)
+          sum += a[i * k + q] * weights[j * k + q];
+        c.reference[i * n + j] = sum;
+      }
+  });
   p.pointerArg(a);
   p.pointerArg(w);
   p.pointerArg(c);

@@ -124,6 +124,11 @@ struct CheckResult {
   std::string message;
 };
 
+/// Runs body(begin, end) over [0, rows) split among the host's cores: for
+/// references that are large products (the GPU shapes of the GEMMs).
+void parallelRows(int64_t rows,
+                  const std::function<void(int64_t begin, int64_t end)> &body);
+
 /// Fills every output with poison: NaN for floats, all-ones for integers.
 void poisonOutputs(Problem &problem);
 
