@@ -550,10 +550,7 @@ struct LocalLoadLowering : TilePattern<LocalLoadOp> {
       Type chunkType = chunk == 1 ? elem : VectorType::get({chunk}, elem);
       Value value = LLVM::LoadOp::create(rewriter, op.getLoc(), chunkType, addr,
                                          chunk * slot.bytes);
-      result = chunk == 1 ? vector::InsertOp::create(rewriter, op.getLoc(), value,
-                                                     result, ArrayRef<int64_t>{r})
-                                .getResult()
-                          : e.insertSlice(value, result, r);
+      result = e.insertSlice(value, result, r);
     }
     rewriter.replaceOp(op, result);
     return success();

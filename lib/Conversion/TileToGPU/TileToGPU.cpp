@@ -137,11 +137,7 @@ Value exchangeThroughShared(IndexEmitter &e, SharedScratch &scratch,
     Value addr = byteAddress(e, base, e.extract(dstOffsets, r));
     Type chunkType = dstChunk == 1 ? stored : VectorType::get({dstChunk}, stored);
     Value value = LLVM::LoadOp::create(e.b, e.loc, chunkType, addr, dstChunk * bytes);
-    result = dstChunk == 1
-                 ? vector::InsertOp::create(e.b, e.loc, value, result,
-                                            ArrayRef<int64_t>{r})
-                       .getResult()
-                 : e.insertSlice(value, result, r);
+    result = e.insertSlice(value, result, r);
   }
   if (elem != stored)
     result = arith::TruncIOp::create(
@@ -806,10 +802,7 @@ struct LoadLowering : TilePattern<LoadOp> {
         Value addr = toGlobalPtr(e, e.extract(adaptor.getPtr(), r));
         chunk = loadChunk(e, addr, pred, other, chunkType, op);
       }
-      result = w == 1 ? vector::InsertOp::create(rewriter, op.getLoc(), chunk,
-                                                 result, ArrayRef<int64_t>{r})
-                            .getResult()
-                      : e.insertSlice(chunk, result, r);
+      result = e.insertSlice(chunk, result, r);
     }
     rewriter.replaceOp(op, result);
     return success();

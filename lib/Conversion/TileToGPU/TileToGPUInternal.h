@@ -133,10 +133,13 @@ public:
       mask.push_back(offset + i);
     return vector::ShuffleOp::create(b, loc, vec, vec, mask);
   }
-  /// `into` with registers [offset, offset + size(chunk)) replaced by `chunk`.
+  /// `into` with registers [offset, offset + size(chunk)) replaced by `chunk`
+  /// (a vector, or one scalar register).
   Value insertSlice(Value chunk, Value into, int64_t offset) {
     if (chunk.getType() == into.getType())
       return chunk;
+    if (!isa<VectorType>(chunk.getType()))
+      return vector::InsertOp::create(b, loc, chunk, into, ArrayRef<int64_t>{offset});
     int64_t n = cast<VectorType>(into.getType()).getNumElements();
     int64_t size = cast<VectorType>(chunk.getType()).getNumElements();
     SmallVector<int64_t> mask;
