@@ -693,6 +693,22 @@ func.func @store_scalar_value_to_tile(%p: tensor<16x!tile.ptr<f32>>, %v: f32) {
 
 // -----
 
+func.func @prefetch_mask_shape(%p: tensor<16x!tile.ptr<f32>>, %m: tensor<8xi1>) {
+  // expected-error @+1 {{'tile.prefetch' op failed to verify that mask is i1 with the shape of ptr}}
+  "tile.prefetch"(%p, %m) : (tensor<16x!tile.ptr<f32>>, tensor<8xi1>) -> ()
+  return
+}
+
+// -----
+
+func.func @prefetch_not_pointer(%p: tensor<16xf32>) {
+  // expected-error @+1 {{'tile.prefetch' op operand #0 must be}}
+  "tile.prefetch"(%p) : (tensor<16xf32>) -> ()
+  return
+}
+
+// -----
+
 func.func @store_mask_shape(%p: tensor<16x!tile.ptr<f32>>, %v: tensor<16xf32>, %m: tensor<8xi1>) {
   // expected-error @+1 {{'tile.store' op failed to verify that mask is i1 with the shape of ptr}}
   "tile.store"(%p, %v, %m) : (tensor<16x!tile.ptr<f32>>, tensor<16xf32>, tensor<8xi1>) -> ()

@@ -242,6 +242,20 @@ func.func @loads_2d_layout(%p: tensor<64x32x!tile.ptr<i8>, #blocked>, %m: tensor
   return %0 : tensor<64x32xi8, #blocked>
 }
 
+// CHECK-LABEL: func.func @prefetches(
+// CHECK-SAME:    %[[P:[^:]*]]: tensor<16x32x!tile.ptr<i8>>, %[[M:[^:]*]]: tensor<16x32xi1>, %[[S:[^:]*]]: !tile.ptr<f32>)
+// CHECK-NEXT:    tile.prefetch %[[P]] : tensor<16x32x!tile.ptr<i8>>
+// CHECK-NEXT:    tile.prefetch %[[P]] mask %[[M]] : tensor<16x32x!tile.ptr<i8>>
+// CHECK-NEXT:    tile.prefetch %[[S]] : !tile.ptr<f32>
+// GENERIC-LABEL: sym_name = "prefetches"
+// GENERIC:       "tile.prefetch"(%{{.*}}, %{{.*}}) : (tensor<16x32x!tile.ptr<i8>>, tensor<16x32xi1>) -> ()
+func.func @prefetches(%p: tensor<16x32x!tile.ptr<i8>>, %m: tensor<16x32xi1>, %s: !tile.ptr<f32>) {
+  tile.prefetch %p : tensor<16x32x!tile.ptr<i8>>
+  tile.prefetch %p mask %m : tensor<16x32x!tile.ptr<i8>>
+  tile.prefetch %s : !tile.ptr<f32>
+  return
+}
+
 // CHECK-LABEL: func.func @stores(
 // CHECK-SAME:    %[[P:[^:]*]]: tensor<128x!tile.ptr<f32>>, %[[M:[^:]*]]: tensor<128xi1>, %[[V:[^:]*]]: tensor<128xf32>, %[[S:[^:]*]]: !tile.ptr<i32>, %[[SM:[^:]*]]: i1, %[[SV:[^:]*]]: i32)
 // CHECK-NEXT:    tile.store %[[V]], %[[P]] : tensor<128x!tile.ptr<f32>>
