@@ -121,8 +121,6 @@ PackedView viewQ8_1(const HostBuffer &x, int64_t cols) {
   return {x, cols / kQK, kQ8_1Bytes, 4};
 }
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 //===----------------------------------------------------------------------===//
 // quantize_q8_1
 //===----------------------------------------------------------------------===//

@@ -85,6 +85,15 @@ private:
                   std::vector<int64_t> shape);
 };
 
+/// ceil(a / b), for a >= 0 and b > 0: programs to cover `a` with blocks of `b`.
+inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// Sets the launch grid to (x, y, z) programs.
+inline void setGrid(Problem &p, int64_t x, int64_t y = 1, int64_t z = 1) {
+  p.grid = {static_cast<uint32_t>(x), static_cast<uint32_t>(y),
+            static_cast<uint32_t>(z)};
+}
+
 /// A shape a check runs at on the GPU.
 struct GpuCase {
   std::string label; // e.g. "16384x4096"
