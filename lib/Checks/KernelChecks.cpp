@@ -32,11 +32,8 @@ HostBuffer &Problem::add(std::string name, ElemType type,
 /// Stores values drawn from `next`, in order, in the buffer's type and keeps
 /// the rounded values.
 template <typename Next> static void fill(HostBuffer &buffer, Next next) {
-  size_t size = interp::elemTypeSize(buffer.type);
-  for (size_t i = 0; i < buffer.size(); ++i) {
-    interp::encodeElement(buffer.type, next(), &buffer.bytes[i * size]);
-    buffer.values[i] = interp::decodeElement(buffer.type, &buffer.bytes[i * size]);
-  }
+  for (size_t i = 0; i < buffer.size(); ++i)
+    buffer.set(i, next());
 }
 
 HostBuffer &Problem::randn(std::string name, ElemType type,

@@ -40,6 +40,12 @@ struct HostBuffer {
 
   size_t size() const { return values.size(); }
   double operator[](size_t i) const { return values[i]; }
+  /// Stores `value` rounded to the type as element `i` (bytes and value).
+  void set(size_t i, double value) {
+    size_t size = interp::elemTypeSize(type);
+    interp::encodeElement(type, value, &bytes[i * size]);
+    values[i] = interp::decodeElement(type, &bytes[i * size]);
+  }
 };
 
 /// One launch: buffers, the kernel's arguments in order, and the grid.
