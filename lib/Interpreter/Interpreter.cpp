@@ -1459,8 +1459,9 @@ private:
         })
         .Case([&](NegFOp) { return floatUnary(op, [](auto x) { return -x; }); })
         // arith: conversions.
-        .Case<ExtSIOp, IndexCastOp>([&](Operation *) {
-          // Operands are sign-extended already.
+        .Case<ExtSIOp, IndexCastOp, TruncIOp>([&](Operation *) {
+          // Operands are sign-extended already: extending keeps the value,
+          // truncating wraps it to the result's width.
           unsigned bits = infoOf(elementTypeOf(op->getResult(0).getType())).bits;
           return convert(op, [bits](Elem x) {
             x.i = wrapInt(static_cast<uint64_t>(x.i), bits);
@@ -1472,13 +1473,6 @@ private:
           unsigned bits = infoOf(elementTypeOf(op->getResult(0).getType())).bits;
           return convert(op, [=](Elem x) {
             x.i = wrapInt(zextInt(x.i, srcBits), bits);
-            return x;
-          });
-        })
-        .Case([&](TruncIOp) {
-          unsigned bits = infoOf(elementTypeOf(op->getResult(0).getType())).bits;
-          return convert(op, [bits](Elem x) {
-            x.i = wrapInt(static_cast<uint64_t>(x.i), bits);
             return x;
           });
         })
