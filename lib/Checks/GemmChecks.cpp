@@ -15,8 +15,6 @@ using llk::interp::ElemType;
 
 namespace {
 
-int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 /// C = act(A * B), A MxK, B KxN, C MxN, all row-major and packed.
 template <typename Act>
 void gemmProblem(Problem &p, int64_t m, int64_t n, int64_t k, Act act) {
@@ -62,7 +60,7 @@ std::function<void(Problem &)> matmul(int64_t m, int64_t n, int64_t k,
                      {"GROUP_SIZE_M", 8}};
       p.numWarps = 4;
     }
-    p.grid = {static_cast<uint32_t>(cdiv(m, bm) * cdiv(n, bn)), 1, 1};
+    p.grid = {static_cast<uint32_t>(ceilDiv(m, bm) * ceilDiv(n, bn)), 1, 1};
   };
 }
 
@@ -76,8 +74,8 @@ std::function<void(Problem &)> gemmF16(int64_t m, int64_t n, int64_t k,
       p.constants = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 32}};
       p.numWarps = 4;
     }
-    p.grid = {static_cast<uint32_t>(cdiv(m, bm)),
-              static_cast<uint32_t>(cdiv(n, bn)), 1};
+    p.grid = {static_cast<uint32_t>(ceilDiv(m, bm)),
+              static_cast<uint32_t>(ceilDiv(n, bn)), 1};
   };
 }
 

@@ -29,23 +29,18 @@ HostBuffer &Problem::add(std::string name, ElemType type,
   return buffer;
 }
 
-/// Stores `values` in the buffer's type and keeps the rounded values.
-static void fill(HostBuffer &buffer, const std::vector<double> &values) {
-  size_t size = interp::elemTypeSize(buffer.type);
-  for (size_t i = 0; i < values.size(); ++i) {
-    interp::encodeElement(buffer.type, values[i], &buffer.bytes[i * size]);
-    buffer.values[i] = interp::decodeElement(buffer.type, &buffer.bytes[i * size]);
-  }
+/// Stores values drawn from `next`, in order, in the buffer's type and keeps
+/// the rounded values.
+template <typename Next> static void fill(HostBuffer &buffer, Next next) {
+  for (size_t i = 0; i < buffer.size(); ++i)
+    buffer.set(i, next());
 }
 
 HostBuffer &Problem::randn(std::string name, ElemType type,
                            std::vector<int64_t> shape) {
   HostBuffer &buffer = add(std::move(name), type, std::move(shape));
   std::normal_distribution<double> normal;
-  std::vector<double> values(buffer.size());
-  for (double &v : values)
-    v = normal(rng);
-  fill(buffer, values);
+  fill(buffer, [&] { return normal(rng); });
   return buffer;
 }
 
@@ -53,10 +48,7 @@ HostBuffer &Problem::uniform(std::string name, ElemType type,
                              std::vector<int64_t> shape, double lo, double hi) {
   HostBuffer &buffer = add(std::move(name), type, std::move(shape));
   std::uniform_real_distribution<double> dist(lo, hi);
-  std::vector<double> values(buffer.size());
-  for (double &v : values)
-    v = dist(rng);
-  fill(buffer, values);
+  fill(buffer, [&] { return dist(rng); });
   return buffer;
 }
 

@@ -40,19 +40,12 @@ double elemBytes(const DType &t) {
   return static_cast<double>(llk::interp::elemTypeSize(t.type));
 }
 
-/// Overwrites element i with `value` rounded to the buffer's type.
-void setElement(HostBuffer &b, size_t i, double value) {
-  size_t size = llk::interp::elemTypeSize(b.type);
-  llk::interp::encodeElement(b.type, value, &b.bytes[i * size]);
-  b.values[i] = llk::interp::decodeElement(b.type, &b.bytes[i * size]);
-}
-
 /// gamma: magnitudes in [0.5, 1.5], every third one negative (the
 /// memory-efficient mode clamps by magnitude, keeping the sign).
 HostBuffer &makeGamma(Problem &p, ElemType type, int64_t n2) {
   HostBuffer &gamma = p.uniform("gamma", type, {n2}, 0.5, 1.5);
   for (int64_t c = 0; c < n2; c += 3)
-    setElement(gamma, c, -gamma[c]);
+    gamma.set(c, -gamma[c]);
   return gamma;
 }
 
@@ -158,8 +151,8 @@ void backward(Problem &p, Norm norm, bool memoryEfficient, const DType &t,
   for (int64_t r = 0; r < n1; ++r) {
     RowStats s = rowStats(norm, x, r, n2);
     if (mean)
-      setElement(*mean, r, s.mean);
-    setElement(invvar, r, s.invvar);
+      mean->set(r, s.mean);
+    invvar.set(r, s.invvar);
     double sumG = 0, sumGX = 0;
     for (int64_t c = 0; c < n2; ++c) {
       xhat[c] = (x[r * n2 + c] - s.mean) * s.invvar;
@@ -167,8 +160,7 @@ void backward(Problem &p, Norm norm, bool memoryEfficient, const DType &t,
       sumG += g[c];
       sumGX += g[c] * xhat[c];
       if (y)
-        setElement(*y, r * n2 + c,
-                   gamma[c] * xhat[c] + (beta ? (*beta)[c] : 0.0));
+        y->set(r * n2 + c, gamma[c] * xhat[c] + (beta ? (*beta)[c] : 0.0));
     }
     // d x_hat_i / d x_j = invvar (delta_ij - [LayerNorm] 1/n
     //                             - x_hat_i x_hat_j / n)

@@ -101,8 +101,6 @@ Partial attend(const KvCache &cache, const HostBuffer &q, int64_t h,
   return r;
 }
 
-uint32_t ceilDiv(int64_t a, int64_t b) { return static_cast<uint32_t>((a + b - 1) / b); }
-
 //===----------------------------------------------------------------------===//
 // attn_scores
 //===----------------------------------------------------------------------===//
@@ -122,7 +120,7 @@ void attnScores(Problem &p, const AttnShape &s, int64_t sStride, int64_t blockT)
   p.scalarArg(ElemType::I32, s.nhKv() * s.d);
   p.scalarArg(ElemType::I32, s.g);
   p.scalarArg(ElemType::I32, sStride);
-  p.grid = {ceilDiv(s.nKv, blockT), static_cast<uint32_t>(s.nh), 1};
+  setGrid(p, ceilDiv(s.nKv, blockT), s.nh);
   p.bytes = cache.bytesPerCache() + 4.0 * s.nh * s.d + 4.0 * s.nh * s.nKv;
 }
 
@@ -152,7 +150,7 @@ void attnValues(Problem &p, const AttnShape &s, int64_t pStride, int64_t blockD)
   p.scalarArg(ElemType::I32, s.cap);
   p.scalarArg(ElemType::I32, s.g);
   p.scalarArg(ElemType::I32, pStride);
-  p.grid = {ceilDiv(s.d, blockD), static_cast<uint32_t>(s.nh), 1};
+  setGrid(p, ceilDiv(s.d, blockD), s.nh);
   p.bytes = cache.bytesPerCache() + 4.0 * s.nh * s.nKv + 4.0 * s.nh * s.d;
 }
 

@@ -21,15 +21,6 @@ namespace {
 
 constexpr int64_t H = 4096, NH = 32, D = 128, F = 11008, T = 512, C = 4096;
 
-uint32_t ceilDiv(int64_t a, int64_t b) {
-  return static_cast<uint32_t>((a + b - 1) / b);
-}
-
-void setGrid(Problem &p, int64_t x, int64_t y = 1, int64_t z = 1) {
-  p.grid = {static_cast<uint32_t>(x), static_cast<uint32_t>(y),
-            static_cast<uint32_t>(z)};
-}
-
 /// A scalar as the kernel sees it (passed as f32).
 double asF32(double v) { return static_cast<double>(static_cast<float>(v)); }
 

@@ -121,8 +121,6 @@ PackedView viewQ8_1(const HostBuffer &x, int64_t cols) {
   return {x, cols / kQK, kQ8_1Bytes, 4};
 }
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 //===----------------------------------------------------------------------===//
 // quantize_q8_1
 //===----------------------------------------------------------------------===//
@@ -137,10 +135,8 @@ constexpr int64_t kQuantizeBlocks = 16; // BLOCKS on the GPU: 512 values a progr
 void quantizeQ8_1(Problem &p, int64_t rows, int64_t kx, int64_t kxPadded,
                   int64_t blocks) {
   HostBuffer &x = p.uniform("x", ElemType::F32, {rows, kx}, -4, 4);
-  for (size_t i = 0; i < x.size(); ++i) {
-    x.values[i] = std::round(x.values[i] * 1024) / 1024;
-    llk::interp::encodeElement(ElemType::F32, x.values[i], &x.bytes[i * 4]);
-  }
+  for (size_t i = 0; i < x.size(); ++i)
+    x.set(i, std::round(x[i] * 1024) / 1024); // exact in f32
   std::vector<double> padded(rows * kxPadded, 0.0);
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < kx; ++c)

@@ -653,16 +653,18 @@ private:
     bool isSigned = kind != DivKind::DivU && kind != DivKind::RemU;
     for (size_t i = 0; i < out.size(); ++i) {
       int64_t x = a.data[i].i, y = b.data[i].i;
-      std::string where = out.shape.empty()
-                              ? std::string()
-                              : " at element " + std::to_string(i) +
-                                    " of the tile (index " +
-                                    formatIndex(out.shape, i) + ")";
+      // Built only on failure: this runs once per element.
+      auto where = [&] {
+        return out.shape.empty() ? std::string()
+                                 : " at element " + std::to_string(i) +
+                                       " of the tile (index " +
+                                       formatIndex(out.shape, i) + ")";
+      };
       if (y == 0)
-        return fail(op, "integer division by zero in " + program() + where);
+        return fail(op, "integer division by zero in " + program() + where());
       if (isSigned && x == min && y == -1)
         return fail(op, "signed division overflow (" + std::to_string(x) +
-                            " / -1) in " + program() + where);
+                            " / -1) in " + program() + where());
       int64_t r = 0;
       switch (kind) {
       case DivKind::DivS: r = x / y; break;
@@ -938,23 +940,27 @@ private:
   /// buffer, or null after recording an error.
   Buffer *check(Operation *op, const char *what, bool reads, uint64_t address,
                 uint64_t size, ArrayRef<int64_t> shape, size_t i) {
-    std::string element =
-        shape.empty() ? std::string("the scalar ") + what
-                      : "element " + std::to_string(i) + " of the tile (index " +
-                            formatIndex(shape, i) + ")";
-    std::string verb = reads                            ? " reads address "
-                       : llvm::StringRef(what) == "prefetch" ? " prefetches address "
-                                                             : " writes address ";
+    // The messages are built only on failure: this runs once per element.
+    auto accessor = [&] {
+      std::string element =
+          shape.empty() ? std::string("the scalar ") + what
+                        : "element " + std::to_string(i) + " of the tile (index " +
+                              formatIndex(shape, i) + ")";
+      const char *verb = reads                                  ? " reads address "
+                         : llvm::StringRef(what) == "prefetch" ? " prefetches address "
+                                                               : " writes address ";
+      return element + verb + hex(address);
+    };
     Buffer *buffer = memory.find(address, size);
     if (!buffer) {
       fail(op, std::string("out-of-bounds ") + what + " in " + program() +
-                   ": " + element + verb + hex(address) + " " +
+                   ": " + accessor() + " " +
                    memory.describeOutside(address, size));
       return nullptr;
     }
     if (address % size != 0) {
       fail(op, std::string("misaligned ") + what + " in " + program() + ": " +
-                   element + verb + hex(address) + ", which is not a multiple of " +
+                   accessor() + ", which is not a multiple of " +
                    std::to_string(size) + " bytes (byte " +
                    std::to_string(address - buffer->base) + " of buffer '" +
                    buffer->name + "')");
@@ -965,7 +971,7 @@ private:
       for (uint64_t b = offset; b < offset + size; ++b)
         if (!buffer->isWritten(b)) {
           fail(op, std::string("uninitialized ") + what + " in " + program() +
-                       ": " + element + verb + hex(address) + " (byte " +
+                       ": " + accessor() + " (byte " +
                        std::to_string(offset) + " of buffer '" + buffer->name +
                        "', " + std::to_string(buffer->bytes) +
                        " bytes), which nothing has written");
@@ -1453,8 +1459,9 @@ private:
         })
         .Case([&](NegFOp) { return floatUnary(op, [](auto x) { return -x; }); })
         // arith: conversions.
-        .Case<ExtSIOp, IndexCastOp>([&](Operation *) {
-          // Operands are sign-extended already.
+        .Case<ExtSIOp, IndexCastOp, TruncIOp>([&](Operation *) {
+          // Operands are sign-extended already: extending keeps the value,
+          // truncating wraps it to the result's width.
           unsigned bits = infoOf(elementTypeOf(op->getResult(0).getType())).bits;
           return convert(op, [bits](Elem x) {
             x.i = wrapInt(static_cast<uint64_t>(x.i), bits);
@@ -1466,13 +1473,6 @@ private:
           unsigned bits = infoOf(elementTypeOf(op->getResult(0).getType())).bits;
           return convert(op, [=](Elem x) {
             x.i = wrapInt(zextInt(x.i, srcBits), bits);
-            return x;
-          });
-        })
-        .Case([&](TruncIOp) {
-          unsigned bits = infoOf(elementTypeOf(op->getResult(0).getType())).bits;
-          return convert(op, [bits](Elem x) {
-            x.i = wrapInt(static_cast<uint64_t>(x.i), bits);
             return x;
           });
         })

@@ -40,6 +40,12 @@ struct HostBuffer {
 
   size_t size() const { return values.size(); }
   double operator[](size_t i) const { return values[i]; }
+  /// Stores `value` rounded to the type as element `i` (bytes and value).
+  void set(size_t i, double value) {
+    size_t size = interp::elemTypeSize(type);
+    interp::encodeElement(type, value, &bytes[i * size]);
+    values[i] = interp::decodeElement(type, &bytes[i * size]);
+  }
 };
 
 /// One launch: buffers, the kernel's arguments in order, and the grid.
@@ -84,6 +90,15 @@ private:
   HostBuffer &add(std::string name, interp::ElemType type,
                   std::vector<int64_t> shape);
 };
+
+/// ceil(a / b), for a >= 0 and b > 0: programs to cover `a` with blocks of `b`.
+inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// Sets the launch grid to (x, y, z) programs.
+inline void setGrid(Problem &p, int64_t x, int64_t y = 1, int64_t z = 1) {
+  p.grid = {static_cast<uint32_t>(x), static_cast<uint32_t>(y),
+            static_cast<uint32_t>(z)};
+}
 
 /// A shape a check runs at on the GPU.
 struct GpuCase {
