@@ -120,9 +120,7 @@ int main(int argc, char **argv) {
   for (const std::string &define : defines) {
     auto [name, value] = llvm::StringRef(define).split('=');
     int64_t number;
-    bool identifier = !name.empty() && (isalpha(name[0]) || name[0] == '_') &&
-                      llvm::all_of(name, [](char c) { return isalnum(c) || c == '_'; });
-    if (!identifier || value.getAsInteger(0, number))
+    if (!llk::isConstantName(name) || value.getAsInteger(0, number))
       return fail("-D expects NAME=INTEGER, got '" +
                   define + "'");
     if (!options.constants.emplace(name.str(), number).second)
