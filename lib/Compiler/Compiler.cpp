@@ -27,6 +27,20 @@ std::optional<Stage> llk::parseStage(llvm::StringRef name) {
       .Default(std::nullopt);
 }
 
+std::optional<std::string> llk::checkNumWarps(unsigned numWarps) {
+  if (numWarps == 0 || numWarps > 32 || !llvm::isPowerOf2_32(numWarps))
+    return "--num-warps must be a power of two in [1, 32], got " +
+           std::to_string(numWarps);
+  return std::nullopt;
+}
+
+std::optional<std::string> llk::checkNumStages(unsigned numStages) {
+  if (numStages == 0 || numStages > 8)
+    return "--num-stages must be in [1, 8] (1: no pipelining), got " +
+           std::to_string(numStages);
+  return std::nullopt;
+}
+
 void llk::buildLayoutPipeline(OpPassManager &pm, unsigned numWarps) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -64,10 +78,8 @@ LogicalResult llk::compileModule(
 
   if (options.numWarps) {
     unsigned warps = *options.numWarps;
-    if (warps == 0 || warps > 32 || !llvm::isPowerOf2_32(warps))
-      return module.emitError("--num-warps must be a power of two in [1, 32], "
-                              "got ")
-             << warps;
+    if (auto why = checkNumWarps(warps))
+      return module.emitError(*why);
     for (auto func : module.getOps<func::FuncOp>())
       func->setAttr(tile::TileDialect::kNumWarpsAttr,
                     IntegerAttr::get(IntegerType::get(ctx, 32), warps));
@@ -75,10 +87,8 @@ LogicalResult llk::compileModule(
 
   if (options.numStages) {
     unsigned stages = *options.numStages;
-    if (stages == 0 || stages > 8)
-      return module.emitError("--num-stages must be in [1, 8] (1: no "
-                              "pipelining), got ")
-             << stages;
+    if (auto why = checkNumStages(stages))
+      return module.emitError(*why);
     for (auto func : module.getOps<func::FuncOp>())
       func->setAttr(tile::TileDialect::kNumStagesAttr,
                     IntegerAttr::get(IntegerType::get(ctx, 32), stages));

@@ -10,6 +10,11 @@
 using namespace mlir;
 using namespace llk;
 
+bool llk::isConstantName(llvm::StringRef name) {
+  return !name.empty() && (isalpha(name[0]) || name[0] == '_') &&
+         llvm::all_of(name, [](char c) { return isalnum(c) || c == '_'; });
+}
+
 KernelSource::KernelSource(MLIRContext &context,
                            std::unique_ptr<llvm::MemoryBuffer> text,
                            llvm::raw_ostream &os)
@@ -133,9 +138,7 @@ KernelSource::parse(const std::map<std::string, int64_t> &constants) {
     llvm::StringRef name = end == llvm::StringRef::npos || text[end] != '}'
                                ? llvm::StringRef()
                                : text.slice(start + 2, end);
-    bool valid = !name.empty() && (isalpha(name[0]) || name[0] == '_') &&
-                 llvm::all_of(name, [](char c) { return isalnum(c) || c == '_'; });
-    if (!valid) {
+    if (!isConstantName(name)) {
       error(text.data() + start,
             "malformed constant placeholder: expected ${NAME} with NAME an "
             "identifier");

@@ -304,6 +304,7 @@ const Autotuner::Result &Autotuner::tune(const std::string &key, const ArgList &
   for (size_t i = 0; i < configs_.size(); ++i) {
     try {
       Kernel kernel = jit_.compile(source_, optionsFor(configs_[i]), kernel_);
+      kernels_.emplace(i, kernel);
       Grid grid = grid_(configs_[i]);
       for (int w = 0; w < options_.warmup; ++w)
         kernel.launch(grid, args, launch);
@@ -347,8 +348,21 @@ const Autotuner::Result &Autotuner::tune(const std::string &key, const ArgList &
   return results_.emplace(key, std::move(result)).first->second;
 }
 
+Kernel Autotuner::kernelFor(size_t index) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (auto it = kernels_.find(index); it != kernels_.end())
+      return it->second;
+  }
+  Kernel kernel = jit_.compile(source_, optionsFor(configs_[index]), kernel_);
+  std::lock_guard<std::mutex> lock(mutex_);
+  return kernels_.emplace(index, std::move(kernel)).first->second;
+}
+
 void Autotuner::launch(const std::string &key, const ArgList &args,
                        const LaunchOptions &launch) {
-  const Config &config = configs_[tune(key, args, launch).best];
-  jit_.compile(source_, optionsFor(config), kernel_).launch(grid_(config), args, launch);
+  size_t best = tune(key, args, launch).best;
+  // Launches reuse the winner's kernel: no source hash, module lookup or
+  // cuModuleGetFunction per launch.
+  kernelFor(best).launch(grid_(configs_[best]), args, launch);
 }

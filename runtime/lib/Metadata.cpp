@@ -394,12 +394,12 @@ PackedArgs llk::rt::packArgs(const KernelInfo &kernel, const ArgList &args) {
   for (size_t i = 0; i < args.size(); ++i) {
     const ParamInfo &param = kernel.params[i];
     const Arg &arg = args[i];
-    std::string where = "argument " + std::to_string(i) + " is " + arg.str() +
-                        " but the parameter is " + param.str();
-    if (param.pointer != arg.isPointer())
-      fail(where);
-    if (arg.type() && *arg.type() != param.type)
-      fail(where);
+    // Every launch packs its arguments: the message is built only on a
+    // mismatch.
+    if (param.pointer != arg.isPointer() ||
+        (arg.type() && *arg.type() != param.type))
+      fail("argument " + std::to_string(i) + " is " + arg.str() +
+           " but the parameter is " + param.str());
     uint64_t bits = arg.bits();
     size_t size = param.pointer ? 8 : sizeOf(param.type);
     if (size < 8)

@@ -947,6 +947,15 @@ TEST(Interpreter, EventsMeasureHostTime) {
                   configs, [](const Config &) { return Grid(64); }, {}, {1, 2});
   const Autotuner::Result &r = tuner.tune("64x128", {out, in, 128, 128, 128});
   EXPECT_TRUE(std::isfinite(r.ms[r.best]));
+  // Launches run the winner, compiled while tuning: no compile, and right.
+  unsigned compiles = t.jit.compileCount();
+  std::vector<float> x = in.toVector();
+  for (int i = 0; i < 2; ++i) {
+    out.copyFrom(std::vector<float>(64 * 128, 0.0f));
+    tuner.launch("64x128", {out, in, 128, 128, 128});
+    EXPECT_LT(softmaxError(x, out.toVector(), 64, 128), 1e-5);
+  }
+  EXPECT_EQ(t.jit.compileCount(), compiles);
 }
 
 TEST(Interpreter, PTXIsRefused) {

@@ -98,15 +98,13 @@ int main(int argc, char **argv) {
     return fail(*error);
   options.target.arch = arch;
   if (numWarps.getNumOccurrences()) {
-    if (numWarps == 0 || numWarps > 32 || !llvm::isPowerOf2_32(numWarps))
-      return fail("--num-warps must be a power of two in [1, 32], got " +
-                  llvm::Twine(numWarps.getValue()));
+    if (auto why = llk::checkNumWarps(numWarps))
+      return fail(*why);
     options.numWarps = numWarps;
   }
   if (numStages.getNumOccurrences()) {
-    if (numStages == 0 || numStages > 8)
-      return fail("--num-stages must be in [1, 8] (1: no pipelining), got " +
-                  llvm::Twine(numStages.getValue()));
+    if (auto why = llk::checkNumStages(numStages))
+      return fail(*why);
     options.numStages = numStages;
   }
   options.target.libdevicePath = libdevice;
@@ -122,9 +120,7 @@ int main(int argc, char **argv) {
   for (const std::string &define : defines) {
     auto [name, value] = llvm::StringRef(define).split('=');
     int64_t number;
-    bool identifier = !name.empty() && (isalpha(name[0]) || name[0] == '_') &&
-                      llvm::all_of(name, [](char c) { return isalnum(c) || c == '_'; });
-    if (!identifier || value.getAsInteger(0, number))
+    if (!llk::isConstantName(name) || value.getAsInteger(0, number))
       return fail("-D expects NAME=INTEGER, got '" +
                   define + "'");
     if (!options.constants.emplace(name.str(), number).second)

@@ -47,6 +47,11 @@ struct CompileOptions {
   std::map<std::string, int64_t> constants;
 };
 
+/// Why `numWarps` / `numStages` cannot override the kernels' (as
+/// CompileOptions), or nothing when it can. llkc and compileModule share them.
+std::optional<std::string> checkNumWarps(unsigned numWarps);
+std::optional<std::string> checkNumStages(unsigned numStages);
+
 /// Tile IR to laid-out tile IR.
 void buildLayoutPipeline(mlir::OpPassManager &pm, unsigned numWarps);
 /// Laid-out tile IR to a gpu.module in the LLVM and NVVM dialects, software

@@ -21,6 +21,10 @@
 
 namespace llk {
 
+/// Whether `name` may be a constant's NAME (`${NAME}`, `-D NAME=...`): an
+/// identifier.
+bool isConstantName(llvm::StringRef name);
+
 class KernelSource {
 public:
   /// `text` keeps its buffer identifier as the file name in diagnostics,

@@ -191,6 +191,8 @@ public:
 private:
   JITOptions optionsFor(const Config &config) const;
   CacheKey recordKey(const std::string &key) const;
+  /// The kernel of configs_[index], compiled (or loaded) once.
+  Kernel kernelFor(size_t index);
 
   JIT &jit_;
   Source source_;
@@ -201,6 +203,7 @@ private:
   AutotuneOptions options_;
   std::mutex mutex_;
   std::map<std::string, Result> results_;
+  std::map<size_t, Kernel> kernels_; // by config index
 };
 
 } // namespace llk::rt
