@@ -181,8 +181,7 @@ public:
   }
   /// The start of the kernel's shared memory, as seen from `op`.
   Value kernelBase(OpBuilder &b, Location loc, Operation *op) {
-    auto func = op->getParentOfType<FunctionOpInterface>();
-    std::string name = (kSharedPrefix + func.getName()).str();
+    std::string name = bufferName(op);
     sizes.try_emplace(name, 0);
     return LLVM::AddressOfOp::create(
         b, loc, LLVM::LLVMPointerType::get(b.getContext(), kSharedAddressSpace),
@@ -195,8 +194,7 @@ public:
   }
   /// Scratch space of `bytes` for `op`.
   Value base(OpBuilder &b, Location loc, Operation *op, int64_t bytes) {
-    auto func = op->getParentOfType<FunctionOpInterface>();
-    std::string name = (kSharedPrefix + func.getName()).str();
+    std::string name = bufferName(op);
     int64_t offset =
         live.contains(op) ? llvm::alignTo(reserved.lookup(name), 128) : 0;
     int64_t &size = sizes[name];
@@ -212,6 +210,13 @@ public:
   const llvm::StringMap<int64_t> &getSizes() const { return sizes; }
 
 private:
+  /// The name of the shared-memory buffer of `op`'s kernel.
+  static std::string bufferName(Operation *op) {
+    return (kSharedPrefix +
+            op->getParentOfType<FunctionOpInterface>().getName())
+        .str();
+  }
+
   llvm::StringMap<int64_t> sizes, reserved;
   llvm::DenseSet<Operation *> live;
 };
