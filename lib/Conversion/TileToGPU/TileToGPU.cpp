@@ -1546,8 +1546,7 @@ struct ConvertTileToGPUPass
         Value mask = isa<LoadOp>(op)    ? cast<LoadOp>(op).getMask()
                      : isa<StoreOp>(op) ? cast<StoreOp>(op).getMask()
                                         : cast<AsyncCopyOp>(op).getMask();
-        unsigned width = std::min<int64_t>(axisInfo.getVectorWidth(ptr, mask, fast),
-                                           view.contigPerThread(fast));
+        unsigned width = axisInfo.getAccessWidth(ptr, mask, view);
         if (isa<LoadOp>(op)) {
           // A contiguous run that is not aligned to its size: read the
           // aligned windows around it (see loadRealigned).
