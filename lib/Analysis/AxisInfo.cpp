@@ -1,6 +1,7 @@
 //===- AxisInfo.cpp - pointer contiguity and divisibility -----------------===//
 
 #include "llk/Analysis/AxisInfo.h"
+#include "llk/Dialect/Tile/IR/Layout.h"
 #include "llk/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/IR/Matchers.h"
@@ -368,6 +369,13 @@ unsigned AxisInfoAnalysis::getVectorWidth(Value ptr, Value mask,
   if (mask)
     width = std::min<int64_t>(width, get(mask).constancy[dim]);
   return std::max<int64_t>(1, width);
+}
+
+unsigned AxisInfoAnalysis::getAccessWidth(Value ptr, Value mask,
+                                          const DistributedView &view) const {
+  unsigned fast = view.order[0];
+  return std::min<int64_t>(getVectorWidth(ptr, mask, fast),
+                           view.contigPerThread(fast));
 }
 
 unsigned AxisInfoAnalysis::getUnalignedLoadWidth(Value ptr, Value mask,

@@ -23,6 +23,9 @@
 #include <optional>
 
 namespace llk {
+namespace tile {
+struct DistributedView;
+} // namespace tile
 
 struct AxisInfo {
   /// Largest divisibility tracked: "divisible by anything" (e.g. zero).
@@ -63,6 +66,12 @@ public:
   /// 16-byte access, and by the constancy of `mask` if there is one.
   unsigned getVectorWidth(mlir::Value ptr, mlir::Value mask,
                           unsigned dim) const;
+
+  /// Elements one thread moves in a single access through pointer tile
+  /// `ptr` laid out as `view`: getVectorWidth along the layout's fastest
+  /// dimension, at most the registers a thread holds contiguously there.
+  unsigned getAccessWidth(mlir::Value ptr, mlir::Value mask,
+                          const tile::DistributedView &view) const;
 
   /// Elements one thread may read in a single 16-byte load through `ptr`
   /// along `dim` when the load need not be aligned: the lowering then reads

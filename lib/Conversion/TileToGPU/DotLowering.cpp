@@ -98,16 +98,10 @@ void stageOperand(IndexEmitter &e, Value regs, RankedTensorType type,
                   const SharedOperand &smem) {
   DistributedView view = viewOf(type);
   Value rows = e.coordinates(view, 0), cols = e.coordinates(view, 1);
-  unsigned fast = view.order[0];
-  int64_t chunk =
-      fast == smem.innerDim
-          ? std::min<int64_t>(view.contigPerThread(fast), 16 / smem.bytes)
-          : 1;
-  for (int64_t r = 0; r < view.totalElemsPerThread(); r += chunk) {
-    Value addr = smem.tileAddress(e, e.extract(rows, r), e.extract(cols, r));
-    Value value = chunk == 1 ? e.extract(regs, r) : e.slice(regs, r, chunk);
-    LLVM::StoreOp::create(e.b, e.loc, value, addr, chunk * smem.bytes);
-  }
+  int64_t run = sharedRunLength(view, view.order[0] == smem.innerDim, smem.bytes);
+  storeRuns(e, regs, run, smem.bytes, [&](int64_t r) {
+    return smem.tileAddress(e, e.extract(rows, r), e.extract(cols, r));
+  });
 }
 
 /// One mma.sync shape per operand type. The fragments of A (16 x k) and B
@@ -538,20 +532,10 @@ struct LocalLoadLowering : TilePattern<LocalLoadOp> {
         slotOperand(e, adaptor.getBuffer(), type, adaptor.getSlot());
     DistributedView view = viewOf(op.getType());
     Value rows = e.coordinates(view, 0), cols = e.coordinates(view, 1);
-    unsigned fast = view.order[0];
-    int64_t chunk = fast == slot.innerDim ? std::min<int64_t>(
-                                                view.contigPerThread(fast),
-                                                std::max<int64_t>(1, 16 / slot.bytes))
-                                          : 1;
-    Type elem = resultType.getElementType();
-    Value result = e.poison(resultType);
-    for (int64_t r = 0; r < view.totalElemsPerThread(); r += chunk) {
-      Value addr = slot.tileAddress(e, e.extract(rows, r), e.extract(cols, r));
-      Type chunkType = chunk == 1 ? elem : VectorType::get({chunk}, elem);
-      Value value = LLVM::LoadOp::create(rewriter, op.getLoc(), chunkType, addr,
-                                         chunk * slot.bytes);
-      result = e.insertSlice(value, result, r);
-    }
+    int64_t run = sharedRunLength(view, view.order[0] == slot.innerDim, slot.bytes);
+    Value result = loadRuns(e, resultType, run, slot.bytes, [&](int64_t r) {
+      return slot.tileAddress(e, e.extract(rows, r), e.extract(cols, r));
+    });
     rewriter.replaceOp(op, result);
     return success();
   }

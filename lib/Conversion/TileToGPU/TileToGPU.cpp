@@ -112,33 +112,23 @@ Value exchangeThroughShared(IndexEmitter &e, SharedScratch &scratch,
     }
     return total;
   };
-  auto chunkSize = [&](const DistributedView &view, ArrayRef<int64_t> strides) {
-    unsigned fast = view.order[0];
-    if (strides[fast] != 1)
-      return int64_t(1);
-    return std::min<int64_t>(view.contigPerThread(fast), std::max<int64_t>(1, 16 / bytes));
+  auto runLength = [&](const DistributedView &view, ArrayRef<int64_t> strides) {
+    return sharedRunLength(view, strides[view.order[0]] == 1, bytes);
   };
 
   gpu::BarrierOp::create(e.b, e.loc);
   Value srcOffsets = offsets(srcView, srcStrides);
-  int64_t srcChunk = chunkSize(srcView, srcStrides);
-  for (int64_t r = 0; r < srcView.totalElemsPerThread(); r += srcChunk) {
-    Value addr = byteAddress(e, base, e.extract(srcOffsets, r));
-    Value value = srcChunk == 1 ? e.extract(src, r) : e.slice(src, r, srcChunk);
-    LLVM::StoreOp::create(e.b, e.loc, value, addr, srcChunk * bytes);
-  }
+  storeRuns(e, src, runLength(srcView, srcStrides), bytes, [&](int64_t r) {
+    return byteAddress(e, base, e.extract(srcOffsets, r));
+  });
   gpu::BarrierOp::create(e.b, e.loc);
 
   Value dstOffsets = offsets(dstView, dstStrides);
-  int64_t dstChunk = chunkSize(dstView, dstStrides);
   auto dstVecType = VectorType::get({dstView.totalElemsPerThread()}, stored);
-  Value result = e.poison(dstVecType);
-  for (int64_t r = 0; r < dstView.totalElemsPerThread(); r += dstChunk) {
-    Value addr = byteAddress(e, base, e.extract(dstOffsets, r));
-    Type chunkType = dstChunk == 1 ? stored : VectorType::get({dstChunk}, stored);
-    Value value = LLVM::LoadOp::create(e.b, e.loc, chunkType, addr, dstChunk * bytes);
-    result = e.insertSlice(value, result, r);
-  }
+  Value result =
+      loadRuns(e, dstVecType, runLength(dstView, dstStrides), bytes, [&](int64_t r) {
+        return byteAddress(e, base, e.extract(dstOffsets, r));
+      });
   if (elem != stored)
     result = arith::TruncIOp::create(
         e.b, e.loc, VectorType::get(dstVecType.getShape(), elem), result);
@@ -1556,8 +1546,7 @@ struct ConvertTileToGPUPass
         Value mask = isa<LoadOp>(op)    ? cast<LoadOp>(op).getMask()
                      : isa<StoreOp>(op) ? cast<StoreOp>(op).getMask()
                                         : cast<AsyncCopyOp>(op).getMask();
-        unsigned width = std::min<int64_t>(axisInfo.getVectorWidth(ptr, mask, fast),
-                                           view.contigPerThread(fast));
+        unsigned width = axisInfo.getAccessWidth(ptr, mask, view);
         if (isa<LoadOp>(op)) {
           // A contiguous run that is not aligned to its size: read the
           // aligned windows around it (see loadRealigned).

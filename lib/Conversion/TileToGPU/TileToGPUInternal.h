@@ -181,8 +181,7 @@ public:
   }
   /// The start of the kernel's shared memory, as seen from `op`.
   Value kernelBase(OpBuilder &b, Location loc, Operation *op) {
-    auto func = op->getParentOfType<FunctionOpInterface>();
-    std::string name = (kSharedPrefix + func.getName()).str();
+    std::string name = bufferName(op);
     sizes.try_emplace(name, 0);
     return LLVM::AddressOfOp::create(
         b, loc, LLVM::LLVMPointerType::get(b.getContext(), kSharedAddressSpace),
@@ -195,8 +194,7 @@ public:
   }
   /// Scratch space of `bytes` for `op`.
   Value base(OpBuilder &b, Location loc, Operation *op, int64_t bytes) {
-    auto func = op->getParentOfType<FunctionOpInterface>();
-    std::string name = (kSharedPrefix + func.getName()).str();
+    std::string name = bufferName(op);
     int64_t offset =
         live.contains(op) ? llvm::alignTo(reserved.lookup(name), 128) : 0;
     int64_t &size = sizes[name];
@@ -212,6 +210,13 @@ public:
   const llvm::StringMap<int64_t> &getSizes() const { return sizes; }
 
 private:
+  /// The name of the shared-memory buffer of `op`'s kernel.
+  static std::string bufferName(Operation *op) {
+    return (kSharedPrefix +
+            op->getParentOfType<FunctionOpInterface>().getName())
+        .str();
+  }
+
   llvm::StringMap<int64_t> sizes, reserved;
   llvm::DenseSet<Operation *> live;
 };
@@ -219,6 +224,44 @@ private:
 inline Value byteAddress(IndexEmitter &e, Value base, Value byteOffset) {
   return LLVM::GEPOp::create(e.b, e.loc, base.getType(), e.b.getI8Type(), base,
                              ValueRange{byteOffset});
+}
+
+/// Registers a thread moves to or from shared memory in one access: a run
+/// of `view`'s contiguous registers (at most 16 bytes of `bytes`-byte
+/// elements) where its fast dimension is contiguous in shared memory, else 1.
+inline int64_t sharedRunLength(const DistributedView &view, bool fastIsContiguous,
+                               int64_t bytes) {
+  if (!fastIsContiguous)
+    return 1;
+  return std::min<int64_t>(view.contigPerThread(view.order[0]),
+                           std::max<int64_t>(1, 16 / bytes));
+}
+
+/// Stores the registers of `regs` (elements of `bytes` bytes) to shared
+/// memory, `run` registers an access; `addressOf(r)` is where register r goes.
+inline void storeRuns(IndexEmitter &e, Value regs, int64_t run, int64_t bytes,
+                      llvm::function_ref<Value(int64_t)> addressOf) {
+  int64_t n = cast<VectorType>(regs.getType()).getNumElements();
+  for (int64_t r = 0; r < n; r += run) {
+    Value addr = addressOf(r);
+    Value value = run == 1 ? e.extract(regs, r) : e.slice(regs, r, run);
+    LLVM::StoreOp::create(e.b, e.loc, value, addr, run * bytes);
+  }
+}
+
+/// The registers of `type` (elements of `bytes` bytes) loaded from shared
+/// memory, `run` registers an access; `addressOf(r)` is where register r is.
+inline Value loadRuns(IndexEmitter &e, VectorType type, int64_t run,
+                      int64_t bytes, llvm::function_ref<Value(int64_t)> addressOf) {
+  Type elem = type.getElementType();
+  Value result = e.poison(type);
+  for (int64_t r = 0; r < type.getNumElements(); r += run) {
+    Value addr = addressOf(r);
+    Type chunkType = run == 1 ? elem : VectorType::get({run}, elem);
+    Value value = LLVM::LoadOp::create(e.b, e.loc, chunkType, addr, run * bytes);
+    result = e.insertSlice(value, result, r);
+  }
+  return result;
 }
 
 inline Value toGlobalPtr(IndexEmitter &e, Value address) {

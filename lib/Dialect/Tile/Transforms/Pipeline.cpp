@@ -145,16 +145,13 @@ bool LoopPipeliner::analyze() {
       if (failed(view))
         continue;
       // cp.async moves 4, 8 or 16 contiguous bytes under one predicate.
-      unsigned fast = view->order[0];
-      int64_t width = std::min<int64_t>(
-          axisInfo.getVectorWidth(load.getPtr(), load.getMask(), fast),
-          view->contigPerThread(fast));
+      int64_t width = axisInfo.getAccessWidth(load.getPtr(), load.getMask(), *view);
       unsigned bits = cast<RankedTensorType>(load.getType())
                           .getElementType()
                           .getIntOrFloatBitWidth();
       if (width * bits < 32)
         continue;
-      loads.push_back({load, fast, nullptr});
+      loads.push_back({load, view->order[0], nullptr});
     }
   }
   // Each load on its own, then all that qualify together (one may read an
