@@ -12,13 +12,15 @@ out=${1:-build/gemm-ptx}
 llkc=${LLKC:-build/bin/llkc}
 ptxas=${PTXAS:-/usr/local/cuda/bin/ptxas}
 mkdir -p "$out"
+arch=sm_90
 compile() { # kernel bm bn bk warps stages [extra -D...]
   local kernel=$1 bm=$2 bn=$3 bk=$4 w=$5 s=$6
   shift 6
-  local file="$out/${kernel}_${bm}x${bn}x${bk}_w${w}_s${s}.ptx"
+  local suffix=; [ "$arch" = sm_90 ] || suffix="_${arch/_/}"
+  local file="$out/${kernel}_${bm}x${bn}x${bk}_w${w}_s${s}${suffix}.ptx"
   "$llkc" "examples/$kernel.mlir" -D BLOCK_M="$bm" -D BLOCK_N="$bn" -D BLOCK_K="$bk" \
-    "$@" --num-warps "$w" --num-stages "$s" --arch sm_90 -o "$file"
-  "$ptxas" -arch=sm_90 "$file" -o /dev/null
+    "$@" --num-warps "$w" --num-stages "$s" --arch "$arch" -o "$file"
+  "$ptxas" -arch="$arch" "$file" -o /dev/null
 }
 # BM BN BK warps stages; stages 1: no software pipelining (the baseline).
 for cfg in "128 128 32 4 1" "128 128 64 4 1" \
@@ -33,4 +35,12 @@ done
 compile matmul 128 128 32 4 3 -D GROUP_SIZE_M=8
 compile matmul 128 256 64 8 3 -D GROUP_SIZE_M=8
 compile matmul 64 64 32 4 3 -D GROUP_SIZE_M=8
+# sm_90a: the same sources, dots on warpgroup MMA (wgmma); files *_sm90a.ptx.
+arch=sm_90a
+for cfg in "128 128 64 4 3" "128 128 64 4 4" "128 256 64 8 3" "128 256 64 8 4" \
+           "64 128 64 4 4" "64 256 64 4 3" "128 128 64 8 4" "256 128 64 8 3"; do
+  set -- $cfg
+  compile gemm_f16 "$@"
+done
+compile matmul 128 256 64 8 3 -D GROUP_SIZE_M=8
 ls "$out"

@@ -101,12 +101,15 @@ class LlkGemm:
 
     def __init__(self, path):
         name = os.path.basename(path)
-        m = re.match(r"(gemm_f16|matmul)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)\.ptx$", name)
+        m = re.match(r"(gemm_f16|matmul)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)(_sm90a)?\.ptx$", name)
         if not m:
             raise ValueError(f"unexpected PTX name {name}")
         self.kernel = m.group(1)
         self.bm, self.bn, self.bk, self.warps, self.stages = map(int, m.group(2, 3, 4, 5, 6))
-        self.label = f"{self.bm}x{self.bn}x{self.bk} w{self.warps} s{self.stages}"
+        # sm_90a builds lower dots to wgmma, the others to mma.sync.
+        self.wgmma = m.group(7) is not None
+        self.label = (f"{self.bm}x{self.bn}x{self.bk} w{self.warps} s{self.stages}"
+                      + (" wgmma" if self.wgmma else ""))
         self.module = cupy.RawModule(path=path)
         self.function = self.module.get_function(self.kernel + "_kernel")
         # llkc's launch metadata: a buffer past 48 KB is dynamic shared

@@ -5,6 +5,7 @@
 #include "llk/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -41,27 +42,36 @@ std::optional<std::string> llk::checkNumStages(unsigned numStages) {
   return std::nullopt;
 }
 
-void llk::buildLayoutPipeline(OpPassManager &pm, unsigned numWarps) {
+bool llk::hasWgmma(llvm::StringRef arch) { return arch == "sm_90a"; }
+
+void llk::buildLayoutPipeline(OpPassManager &pm, unsigned numWarps,
+                              bool wgmma) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   tile::TileAssignLayoutsOptions layoutOptions;
   layoutOptions.numWarps = numWarps;
+  layoutOptions.wgmma = wgmma;
   pm.addNestedPass<func::FuncOp>(tile::createTileAssignLayouts(layoutOptions));
   pm.addPass(createCanonicalizerPass());
 }
 
-void llk::buildLoweringPipeline(OpPassManager &pm, unsigned numStages) {
+void llk::buildLoweringPipeline(OpPassManager &pm, unsigned numStages,
+                                bool wgmma) {
   tile::TilePipelineOptions pipelineOptions;
   pipelineOptions.numStages = numStages;
   pm.addNestedPass<func::FuncOp>(tile::createTilePipeline(pipelineOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createConvertTileToGPU());
+  ConvertTileToGPUOptions loweringOptions;
+  loweringOptions.wgmma = wgmma;
+  pm.addPass(createConvertTileToGPU(loweringOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
+  // NVVM ops that print their PTX (wgmma) become inline assembly.
+  kernels.addPass(createConvertNVVMToLLVMPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -110,9 +120,11 @@ LogicalResult llk::compileModule(
   if (configure && failed(configure(pm)))
     return failure();
   if (stage != Stage::Tile)
-    buildLayoutPipeline(pm, options.numWarps.value_or(4));
+    buildLayoutPipeline(pm, options.numWarps.value_or(4),
+                        hasWgmma(options.target.arch));
   if (stage != Stage::Tile && stage != Stage::Layout)
-    buildLoweringPipeline(pm, options.numStages.value_or(3));
+    buildLoweringPipeline(pm, options.numStages.value_or(3),
+                          hasWgmma(options.target.arch));
   if (failed(pm.run(module)))
     return failure();
   if (metadata) {

@@ -52,11 +52,17 @@ struct CompileOptions {
 std::optional<std::string> checkNumWarps(unsigned numWarps);
 std::optional<std::string> checkNumStages(unsigned numStages);
 
-/// Tile IR to laid-out tile IR.
-void buildLayoutPipeline(mlir::OpPassManager &pm, unsigned numWarps);
+/// Whether `arch` has warpgroup MMA (wgmma): sm_90a.
+bool hasWgmma(llvm::StringRef arch);
+
+/// Tile IR to laid-out tile IR; `wgmma` lays out dots for warpgroup MMA.
+void buildLayoutPipeline(mlir::OpPassManager &pm, unsigned numWarps,
+                         bool wgmma = false);
 /// Laid-out tile IR to a gpu.module in the LLVM and NVVM dialects, software
-/// pipelining dot loops first (`tile.num_stages`, else `numStages`).
-void buildLoweringPipeline(mlir::OpPassManager &pm, unsigned numStages = 3);
+/// pipelining dot loops first (`tile.num_stages`, else `numStages`);
+/// `wgmma` lowers the dots that allow it to warpgroup MMA.
+void buildLoweringPipeline(mlir::OpPassManager &pm, unsigned numStages = 3,
+                           bool wgmma = false);
 
 /// Runs the passes on `module` up to `stage` and writes that stage's text to
 /// `output`. `configure` may add instrumentation (IR printing, timing) to

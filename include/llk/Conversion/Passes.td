@@ -20,7 +20,16 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "mlir::ModuleOp"> {
     `tile.dot` stages its operands in swizzled shared memory and becomes
     `nvvm.ldmatrix` and `nvvm.mma.sync` (m16n8k16 for f16/bf16, m16n8k32
     for i8, m16n8k8 for tf32), or an FMA loop for `precision = ieee`.
+    With `wgmma` (sm_90a), a pipelined f16/bf16 dot whose accumulator puts
+    every warp along M instead reads both operands from their
+    shared-memory slots (laid out as wgmma's 128-byte swizzle wants) with
+    `nvvm.wgmma.mma_async`, one m64nNk16 instruction per warpgroup, 64 rows
+    and k step.
   }];
+  let options = [
+    Option<"wgmma", "wgmma", "bool", "false",
+           "lower pipelined f16/bf16 dots to warpgroup MMA (sm_90a)">
+  ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::vector::VectorDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",

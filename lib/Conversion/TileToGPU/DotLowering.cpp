@@ -29,6 +29,13 @@ struct SharedOperand {
   unsigned innerDim;
   int64_t outer, inner, bytes;
   int64_t perPhase = 1, maxPhase = 1;
+  /// wgmma's layout instead (useWgmmaLayout): the inner dimension cut into
+  /// slabs of 128 bytes, each `outer` rows of 128 bytes with the 16-byte
+  /// chunk c of row r at c ^ (r % 8) (the 128-byte swizzle); with
+  /// `warpgroupWarps`, the rows in the order warpgroup MMA reads them
+  /// (warpgroupRow).
+  bool wgmmaSlabs = false;
+  unsigned warpgroupWarps = 0;
 
   SharedOperand(Value base, RankedTensorType type, unsigned innerDim,
                 bool swizzled)
@@ -44,8 +51,46 @@ struct SharedOperand {
   }
   int64_t sizeInBytes() const { return outer * inner * bytes; }
 
+  void useWgmmaLayout(unsigned accumulatorWarps) {
+    wgmmaSlabs = true;
+    warpgroupWarps = accumulatorWarps;
+  }
+
+  /// Where warpgroup MMA wants row `row` of A when the accumulator puts its
+  /// `warpgroupWarps` warps along M: warp w of the layout holds rows
+  /// 8w + g + 8 * warps * i (g < 8), but the m64 instruction of warpgroup
+  /// G = w / 4 gives its warp w % 4 rows 16(w % 4) + g and + 8 of 64
+  /// consecutive ones. So repetitions i = 2mb + h go to block
+  /// mb * warpgroups + G, row 16(w % 4) + 8h + g.
+  Value warpgroupRow(IndexEmitter &e, Value row) const {
+    unsigned warps = warpgroupWarps, warpBits = llvm::Log2_32(warps);
+    auto shr = [&](Value x, int64_t n) {
+      return arith::ShRUIOp::create(e.b, e.loc, x, e.i32(n)).getResult();
+    };
+    auto shl = [&](Value x, int64_t n) {
+      return arith::ShLIOp::create(e.b, e.loc, x, e.i32(n)).getResult();
+    };
+    auto mask = [&](Value x, int64_t m) {
+      return arith::AndIOp::create(e.b, e.loc, x, e.i32(m)).getResult();
+    };
+    auto orI = [&](Value x, Value y) {
+      return arith::OrIOp::create(e.b, e.loc, x, y).getResult();
+    };
+    Value g = mask(row, 7);
+    Value warp = mask(shr(row, 3), warps - 1);
+    Value rep = shr(row, 3 + warpBits);
+    Value block = arith::AddIOp::create(
+        e.b, e.loc,
+        arith::MulIOp::create(e.b, e.loc, shr(rep, 1), e.i32(warps / 4)),
+        shr(warp, 2));
+    return orI(orI(shl(block, 6), shl(mask(warp, 3), 4)),
+               orI(shl(mask(rep, 1), 3), g));
+  }
+
   /// Address of element (row, col) of the shared array (outer, inner).
   Value address(IndexEmitter &e, Value row, Value col) const {
+    if (wgmmaSlabs)
+      return wgmmaAddress(e, row, col);
     Value rowStart = arith::MulIOp::create(e.b, e.loc, row, e.i32(inner * bytes));
     Value colBytes = arith::MulIOp::create(e.b, e.loc, col, e.i32(bytes));
     Value chunk = arith::ShRUIOp::create(e.b, e.loc, colBytes, e.i32(4));
@@ -61,6 +106,29 @@ struct SharedOperand {
             within));
     return byteAddress(e, base, offset);
   }
+  Value wgmmaAddress(IndexEmitter &e, Value row, Value col) const {
+    if (warpgroupWarps)
+      row = warpgroupRow(e, row);
+    Value colBytes = arith::MulIOp::create(e.b, e.loc, col, e.i32(bytes));
+    Value slab = arith::ShRUIOp::create(e.b, e.loc, colBytes, e.i32(7));
+    Value chunk = arith::AndIOp::create(
+        e.b, e.loc, arith::ShRUIOp::create(e.b, e.loc, colBytes, e.i32(4)),
+        e.i32(7));
+    chunk = arith::XOrIOp::create(
+        e.b, e.loc, chunk, arith::AndIOp::create(e.b, e.loc, row, e.i32(7)));
+    Value within = arith::AndIOp::create(e.b, e.loc, colBytes, e.i32(15));
+    Value offset = arith::AddIOp::create(
+        e.b, e.loc,
+        arith::MulIOp::create(e.b, e.loc, slab, e.i32(outer * 128)),
+        arith::MulIOp::create(e.b, e.loc, row, e.i32(128)));
+    offset = arith::AddIOp::create(
+        e.b, e.loc, offset,
+        arith::AddIOp::create(
+            e.b, e.loc, arith::ShLIOp::create(e.b, e.loc, chunk, e.i32(4)),
+            within));
+    return byteAddress(e, base, offset);
+  }
+
   /// Address of tile element (i, j) (tile coordinates).
   Value tileAddress(IndexEmitter &e, Value i, Value j) const {
     return innerDim == 1 ? address(e, i, j) : address(e, j, i);
@@ -322,6 +390,134 @@ Value lowerMmaDot(IndexEmitter &e, SharedScratch &scratch, DotOp op, Value a,
   return acc;
 }
 
+/// The shared-memory matrix descriptor of wgmma for the 128-byte swizzle:
+/// start address, leading- and stride-dimension byte offsets (all in 16-byte
+/// units), swizzle mode 1 in bits 62-63. The stride offset is 1024 bytes,
+/// from one 8-row group of 128-byte rows to the next; the leading offset is
+/// the step from one 128-byte slab to the next along an M- or N-contiguous
+/// operand (K-contiguous ones never leave a slab within one instruction).
+Value wgmmaDescriptor(IndexEmitter &e, Value base, int64_t leadingBytes) {
+  Type i64 = e.b.getI64Type();
+  Value address = LLVM::PtrToIntOp::create(e.b, e.loc, i64, base);
+  Value start = arith::ShRUIOp::create(
+      e.b, e.loc,
+      arith::AndIOp::create(e.b, e.loc, address,
+                            arith::ConstantIntOp::create(e.b, e.loc, i64, 0x3FFFF)),
+      arith::ConstantIntOp::create(e.b, e.loc, i64, 4));
+  uint64_t fields = (uint64_t(leadingBytes >> 4) << 16) |
+                    (uint64_t(1024 >> 4) << 32) | (uint64_t(1) << 62);
+  return arith::OrIOp::create(
+      e.b, e.loc, start,
+      arith::ConstantIntOp::create(e.b, e.loc, i64, int64_t(fields)));
+}
+
+/// The tensor-core dot of sm_90a: each warpgroup issues one
+/// wgmma.mma_async m64nNk16 per 64 of its rows and 16 of K, both operands
+/// read through descriptors from their slots (laid out by useWgmmaLayout),
+/// then waits for them. The accumulator is the mma layout with every warp
+/// along M: for instruction block mb, register d[4j + 2h + c] of a thread is
+/// its repetition (2mb + h, 2j + c).
+Value lowerWgmmaDot(IndexEmitter &e, DotOp op, Value acc,
+                    const SharedOperand &aSlot, const SharedOperand &bSlot) {
+  MLIRContext *ctx = e.b.getContext();
+  RankedTensorType aType = op.getA().getType(), cType = op.getType();
+  int64_t K = aType.getDimSize(1), N = cType.getDimSize(1);
+  int64_t bytes = byteWidth(aType.getElementType());
+  DistributedView cView = viewOf(cType);
+  unsigned warps = cView.warpsPerCTA[0];
+  int64_t mBlocks = cView.elemsPerThread(0) / 2;
+  bool bTrans = bSlot.innerDim == 1; // N-contiguous B
+  Type i64 = e.b.getI64Type();
+  auto addDesc = [&](Value desc, Value byteOffset) -> Value {
+    return arith::AddIOp::create(e.b, e.loc, desc, byteOffset);
+  };
+  auto units = [&](int64_t byteOffset) -> Value {
+    return arith::ConstantIntOp::create(e.b, e.loc, i64, byteOffset >> 4);
+  };
+
+  // Warpgroup G starts at row block G of A (warpgroupRow).
+  Value group = arith::ShRUIOp::create(e.b, e.loc, e.warpId(), e.i32(2));
+  Value aDesc = addDesc(
+      wgmmaDescriptor(e, aSlot.base, 16),
+      arith::ExtUIOp::create(
+          e.b, e.loc, i64,
+          arith::MulIOp::create(e.b, e.loc, group, e.i32((64 * 128) >> 4))));
+  Value bDesc = wgmmaDescriptor(e, bSlot.base, bTrans ? bSlot.outer * 128 : 16);
+  // Byte offset of K elements [k, k + 16) in a K-contiguous slot of `outer`
+  // rows: slab, then the 32 bytes within the (swizzled) row, which the
+  // hardware swizzles from the start address.
+  auto kOffset = [&](const SharedOperand &slot, int64_t k) {
+    int64_t kBytes = k * bytes;
+    return (kBytes / 128) * slot.outer * 128 + kBytes % 128;
+  };
+
+  auto elemType = [&]() {
+    return aType.getElementType().isF16() ? NVVM::WGMMATypes::f16
+                                          : NVVM::WGMMATypes::bf16;
+  };
+  Type f32 = e.b.getF32Type();
+  int64_t perInstr = N / 2;
+  auto structType = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(perInstr, f32));
+  auto regOf = [&](int64_t mb, int64_t q) {
+    return cView.registerIndex({2 * mb + (q / 2) % 2, 2 * (q / 4) + q % 2});
+  };
+
+  NVVM::WgmmaFenceAlignedOp::create(e.b, e.loc);
+  SmallVector<Value> accs;
+  for (int64_t mb = 0; mb < mBlocks; ++mb) {
+    Value packed = LLVM::PoisonOp::create(e.b, e.loc, structType);
+    for (int64_t q = 0; q < perInstr; ++q)
+      packed = LLVM::InsertValueOp::create(e.b, e.loc, packed,
+                                           e.extract(acc, regOf(mb, q)),
+                                           ArrayRef<int64_t>{q});
+    accs.push_back(packed);
+  }
+  auto shape = NVVM::MMAShapeAttr::get(ctx, 64, N, 16);
+  for (int64_t k = 0; k < K; k += 16) {
+    Value b = addDesc(bDesc, units(bTrans ? k * 128 : kOffset(bSlot, k)));
+    for (int64_t mb = 0; mb < mBlocks; ++mb) {
+      Value a = addDesc(
+          aDesc, units(mb * (warps / 4) * 64 * 128 + kOffset(aSlot, k)));
+      accs[mb] = NVVM::WgmmaMmaAsyncOp::create(
+          e.b, e.loc, structType, accs[mb], a, b, shape, elemType(), elemType(),
+          NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+          NVVM::MMALayout::row,
+          bTrans ? NVVM::MMALayout::row : NVVM::MMALayout::col,
+          /*satfinite=*/nullptr);
+    }
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(e.b, e.loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(e.b, e.loc, 0);
+  // The accumulator registers are written asynchronously: pass them through
+  // an (empty) side-effecting asm after the wait, so that no use of them can
+  // be scheduled before it.
+  std::string constraints;
+  for (int64_t q = 0; q < perInstr; ++q)
+    constraints += "=f,";
+  for (int64_t q = 0; q < perInstr; ++q)
+    constraints += std::to_string(q) + (q + 1 < perInstr ? "," : "");
+  for (int64_t mb = 0; mb < mBlocks; ++mb) {
+    SmallVector<Value> fields;
+    for (int64_t q = 0; q < perInstr; ++q)
+      fields.push_back(LLVM::ExtractValueOp::create(e.b, e.loc, accs[mb],
+                                                    ArrayRef<int64_t>{q}));
+    auto pinned = LLVM::InlineAsmOp::create(
+        e.b, e.loc, structType, fields, /*asm_string=*/"", constraints,
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/nullptr,
+        /*operand_attrs=*/nullptr);
+    for (int64_t q = 0; q < perInstr; ++q)
+      acc = vector::InsertOp::create(
+          e.b, e.loc,
+          LLVM::ExtractValueOp::create(e.b, e.loc, pinned.getResult(0),
+                                       ArrayRef<int64_t>{q}),
+          acc, ArrayRef<int64_t>{regOf(mb, q)});
+  }
+  return acc;
+}
+
 /// The exact dot (`precision = ieee`, and shapes the tensor cores cannot
 /// take): operands row-major in shared memory, then each thread runs over K
 /// with one FMA per accumulator register, in K order (as the reference).
@@ -399,14 +595,20 @@ RankedTensorType slotTileType(SharedType type) {
   return RankedTensorType::get(type.getSlotShape(), type.getElementType());
 }
 
-/// Slot `slot` of the buffer `type` whose first slot is at `base`.
-SharedOperand slotOperand(IndexEmitter &e, Value base, SharedType type,
-                          Value slot) {
+/// Slot `slot` of the buffer `buffer` (tile IR) whose first slot is at
+/// `base`, in the layout wgmma wants if a wgmma dot reads it.
+SharedOperand slotOperand(IndexEmitter &e, const LoweringState &state,
+                          Value buffer, Value base, Value slot) {
+  auto type = cast<SharedType>(buffer.getType());
   RankedTensorType tile = slotTileType(type);
   int64_t slotBytes = tile.getNumElements() * byteWidth(type.getElementType());
   Value offset = arith::MulIOp::create(e.b, e.loc, slot, e.i32(slotBytes));
-  return SharedOperand(byteAddress(e, base, offset), tile,
-                       type.getContiguousDim(), /*swizzled=*/true);
+  SharedOperand operand(byteAddress(e, base, offset), tile,
+                        type.getContiguousDim(), /*swizzled=*/true);
+  auto it = state.wgmmaBuffers.find(buffer.getDefiningOp());
+  if (it != state.wgmmaBuffers.end())
+    operand.useWgmmaLayout(it->second);
+  return operand;
 }
 
 /// Whether operand `index` (0: a, 1: b) of `dot` is a tile.local_load that
@@ -424,6 +626,52 @@ bool readsOperandFromBuffer(DotOp dot, unsigned index) {
   unsigned kDim = index == 0 ? 1 : 0;
   return type.getContiguousDim() == kDim || bytes == 2;
 }
+
+} // namespace
+
+void llk::togpu::findWgmmaDots(func::FuncOp func, LoweringState &state) {
+  func.walk([&](DotOp dot) {
+    RankedTensorType aType = dot.getA().getType(), cType = dot.getType();
+    Type elem = aType.getElementType();
+    int64_t K = aType.getDimSize(1), N = cType.getDimSize(1);
+    if (!(elem.isF16() || elem.isBF16()) || !cType.getElementType().isF32() ||
+        K % 16 != 0 ||
+        !isWarpgroupAccumulatorLayout(cType.getEncoding(), cType.getShape()))
+      return;
+    // Both operands straight from a buffer slot that nothing else reads.
+    SmallVector<Operation *, 2> allocs;
+    for (Value operand : {dot.getA(), dot.getB()}) {
+      auto load = operand.getDefiningOp<LocalLoadOp>();
+      if (!load || !load->hasOneUse())
+        return;
+      auto alloc = load.getBuffer().getDefiningOp<LocalAllocOp>();
+      if (!alloc || state.wgmmaBuffers.count(alloc) ||
+          llvm::any_of(alloc->getUsers(), [&](Operation *user) {
+            return !isa<AsyncCopyOp>(user) && user != load;
+          }))
+        return;
+      allocs.push_back(alloc);
+    }
+    if (allocs[0] == allocs[1])
+      return;
+    // A K-contiguous (its rows follow the accumulator's), B either way; the
+    // contiguous dimension in whole 128-byte slabs.
+    int64_t bytes = byteWidth(elem);
+    SharedType aBuffer = cast<LocalAllocOp>(allocs[0]).getType();
+    SharedType bBuffer = cast<LocalAllocOp>(allocs[1]).getType();
+    int64_t bInner = bBuffer.getContiguousDim() == 1 ? N : K;
+    if (aBuffer.getContiguousDim() != 1 || (K * bytes) % 128 != 0 ||
+        (bInner * bytes) % 128 != 0)
+      return;
+    auto layout = cast<BlockedLayoutAttr>(cType.getEncoding());
+    state.wgmmaDots.insert(dot);
+    state.wgmmaKernels.insert(func.getName());
+    state.wgmmaBuffers[allocs[0]] = layout.getWarpsPerCTA()[0];
+    state.wgmmaBuffers[allocs[1]] = 0;
+  });
+}
+
+namespace {
 
 struct LocalAllocLowering : TilePattern<LocalAllocOp> {
   using TilePattern::TilePattern;
@@ -466,8 +714,8 @@ struct AsyncCopyLowering : TilePattern<AsyncCopyOp> {
              << ", but cp.async moves 4, 8 or 16 bytes into the slot's "
                 "contiguous dimension "
              << type.getContiguousDim();
-    SharedOperand slot =
-        slotOperand(e, adaptor.getBuffer(), type, adaptor.getSlot());
+    SharedOperand slot = slotOperand(e, state, op.getBuffer(),
+                                     adaptor.getBuffer(), adaptor.getSlot());
     Value rows = e.coordinates(view, 0), cols = e.coordinates(view, 1);
     auto modifier = chunkBytes == 16 ? NVVM::LoadCacheModifierKind::CG
                                      : NVVM::LoadCacheModifierKind::CA;
@@ -503,6 +751,16 @@ struct AsyncWaitLowering : TilePattern<AsyncWaitOp> {
   matchAndRewrite(AsyncWaitOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     NVVM::CpAsyncWaitGroupOp::create(rewriter, op.getLoc(), op.getPending());
+    // wgmma reads shared memory through the async proxy: order this
+    // thread's copies before it.
+    auto kernel = op->getParentOfType<FunctionOpInterface>();
+    if (state.wgmmaKernels.contains(kernel.getName()))
+      NVVM::FenceProxyOp::create(
+          rewriter, op.getLoc(),
+          NVVM::ProxyKindAttr::get(rewriter.getContext(),
+                                   NVVM::ProxyKind::async_shared),
+          NVVM::SharedSpaceAttr::get(rewriter.getContext(),
+                                     NVVM::SharedSpace::shared_cta));
     rewriter.replaceOpWithNewOp<gpu::BarrierOp>(op);
     return success();
   }
@@ -527,9 +785,8 @@ struct LocalLoadLowering : TilePattern<LocalLoadOp> {
       rewriter.replaceOp(op, e.poison(resultType));
       return success();
     }
-    SharedType type = op.getBuffer().getType();
-    SharedOperand slot =
-        slotOperand(e, adaptor.getBuffer(), type, adaptor.getSlot());
+    SharedOperand slot = slotOperand(e, state, op.getBuffer(),
+                                     adaptor.getBuffer(), adaptor.getSlot());
     DistributedView view = viewOf(op.getType());
     Value rows = e.coordinates(view, 0), cols = e.coordinates(view, 1);
     int64_t run = sharedRunLength(view, view.order[0] == slot.innerDim, slot.bytes);
@@ -551,10 +808,15 @@ struct DotLowering : TilePattern<DotOp> {
       if (!readsOperandFromBuffer(op, index))
         return std::nullopt;
       auto load = op->getOperand(index).getDefiningOp<LocalLoadOp>();
-      return slotOperand(e, rewriter.getRemappedValue(load.getBuffer()),
-                         load.getBuffer().getType(),
+      return slotOperand(e, state, load.getBuffer(),
+                         rewriter.getRemappedValue(load.getBuffer()),
                          rewriter.getRemappedValue(load.getSlot()));
     };
+    if (state.wgmmaDots.contains(op)) {
+      rewriter.replaceOp(op, lowerWgmmaDot(e, op, adaptor.getAcc(),
+                                           *buffered(0), *buffered(1)));
+      return success();
+    }
     Value result =
         usesTensorCores(op)
             ? lowerMmaDot(e, state.scratch, op, adaptor.getA(), adaptor.getB(),

@@ -1501,6 +1501,8 @@ LogicalResult checkLowerable(ModuleOp module) {
 
 struct ConvertTileToGPUPass
     : llk::impl::ConvertTileToGPUBase<ConvertTileToGPUPass> {
+  using ConvertTileToGPUBase::ConvertTileToGPUBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -1512,14 +1514,17 @@ struct ConvertTileToGPUPass
     // Access widths from the contiguity analysis, on the tile IR.
     for (auto func : module.getOps<func::FuncOp>()) {
       AxisInfoAnalysis axisInfo(func);
+      if (wgmma)
+        findWgmmaDots(func, state);
       // Shared-memory buffers live for the whole kernel, before the scratch.
       func.walk([&](LocalAllocOp alloc) {
         SharedType type = alloc.getType();
         int64_t bytes = byteWidth(type.getElementType());
         for (int64_t size : type.getShape())
           bytes *= size;
+        int64_t align = state.wgmmaBuffers.count(alloc) ? kWgmmaBufferAlign : 128;
         state.allocOffsets[alloc.getOperation()] =
-            state.scratch.reserve(func.getName(), bytes);
+            state.scratch.reserve(func.getName(), bytes, align);
         // The buffers are live from the allocation to their last use (the
         // pipelined loop); scratch used in between must not overlap them.
         Block *block = alloc->getBlock();
@@ -1612,7 +1617,8 @@ struct ConvertTileToGPUPass
       auto global = LLVM::GlobalOp::create(
           builder, module.getLoc(), type, /*isConstant=*/false,
           dynamic ? LLVM::Linkage::External : LLVM::Linkage::Internal,
-          entry.getKey(), Attribute(), /*alignment=*/16, kSharedAddressSpace);
+          entry.getKey(), Attribute(),
+          state.scratch.alignment(entry.getKey()), kSharedAddressSpace);
       if (dynamic)
         global->setAttr(kDynamicSharedBytesAttr, builder.getI64IntegerAttr(bytes));
     }

@@ -11,12 +11,14 @@
 #include "llk/Dialect/Tile/IR/Layout.h"
 #include "llk/Dialect/Tile/IR/TileDialect.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace llk::togpu {
 
@@ -171,10 +173,12 @@ class SharedScratch {
 public:
   /// Reserves `bytes` of `func`'s shared memory for the whole kernel and
   /// returns their offset.
-  int64_t reserve(llvm::StringRef func, int64_t bytes) {
+  int64_t reserve(llvm::StringRef func, int64_t bytes, int64_t align = 128) {
     std::string name = (kSharedPrefix + func).str();
     int64_t &end = reserved[name];
-    int64_t offset = llvm::alignTo(end, 128);
+    int64_t offset = llvm::alignTo(end, align);
+    int64_t &maxAlign = alignments[name];
+    maxAlign = std::max(maxAlign, align);
     end = offset + bytes;
     sizes[name] = std::max(sizes[name], end);
     return offset;
@@ -208,6 +212,10 @@ public:
                                ValueRange{offsetValue});
   }
   const llvm::StringMap<int64_t> &getSizes() const { return sizes; }
+  /// The alignment `name`'s buffer needs: 16, or what reserve asked for.
+  int64_t alignment(llvm::StringRef name) const {
+    return std::max<int64_t>(16, alignments.lookup(name));
+  }
 
 private:
   /// The name of the shared-memory buffer of `op`'s kernel.
@@ -217,7 +225,7 @@ private:
         .str();
   }
 
-  llvm::StringMap<int64_t> sizes, reserved;
+  llvm::StringMap<int64_t> sizes, reserved, alignments;
   llvm::DenseSet<Operation *> live;
 };
 
@@ -283,7 +291,21 @@ struct LoweringState {
   SharedScratch scratch;
   /// Offset in the kernel's shared memory of each tile.local_alloc.
   llvm::DenseMap<Operation *, int64_t> allocOffsets;
+  /// Dots lowered to warpgroup MMA (findWgmmaDots), the kernels holding
+  /// them, and the buffers they read, with the warps of the accumulator
+  /// whose rows a buffer's rows follow (A), or 0 (B).
+  llvm::DenseSet<Operation *> wgmmaDots;
+  llvm::StringSet<> wgmmaKernels;
+  llvm::DenseMap<Operation *, unsigned> wgmmaBuffers;
 };
+
+/// Alignment of a buffer that warpgroup MMA reads: its 128-byte swizzle
+/// repeats every 8 rows (1024 bytes) from an aligned address.
+constexpr int64_t kWgmmaBufferAlign = 1024;
+
+/// Fills the wgmma fields of `state` for the dots of `func` that warpgroup
+/// MMA can take (tile IR, before conversion).
+void findWgmmaDots(func::FuncOp func, LoweringState &state);
 
 template <typename OpTy>
 struct TilePattern : OpConversionPattern<OpTy> {

@@ -146,7 +146,12 @@ BlockedLayoutAttr llk::tile::getDefaultBlockedLayout(MLIRContext *ctx,
 
 BlockedLayoutAttr llk::tile::getMmaAccumulatorLayout(MLIRContext *ctx,
                                                      ArrayRef<int64_t> shape,
-                                                     unsigned numWarps) {
+                                                     unsigned numWarps,
+                                                     bool warpgroupRows) {
+  SmallVector<unsigned> spt{1, 2}, tpw{8, 4}, order{1, 0};
+  if (warpgroupRows && numWarps % 4 == 0 && shape[0] % (16 * numWarps) == 0 &&
+      shape[1] % 8 == 0 && shape[1] <= 256)
+    return BlockedLayoutAttr::get(ctx, spt, tpw, {numWarps, 1}, order);
   unsigned wm = 1, wn = 1;
   while (wm * wn < numWarps) {
     int64_t rowsPerWarp = shape[0] / wm, colsPerWarp = shape[1] / wn;
@@ -157,7 +162,7 @@ BlockedLayoutAttr llk::tile::getMmaAccumulatorLayout(MLIRContext *ctx,
     else
       wn *= 2; // replicates along N once colsPerWarp < 8
   }
-  return BlockedLayoutAttr::get(ctx, {1, 2}, {8, 4}, {wm, wn}, {1, 0});
+  return BlockedLayoutAttr::get(ctx, spt, tpw, {wm, wn}, order);
 }
 
 bool llk::tile::isMmaAccumulatorLayout(Attribute layout,
@@ -170,6 +175,15 @@ bool llk::tile::isMmaAccumulatorLayout(Attribute layout,
   return spt[0] == 1 && spt[1] == 2 && tpw[0] == 8 && tpw[1] == 4 &&
          order[0] == 1 && order[1] == 0 && shape[0] >= 16 * int64_t(wpc[0]) &&
          shape[1] >= 8;
+}
+
+bool llk::tile::isWarpgroupAccumulatorLayout(Attribute layout,
+                                             ArrayRef<int64_t> shape) {
+  if (!isMmaAccumulatorLayout(layout, shape))
+    return false;
+  auto wpc = cast<BlockedLayoutAttr>(layout).getWarpsPerCTA();
+  return wpc[1] == 1 && wpc[0] % 4 == 0 && shape[0] % (16 * wpc[0]) == 0 &&
+         shape[1] % 8 == 0 && shape[1] <= 256;
 }
 
 RankedTensorType llk::tile::withLayout(RankedTensorType type,

@@ -68,14 +68,15 @@ unsigned reduceAxis(Operation *op) {
 
 class LayoutAssigner {
 public:
-  LayoutAssigner(func::FuncOp func, unsigned numWarps)
-      : func(func), numWarps(numWarps), axisInfo(func) {}
+  LayoutAssigner(func::FuncOp func, unsigned numWarps, bool wgmma)
+      : func(func), numWarps(numWarps), wgmma(wgmma), axisInfo(func) {}
 
   void run() {
     func.walk([&](DotOp dot) {
       auto type = tileType(dot.getResult());
       Attribute mma =
-          getMmaAccumulatorLayout(func.getContext(), type.getShape(), numWarps);
+          getMmaAccumulatorLayout(func.getContext(), type.getShape(), numWarps,
+                                  wgmma);
       assign(dot.getResult(), mma);
       assign(dot.getAcc(), mma);
     });
@@ -373,6 +374,7 @@ private:
 
   func::FuncOp func;
   unsigned numWarps;
+  bool wgmma;
   AxisInfoAnalysis axisInfo;
   llvm::MapVector<Value, Attribute> layouts;
   std::deque<Value> worklist;
@@ -402,7 +404,7 @@ struct TileAssignLayoutsPass
     // Record the choice: the lowering sizes the thread block from it.
     func->setAttr(TileDialect::kNumWarpsAttr,
                   IntegerAttr::get(IntegerType::get(&getContext(), 32), warps));
-    LayoutAssigner(func, warps).run();
+    LayoutAssigner(func, warps, wgmma).run();
   }
 };
 

@@ -68,9 +68,19 @@ BlockedLayoutAttr getDefaultBlockedLayout(mlir::MLIRContext *ctx,
 /// (g and g+8) of one 16x8 instruction tile, choosing the rows of A to match.
 /// Warps go to M while each warp keeps at least 16 rows and its tile is
 /// taller than wide, the rest to N (replicating along N when N < 8*wn).
+/// With `warpgroupRows` (for wgmma) every warp goes to M when whole
+/// warpgroups fit: numWarps a multiple of 4, M a multiple of 16 * numWarps
+/// and N a multiple of 8 up to 256.
 BlockedLayoutAttr getMmaAccumulatorLayout(mlir::MLIRContext *ctx,
                                           llvm::ArrayRef<int64_t> shape,
-                                          unsigned numWarps);
+                                          unsigned numWarps,
+                                          bool warpgroupRows = false);
+
+/// Whether an accumulator of `shape` in `layout` suits warpgroup MMA
+/// (m64nNk16 per warpgroup): an mma accumulator layout with every warp
+/// along M, as getMmaAccumulatorLayout gives with `warpgroupRows`.
+bool isWarpgroupAccumulatorLayout(mlir::Attribute layout,
+                                  llvm::ArrayRef<int64_t> shape);
 
 /// Whether `layout` is an mma.sync accumulator layout that a dot of result
 /// shape `shape` can use: [1, 2] x [8, 4] order [1, 0], at least 16 rows per

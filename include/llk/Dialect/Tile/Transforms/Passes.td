@@ -23,11 +23,14 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "mlir::func::FuncOp"> {
     through shared memory) joins them.
 
     The number of warps is the function's `tile.num_warps`, else the
-    pass option.
+    pass option. With `wgmma` (sm_90a targets), dot accumulators put every
+    warp along M when the shape allows, as warpgroup MMA needs.
   }];
   let options = [
     Option<"numWarps", "num-warps", "unsigned", "4",
-           "warps per program when the kernel does not say">
+           "warps per program when the kernel does not say">,
+    Option<"wgmma", "wgmma", "bool", "false",
+           "lay out dot accumulators for sm_90a's warpgroup MMA">
   ];
   let dependentDialects = ["::llk::tile::TileDialect"];
 }
