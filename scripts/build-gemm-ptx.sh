@@ -37,8 +37,9 @@ compile matmul 128 256 64 8 3 -D GROUP_SIZE_M=8
 compile matmul 64 64 32 4 3 -D GROUP_SIZE_M=8
 # sm_90a: the same sources, dots on warpgroup MMA (wgmma); files *_sm90a.ptx.
 arch=sm_90a
-for cfg in "128 128 64 4 3" "128 128 64 4 4" "128 256 64 8 3" "128 256 64 8 4" \
-           "64 128 64 4 4" "64 256 64 4 3" "128 128 64 8 4" "256 128 64 8 3"; do
+for cfg in "128 128 64 4 3" "128 128 64 4 4" "128 128 64 4 5" "128 256 64 8 3" \
+           "128 256 64 8 4" "64 128 64 4 4" "64 256 64 4 3" "64 256 64 4 4" \
+           "128 128 64 8 4" "256 128 64 8 3" "256 128 64 8 4"; do
   set -- $cfg
   compile gemm_f16 "$@"
 done

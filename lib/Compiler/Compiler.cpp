@@ -59,6 +59,7 @@ void llk::buildLoweringPipeline(OpPassManager &pm, unsigned numStages,
                                 bool wgmma) {
   tile::TilePipelineOptions pipelineOptions;
   pipelineOptions.numStages = numStages;
+  pipelineOptions.wgmma = wgmma;
   pm.addNestedPass<func::FuncOp>(tile::createTilePipeline(pipelineOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

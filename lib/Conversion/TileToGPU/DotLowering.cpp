@@ -390,6 +390,34 @@ Value lowerMmaDot(IndexEmitter &e, SharedScratch &scratch, DotOp op, Value a,
   return acc;
 }
 
+/// `values` (f32 accumulator registers that wgmma wrote asynchronously),
+/// passed through empty side-effecting asm statements placed after the
+/// wgmma wait, so that no use of them can be scheduled before it.
+SmallVector<Value> pinAfterWait(IndexEmitter &e, ArrayRef<Value> values) {
+  constexpr size_t kChunk = 32;
+  SmallVector<Value> pinned;
+  for (size_t first = 0; first < values.size(); first += kChunk) {
+    ArrayRef<Value> chunk =
+        values.slice(first, std::min(kChunk, values.size() - first));
+    std::string constraints;
+    for (size_t i = 0; i < chunk.size(); ++i)
+      constraints += "=f,";
+    for (size_t i = 0; i < chunk.size(); ++i)
+      constraints += std::to_string(i) + (i + 1 < chunk.size() ? "," : "");
+    auto type = LLVM::LLVMStructType::getLiteral(
+        e.b.getContext(), SmallVector<Type>(chunk.size(), e.b.getF32Type()));
+    auto asmOp = LLVM::InlineAsmOp::create(
+        e.b, e.loc, type, chunk, /*asm_string=*/"", constraints,
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/nullptr,
+        /*operand_attrs=*/nullptr);
+    for (size_t i = 0; i < chunk.size(); ++i)
+      pinned.push_back(LLVM::ExtractValueOp::create(
+          e.b, e.loc, asmOp.getResult(0), ArrayRef<int64_t>{int64_t(i)}));
+  }
+  return pinned;
+}
+
 /// The shared-memory matrix descriptor of wgmma for the 128-byte swizzle:
 /// start address, leading- and stride-dimension byte offsets (all in 16-byte
 /// units), swizzle mode 1 in bits 62-63. The stride offset is 1024 bytes,
@@ -418,7 +446,8 @@ Value wgmmaDescriptor(IndexEmitter &e, Value base, int64_t leadingBytes) {
 /// along M: for instruction block mb, register d[4j + 2h + c] of a thread is
 /// its repetition (2mb + h, 2j + c).
 Value lowerWgmmaDot(IndexEmitter &e, DotOp op, Value acc,
-                    const SharedOperand &aSlot, const SharedOperand &bSlot) {
+                    const SharedOperand &aSlot, const SharedOperand &bSlot,
+                    bool async) {
   MLIRContext *ctx = e.b.getContext();
   RankedTensorType aType = op.getA().getType(), cType = op.getType();
   int64_t K = aType.getDimSize(1), N = cType.getDimSize(1);
@@ -489,32 +518,21 @@ Value lowerWgmmaDot(IndexEmitter &e, DotOp op, Value acc,
     }
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(e.b, e.loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(e.b, e.loc, 0);
-  // The accumulator registers are written asynchronously: pass them through
-  // an (empty) side-effecting asm after the wait, so that no use of them can
-  // be scheduled before it.
-  std::string constraints;
-  for (int64_t q = 0; q < perInstr; ++q)
-    constraints += "=f,";
-  for (int64_t q = 0; q < perInstr; ++q)
-    constraints += std::to_string(q) + (q + 1 < perInstr ? "," : "");
-  for (int64_t mb = 0; mb < mBlocks; ++mb) {
-    SmallVector<Value> fields;
+  // Asynchronously, this step's group stays in flight (its registers are
+  // only read by the next step's wgmma, which chains on them) and the
+  // previous one is waited for; tile.dot_wait waits for the last.
+  NVVM::WgmmaWaitGroupSyncOp::create(e.b, e.loc, async ? 1 : 0);
+  SmallVector<Value> results;
+  for (int64_t mb = 0; mb < mBlocks; ++mb)
     for (int64_t q = 0; q < perInstr; ++q)
-      fields.push_back(LLVM::ExtractValueOp::create(e.b, e.loc, accs[mb],
-                                                    ArrayRef<int64_t>{q}));
-    auto pinned = LLVM::InlineAsmOp::create(
-        e.b, e.loc, structType, fields, /*asm_string=*/"", constraints,
-        /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/nullptr,
-        /*operand_attrs=*/nullptr);
+      results.push_back(LLVM::ExtractValueOp::create(e.b, e.loc, accs[mb],
+                                                     ArrayRef<int64_t>{q}));
+  if (!async)
+    results = pinAfterWait(e, results);
+  for (int64_t mb = 0; mb < mBlocks; ++mb)
     for (int64_t q = 0; q < perInstr; ++q)
-      acc = vector::InsertOp::create(
-          e.b, e.loc,
-          LLVM::ExtractValueOp::create(e.b, e.loc, pinned.getResult(0),
-                                       ArrayRef<int64_t>{q}),
-          acc, ArrayRef<int64_t>{regOf(mb, q)});
-  }
+      acc = vector::InsertOp::create(e.b, e.loc, results[mb * perInstr + q],
+                                     acc, ArrayRef<int64_t>{regOf(mb, q)});
   return acc;
 }
 
@@ -629,17 +647,26 @@ bool readsOperandFromBuffer(DotOp dot, unsigned index) {
 
 } // namespace
 
+/// Whether `dot` (to run on warpgroup MMA) may leave its K step in flight:
+/// it accumulates into a loop-carried value that nothing else reads, and the
+/// loop's result goes straight to a tile.dot_wait (tile-pipeline's pattern).
+static bool runsAsynchronously(DotOp dot) {
+  auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
+  auto acc = dyn_cast<BlockArgument>(dot.getAcc());
+  if (!loop || !acc || acc.getOwner() != loop.getBody() ||
+      acc.getArgNumber() == 0 || !acc.hasOneUse() || !dot->hasOneUse())
+    return false;
+  unsigned index = acc.getArgNumber() - 1;
+  OpOperand &use = *dot->getUses().begin();
+  Value result = loop.getResult(index);
+  return isa<scf::YieldOp>(use.getOwner()) && use.getOperandNumber() == index &&
+         result.hasOneUse() && isa<DotWaitOp>(*result.getUsers().begin());
+}
+
 void llk::togpu::findWgmmaDots(func::FuncOp func, LoweringState &state) {
   func.walk([&](DotOp dot) {
-    RankedTensorType aType = dot.getA().getType(), cType = dot.getType();
-    Type elem = aType.getElementType();
-    int64_t K = aType.getDimSize(1), N = cType.getDimSize(1);
-    if (!(elem.isF16() || elem.isBF16()) || !cType.getElementType().isF32() ||
-        K % 16 != 0 ||
-        !isWarpgroupAccumulatorLayout(cType.getEncoding(), cType.getShape()))
-      return;
     // Both operands straight from a buffer slot that nothing else reads.
-    SmallVector<Operation *, 2> allocs;
+    SmallVector<LocalAllocOp, 2> allocs;
     for (Value operand : {dot.getA(), dot.getB()}) {
       auto load = operand.getDefiningOp<LocalLoadOp>();
       if (!load || !load->hasOneUse())
@@ -652,19 +679,12 @@ void llk::togpu::findWgmmaDots(func::FuncOp func, LoweringState &state) {
         return;
       allocs.push_back(alloc);
     }
-    if (allocs[0] == allocs[1])
+    if (allocs[0] == allocs[1] ||
+        !suitsWarpgroupMma(dot, allocs[0].getType().getContiguousDim(),
+                           allocs[1].getType().getContiguousDim()))
       return;
-    // A K-contiguous (its rows follow the accumulator's), B either way; the
-    // contiguous dimension in whole 128-byte slabs.
-    int64_t bytes = byteWidth(elem);
-    SharedType aBuffer = cast<LocalAllocOp>(allocs[0]).getType();
-    SharedType bBuffer = cast<LocalAllocOp>(allocs[1]).getType();
-    int64_t bInner = bBuffer.getContiguousDim() == 1 ? N : K;
-    if (aBuffer.getContiguousDim() != 1 || (K * bytes) % 128 != 0 ||
-        (bInner * bytes) % 128 != 0)
-      return;
-    auto layout = cast<BlockedLayoutAttr>(cType.getEncoding());
-    state.wgmmaDots.insert(dot);
+    auto layout = cast<BlockedLayoutAttr>(dot.getType().getEncoding());
+    state.wgmmaDots[dot] = runsAsynchronously(dot);
     state.wgmmaKernels.insert(func.getName());
     state.wgmmaBuffers[allocs[0]] = layout.getWarpsPerCTA()[0];
     state.wgmmaBuffers[allocs[1]] = 0;
@@ -798,6 +818,36 @@ struct LocalLoadLowering : TilePattern<LocalLoadOp> {
   }
 };
 
+/// In a kernel with warpgroup MMA, waits for every wgmma group and pins
+/// the tile's registers after the wait; elsewhere nothing runs
+/// asynchronously and the tile passes through.
+struct DotWaitLowering : TilePattern<DotWaitOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(DotWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto kernel = op->getParentOfType<FunctionOpInterface>();
+    Value acc = adaptor.getAcc();
+    if (!state.wgmmaKernels.contains(kernel.getName()) ||
+        !cast<VectorType>(acc.getType()).getElementType().isF32()) {
+      rewriter.replaceOp(op, acc);
+      return success();
+    }
+    IndexEmitter e(rewriter, op.getLoc());
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, op.getLoc(), 0);
+    int64_t n = cast<VectorType>(acc.getType()).getNumElements();
+    SmallVector<Value> values;
+    for (int64_t i = 0; i < n; ++i)
+      values.push_back(e.extract(acc, i));
+    Value result = e.poison(acc.getType());
+    for (auto [i, v] : llvm::enumerate(pinAfterWait(e, values)))
+      result = vector::InsertOp::create(rewriter, op.getLoc(), v, result,
+                                        ArrayRef<int64_t>{int64_t(i)});
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 struct DotLowering : TilePattern<DotOp> {
   using TilePattern::TilePattern;
   LogicalResult
@@ -812,9 +862,11 @@ struct DotLowering : TilePattern<DotOp> {
                          rewriter.getRemappedValue(load.getBuffer()),
                          rewriter.getRemappedValue(load.getSlot()));
     };
-    if (state.wgmmaDots.contains(op)) {
-      rewriter.replaceOp(op, lowerWgmmaDot(e, op, adaptor.getAcc(),
-                                           *buffered(0), *buffered(1)));
+    auto wgmma = state.wgmmaDots.find(op);
+    if (wgmma != state.wgmmaDots.end()) {
+      rewriter.replaceOp(op,
+                         lowerWgmmaDot(e, op, adaptor.getAcc(), *buffered(0),
+                                       *buffered(1), /*async=*/wgmma->second));
       return success();
     }
     Value result =
@@ -833,7 +885,7 @@ struct DotLowering : TilePattern<DotOp> {
 void llk::togpu::populateDotPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns,
                                      LoweringState &state) {
-  patterns.add<DotLowering, LocalAllocLowering, AsyncCopyLowering,
+  patterns.add<DotLowering, DotWaitLowering, LocalAllocLowering, AsyncCopyLowering,
                AsyncCommitLowering, AsyncWaitLowering, LocalLoadLowering>(
       converter, patterns.getContext(), state);
 }

@@ -294,7 +294,7 @@ struct LoweringState {
   /// Dots lowered to warpgroup MMA (findWgmmaDots), the kernels holding
   /// them, and the buffers they read, with the warps of the accumulator
   /// whose rows a buffer's rows follow (A), or 0 (B).
-  llvm::DenseSet<Operation *> wgmmaDots;
+  llvm::DenseMap<Operation *, bool> wgmmaDots; // dot -> runs asynchronously
   llvm::StringSet<> wgmmaKernels;
   llvm::DenseMap<Operation *, unsigned> wgmmaBuffers;
 };

@@ -186,6 +186,18 @@ bool llk::tile::isWarpgroupAccumulatorLayout(Attribute layout,
          shape[1] % 8 == 0 && shape[1] <= 256;
 }
 
+bool llk::tile::suitsWarpgroupMma(DotOp dot, unsigned aContiguousDim,
+                                  unsigned bContiguousDim) {
+  RankedTensorType aType = dot.getA().getType(), cType = dot.getType();
+  Type elem = aType.getElementType();
+  int64_t K = aType.getDimSize(1), N = cType.getDimSize(1);
+  int64_t bInnerBytes = (bContiguousDim == 1 ? N : K) * 2;
+  return (elem.isF16() || elem.isBF16()) && cType.getElementType().isF32() &&
+         K % 16 == 0 &&
+         isWarpgroupAccumulatorLayout(cType.getEncoding(), cType.getShape()) &&
+         aContiguousDim == 1 && (K * 2) % 128 == 0 && bInnerBytes % 128 == 0;
+}
+
 RankedTensorType llk::tile::withLayout(RankedTensorType type,
                                        Attribute layout) {
   return RankedTensorType::get(type.getShape(), type.getElementType(), layout);

@@ -73,9 +73,9 @@ struct PipelinedLoad {
 
 class LoopPipeliner {
 public:
-  LoopPipeliner(scf::ForOp loop, unsigned numStages,
+  LoopPipeliner(scf::ForOp loop, unsigned numStages, bool wgmma,
                 const llk::AxisInfoAnalysis &axisInfo)
-      : loop(loop), numStages(numStages), body(loop.getBody()),
+      : loop(loop), numStages(numStages), wgmma(wgmma), body(loop.getBody()),
         axisInfo(axisInfo) {}
 
   /// Finds the loads to pipeline and checks the loop can be shifted.
@@ -90,8 +90,13 @@ private:
   /// cannot be shifted.
   bool computeSlice();
 
+  /// A dot that warpgroup MMA can run asynchronously, one K step in
+  /// flight (see transform), and the index of its loop-carried accumulator.
+  std::optional<std::pair<DotOp, unsigned>> asyncDot() const;
+
   scf::ForOp loop;
   unsigned numStages;
+  bool wgmma;
   Block *body;
   const llk::AxisInfoAnalysis &axisInfo;
   SmallVector<PipelinedLoad> loads;
@@ -210,10 +215,45 @@ bool LoopPipeliner::computeSlice() {
   return true;
 }
 
+std::optional<std::pair<DotOp, unsigned>> LoopPipeliner::asyncDot() const {
+  if (!wgmma)
+    return std::nullopt;
+  auto contiguousDim = [&](Value operand) -> std::optional<unsigned> {
+    for (PipelinedLoad l : loads)
+      if (operand.getDefiningOp() == l.load.getOperation())
+        return l.contiguousDim;
+    return std::nullopt;
+  };
+  for (Operation &op : body->without_terminator()) {
+    auto dot = dyn_cast<DotOp>(&op);
+    if (!dot)
+      continue;
+    std::optional<unsigned> aDim = contiguousDim(dot.getA()),
+                            bDim = contiguousDim(dot.getB());
+    auto acc = dyn_cast<BlockArgument>(dot.getAcc());
+    if (!aDim || !bDim || !suitsWarpgroupMma(dot, *aDim, *bDim) || !acc ||
+        acc.getOwner() != body || acc.getArgNumber() == 0 ||
+        !acc.hasOneUse() || !dot->hasOneUse())
+      continue;
+    unsigned index = acc.getArgNumber() - 1;
+    OpOperand &use = *dot->getUses().begin();
+    if (isa<scf::YieldOp>(use.getOwner()) && use.getOperandNumber() == index)
+      return std::make_pair(dot, index);
+  }
+  return std::nullopt;
+}
+
 void LoopPipeliner::transform() {
   MLIRContext *ctx = loop.getContext();
   Location loc = loop.getLoc();
   OpBuilder b(loop);
+  // Copies run S - 1 iterations ahead of the dot, into slot (k - 1) % S,
+  // which the dot of iteration k - 1 read. A synchronous dot is done with it
+  // when iteration k starts. An asynchronous one (wgmma) may still be
+  // reading it until the dot of iteration k waits for it; the copies then
+  // follow that dot, behind a barrier (every warpgroup done with k - 1).
+  std::optional<std::pair<DotOp, unsigned>> async = asyncDot();
+  unsigned distance = numStages - 1;
   Value iv = loop.getInductionVar();
   Type ivType = iv.getType();
   auto yield = cast<scf::YieldOp>(body->getTerminator());
@@ -318,7 +358,7 @@ void LoopPipeliner::transform() {
   SmallVector<Value> state;
   for (unsigned i : carried)
     state.push_back(loop.getInitArgs()[i]);
-  for (unsigned s = 0; s + 1 < numStages; ++s) {
+  for (unsigned s = 0; s < distance; ++s) {
     Value stepIv = arith::AddIOp::create(
         b, loc, lb, arith::MulIOp::create(b, loc, step, constant(s)));
     IRMapping map;
@@ -344,14 +384,18 @@ void LoopPipeliner::transform() {
   Value stages = constant(numStages);
   Value readSlot = toI32(arith::RemUIOp::create(b, loc, index, stages));
   Value writeSlot = toI32(arith::RemUIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, index, constant(numStages - 1)),
+      b, loc, arith::AddIOp::create(b, loc, index, constant(distance)),
       stages));
   Value aheadIv = arith::AddIOp::create(
-      b, loc, iv, arith::MulIOp::create(b, loc, step, constant(numStages - 1)));
-  AsyncWaitOp::create(b, loc, numStages - 2);
+      b, loc, iv, arith::MulIOp::create(b, loc, step, constant(distance)));
+  AsyncWaitOp::create(b, loc, distance - 1);
+  if (async) {
+    b.setInsertionPointAfter(async->first);
+    BarrierOp::create(b, loc);
+  }
   IRMapping map;
   map.map(iv, aheadIv);
-  Value aheadIndex = arith::AddIOp::create(b, loc, index, constant(numStages - 1));
+  Value aheadIndex = arith::AddIOp::create(b, loc, index, constant(distance));
   for (unsigned i : carried)
     if (uniformStep.count(i))
       map.map(body->getArgument(i + 1), pointerAt(i, aheadIndex));
@@ -381,6 +425,12 @@ void LoopPipeliner::transform() {
   // them finish before the kernel goes on.
   b.setInsertionPointAfter(loop);
   AsyncWaitOp::create(b, loc, 0);
+  // An asynchronous dot's last step is still running after the loop.
+  if (async) {
+    Value result = loop.getResult(async->second);
+    auto wait = DotWaitOp::create(b, loc, result.getType(), result);
+    result.replaceAllUsesExcept(wait, wait);
+  }
 }
 
 struct TilePipelinePass : llk::tile::impl::TilePipelineBase<TilePipelinePass> {
@@ -397,7 +447,7 @@ struct TilePipelinePass : llk::tile::impl::TilePipelineBase<TilePipelinePass> {
     func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
     llk::AxisInfoAnalysis axisInfo(func);
     for (scf::ForOp loop : loops) {
-      LoopPipeliner pipeliner(loop, stages, axisInfo);
+      LoopPipeliner pipeliner(loop, stages, wgmma, axisInfo);
       if (pipeliner.analyze())
         pipeliner.transform();
     }

@@ -88,6 +88,14 @@ bool isWarpgroupAccumulatorLayout(mlir::Attribute layout,
 bool isMmaAccumulatorLayout(mlir::Attribute layout,
                             llvm::ArrayRef<int64_t> shape);
 
+/// Whether warpgroup MMA (sm_90a) can compute `dot` with both operands read
+/// from shared-memory slots whose contiguous dimensions are `aContiguousDim`
+/// and `bContiguousDim`: f16 or bf16 into f32, K a multiple of 16, a
+/// warpgroup accumulator layout, A K-contiguous (its rows follow the
+/// accumulator's), and each slot's contiguous extent whole 128-byte slabs.
+bool suitsWarpgroupMma(DotOp dot, unsigned aContiguousDim,
+                       unsigned bContiguousDim);
+
 /// `type` with its encoding replaced by `layout`.
 mlir::RankedTensorType withLayout(mlir::RankedTensorType type,
                                   mlir::Attribute layout);

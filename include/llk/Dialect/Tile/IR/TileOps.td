@@ -278,6 +278,24 @@ def Tile_AsyncWaitOp : Tile_Op<"async_wait"> {
   let hasVerifier = 1;
 }
 
+def Tile_DotWaitOp : Tile_Op<"dot_wait", [AllTypesMatch<["acc", "result"]>]> {
+  let summary = "wait for the asynchronous dots that accumulate into a tile";
+  let description = [{
+    `acc`, once the tensor-core operations that produce it have completed.
+    The software pipeliner puts one after a K loop whose `tile.dot` may run
+    asynchronously: on sm_90a, warpgroup MMA keeps one K step in flight
+    while the threads start the copies of the next ones, and this waits for
+    the last. Elsewhere it does nothing.
+
+    ```mlir
+    %c = tile.dot_wait %acc : tensor<128x128xf32, #blocked>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$acc);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$acc attr-dict `:` type($acc)";
+}
+
 def Tile_LocalLoadOp : Tile_Op<"local_load"> {
   let summary = "read the tile in a buffer slot";
   let description = [{

@@ -55,11 +55,21 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::func::FuncOp"> {
 
     S is the function's `tile.num_stages`, else the pass option; 1 turns
     pipelining off. Runs on laid-out IR (after `tile-assign-layouts`).
+
+    With `wgmma` (sm_90a), a dot that warpgroup MMA can take, with its
+    accumulator carried by the loop, may keep one K step in flight: each
+    iteration starts its dot, waits for the previous one, and only then
+    (behind a `tile.barrier`) starts the copies into the slot that one
+    read; a `tile.dot_wait` after the loop waits for the last step.
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", "3",
            "shared-memory slots per pipelined load when the kernel does not "
-           "say (1: off)">
+           "say (1: off)">,
+    Option<"wgmma", "wgmma", "bool", "false",
+           "let dots that warpgroup MMA (sm_90a) can take keep one K step "
+           "in flight (copies after the dot, a tile.dot_wait after the "
+           "loop)">
   ];
   let dependentDialects = ["::llk::tile::TileDialect",
                            "::mlir::arith::ArithDialect"];
