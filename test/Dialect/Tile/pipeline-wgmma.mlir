@@ -1,0 +1,99 @@
+// RUN: llk-opt %s -tile-assign-layouts=wgmma=true -tile-pipeline="num-stages=4 wgmma=true" -mlir-print-local-scope | FileCheck %s
+// RUN: llk-opt %s -tile-assign-layouts -tile-pipeline=num-stages=4 -mlir-print-local-scope | FileCheck %s --check-prefix=SYNC
+
+// For sm_90a (wgmma), the accumulator puts all four warps along M, and the
+// K loop lets the dot run asynchronously: each iteration waits for its
+// slot, starts its dot, and only behind a barrier (every warpgroup done
+// with the previous step, whose slot is refilled) starts the copies of
+// iteration k+3 into slot (k+3) % 4; a tile.dot_wait after the loop waits
+// for the last step before anything reads the accumulator.
+// CHECK-LABEL: func.func @wgmma_loop
+// CHECK: %[[RA:.*]] = tile.local_alloc : !tile.shared<4x128x64xf16, contiguous = 1>
+// CHECK: %[[RB:.*]] = tile.local_alloc : !tile.shared<4x64x128xf16, contiguous = 1>
+// CHECK-COUNT-3: tile.async_commit
+// CHECK: %[[LOOP:.*]]:3 = scf.for
+// CHECK: tile.async_wait pending = 2
+// CHECK-NOT: tile.async_copy
+// CHECK: tile.local_load %[[RA]]
+// CHECK: tile.local_load %[[RB]]
+// CHECK: %[[D:.*]] = tile.dot {{.*}} -> tensor<128x128xf32, #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>>
+// CHECK-NEXT: tile.barrier
+// CHECK: tile.async_copy %{{.*}}, %[[RA]]
+// CHECK: tile.async_copy %{{.*}}, %[[RB]]
+// CHECK-NEXT: tile.async_commit
+// CHECK: scf.yield %[[D]]
+// CHECK: tile.async_wait pending = 0
+// CHECK-NEXT: %[[DONE:.*]] = tile.dot_wait %[[LOOP]]#0
+// CHECK: tile.convert_layout %[[DONE]]
+
+// Without wgmma: the copies come before the dot, no barrier after it, no
+// dot_wait; warps split over M and N.
+// SYNC-LABEL: func.func @wgmma_loop
+// SYNC: tile.async_wait pending = 2
+// SYNC: tile.async_copy
+// SYNC: tile.async_copy
+// SYNC-NEXT: tile.async_commit
+// SYNC: tile.dot {{.*}} warpsPerCTA = [2, 2]
+// SYNC-NOT: tile.barrier
+// SYNC-NOT: tile.dot_wait
+func.func @wgmma_loop(%a: !tile.ptr<f16> {tile.divisibility = 16},
+                            %b: !tile.ptr<f16> {tile.divisibility = 16},
+                            %c: !tile.ptr<f32> {tile.divisibility = 16},
+                            %K: i32 {tile.divisibility = 8}) {
+  %r128 = tile.make_range 0 to 128 : tensor<128xi32>
+  %r32 = tile.make_range 0 to 64 : tensor<64xi32>
+  %am = tile.expand_dims %r128 axis = 1 : tensor<128xi32> -> tensor<128x1xi32>
+  %s32 = arith.constant dense<64> : tensor<128x1xi32>
+  %amr = arith.muli %am, %s32 : tensor<128x1xi32>
+  %amb = tile.broadcast %amr : tensor<128x1xi32> -> tensor<128x64xi32>
+  %ak = tile.expand_dims %r32 axis = 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %akb = tile.broadcast %ak : tensor<1x64xi32> -> tensor<128x64xi32>
+  %aoff = arith.addi %amb, %akb : tensor<128x64xi32>
+  %as = tile.splat %a : !tile.ptr<f16> -> tensor<128x64x!tile.ptr<f16>>
+  %ap0 = tile.addptr %as, %aoff : tensor<128x64x!tile.ptr<f16>>, tensor<128x64xi32>
+  %bk = tile.expand_dims %r32 axis = 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %s128 = arith.constant dense<128> : tensor<64x1xi32>
+  %bkr = arith.muli %bk, %s128 : tensor<64x1xi32>
+  %bkb = tile.broadcast %bkr : tensor<64x1xi32> -> tensor<64x128xi32>
+  %bn = tile.expand_dims %r128 axis = 0 : tensor<128xi32> -> tensor<1x128xi32>
+  %bnb = tile.broadcast %bn : tensor<1x128xi32> -> tensor<64x128xi32>
+  %boff = arith.addi %bkb, %bnb : tensor<64x128xi32>
+  %bs = tile.splat %b : !tile.ptr<f16> -> tensor<64x128x!tile.ptr<f16>>
+  %bp0 = tile.addptr %bs, %boff : tensor<64x128x!tile.ptr<f16>>, tensor<64x128xi32>
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %zero_a = arith.constant dense<0.0> : tensor<128x64xf16>
+  %zero_b = arith.constant dense<0.0> : tensor<64x128xf16>
+  %astep = arith.constant dense<64> : tensor<128x64xi32>
+  %bstep = arith.constant dense<8192> : tensor<64x128xi32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c32 = arith.constant 64 : i32
+  %kt = arith.divsi %K, %c32 : i32
+  %acc, %ap_end, %bp_end = scf.for %i = %c0 to %kt step %c1
+      iter_args(%acc_i = %zero, %ap = %ap0, %bp = %bp0)
+      -> (tensor<128x128xf32>, tensor<128x64x!tile.ptr<f16>>, tensor<64x128x!tile.ptr<f16>>) : i32 {
+    %done = arith.muli %i, %c32 : i32
+    %left = arith.subi %K, %done : i32
+    %lefta = tile.splat %left : i32 -> tensor<128x64xi32>
+    %ma = arith.cmpi slt, %akb, %lefta : tensor<128x64xi32>
+    %leftb = tile.splat %left : i32 -> tensor<64x128xi32>
+    %bkk = tile.broadcast %bk : tensor<64x1xi32> -> tensor<64x128xi32>
+    %mb = arith.cmpi slt, %bkk, %leftb : tensor<64x128xi32>
+    %av = tile.load %ap mask %ma other %zero_a : tensor<128x64x!tile.ptr<f16>>
+    %bv = tile.load %bp mask %mb other %zero_b : tensor<64x128x!tile.ptr<f16>>
+    %d = tile.dot %av, %bv, %acc_i : tensor<128x64xf16>, tensor<64x128xf16> -> tensor<128x128xf32>
+    %apn = tile.addptr %ap, %astep : tensor<128x64x!tile.ptr<f16>>, tensor<128x64xi32>
+    %bpn = tile.addptr %bp, %bstep : tensor<64x128x!tile.ptr<f16>>, tensor<64x128xi32>
+    scf.yield %d, %apn, %bpn : tensor<128x128xf32>, tensor<128x64x!tile.ptr<f16>>, tensor<64x128x!tile.ptr<f16>>
+  }
+  %cm = tile.expand_dims %r128 axis = 1 : tensor<128xi32> -> tensor<128x1xi32>
+  %s128c = arith.constant dense<128> : tensor<128x1xi32>
+  %cmr = arith.muli %cm, %s128c : tensor<128x1xi32>
+  %cmb = tile.broadcast %cmr : tensor<128x1xi32> -> tensor<128x128xi32>
+  %cnb = tile.broadcast %bn : tensor<1x128xi32> -> tensor<128x128xi32>
+  %coff = arith.addi %cmb, %cnb : tensor<128x128xi32>
+  %cs = tile.splat %c : !tile.ptr<f32> -> tensor<128x128x!tile.ptr<f32>>
+  %cp = tile.addptr %cs, %coff : tensor<128x128x!tile.ptr<f32>>, tensor<128x128xi32>
+  tile.store %acc, %cp : tensor<128x128x!tile.ptr<f32>>
+  return
+}
