@@ -44,4 +44,10 @@ for cfg in "128 128 64 4 3" "128 128 64 4 4" "128 128 64 4 5" "128 256 64 8 3" \
   compile gemm_f16 "$@"
 done
 compile matmul 128 256 64 8 3 -D GROUP_SIZE_M=8
+# sm_90a with TMA: examples/gemm_tma.mlir (tensor descriptors).
+for cfg in "128 128 64 4 3" "128 128 64 4 4" "128 256 64 8 3" "128 256 64 8 4" \
+           "64 256 64 4 4" "128 128 64 8 4" "256 128 64 8 3" "256 128 64 8 4"; do
+  set -- $cfg
+  compile gemm_tma "$@"
+done
 ls "$out"

@@ -15,6 +15,7 @@ ordering, leaky_relu, masked edges) is checked at 1000x1000x1000 and timed at
 the first shape. Exits 1 if any check fails.
 """
 import argparse
+import ctypes
 import glob
 import json
 import os
@@ -101,7 +102,7 @@ class LlkGemm:
 
     def __init__(self, path):
         name = os.path.basename(path)
-        m = re.match(r"(gemm_f16|matmul)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)(_sm90a)?\.ptx$", name)
+        m = re.match(r"(gemm_f16|gemm_tma|matmul)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)(_sm90a)?\.ptx$", name)
         if not m:
             raise ValueError(f"unexpected PTX name {name}")
         self.kernel = m.group(1)
@@ -109,13 +110,16 @@ class LlkGemm:
         # sm_90a builds lower dots to wgmma, the others to mma.sync.
         self.wgmma = m.group(7) is not None
         self.label = (f"{self.bm}x{self.bn}x{self.bk} w{self.warps} s{self.stages}"
-                      + (" wgmma" if self.wgmma else ""))
+                      + (" wgmma" if self.wgmma else "") + (" tma" if self.kernel == "gemm_tma" else ""))
         self.module = cupy.RawModule(path=path)
         self.function = self.module.get_function(self.kernel + "_kernel")
         # llkc's launch metadata: a buffer past 48 KB is dynamic shared
         # memory, which every launch must provide (and opt in to).
         with open(path + ".json") as f:
             meta = next(k for k in json.load(f)["kernels"] if k["name"] == self.kernel + "_kernel")
+        # gemm_tma: the boxes its A and B descriptors must be encoded with.
+        self.tma_boxes = [p["tma_box"] for p in meta["params"] if p["kind"] == "tensordesc"]
+        self.descriptors = {}
         self.dynamic_shared = meta.get("dynamic_shared_bytes", 0)
         if self.dynamic_shared:
             self.function.max_dynamic_shared_size_bytes = self.dynamic_shared
@@ -124,12 +128,47 @@ class LlkGemm:
         M, K = a.shape
         N = b.shape[1]
         gm, gn = triton.cdiv(M, self.bm), triton.cdiv(N, self.bn)
-        grid = (gm, gn, 1) if self.kernel == "gemm_f16" else (gm * gn, 1, 1)
-        args = (cupy.asarray(a), cupy.asarray(b), cupy.asarray(c),
-                np.int32(M), np.int32(N), np.int32(K),
-                np.int32(a.stride(0)), np.int32(b.stride(0)), np.int32(c.stride(0)))
+        grid = (gm * gn, 1, 1) if self.kernel == "matmul" else (gm, gn, 1)
+        if self.kernel == "gemm_tma":
+            key = (a.data_ptr(), tuple(a.shape), b.data_ptr(), tuple(b.shape))
+            if key not in self.descriptors:
+                self.descriptors = {key: (encode_tensor_map(a, self.tma_boxes[0]),
+                                          encode_tensor_map(b, self.tma_boxes[1]))}
+            a_desc, b_desc = self.descriptors[key]
+            args = (a_desc, b_desc, cupy.asarray(c), np.int32(M), np.int32(N),
+                    np.int32(K), np.int32(c.stride(0)))
+        else:
+            args = (cupy.asarray(a), cupy.asarray(b), cupy.asarray(c),
+                    np.int32(M), np.int32(N), np.int32(K),
+                    np.int32(a.stride(0)), np.int32(b.stride(0)), np.int32(c.stride(0)))
         self.function(grid, (32 * self.warps, 1, 1), args, shared_mem=self.dynamic_shared)
         return c
+
+
+_libcuda = None
+
+
+def encode_tensor_map(t, box):
+    """A CUtensorMap for the row-major 2-D tensor t, read in boxes of
+    box = [rows, columns] with the 128-byte swizzle (what llkc's metadata
+    asks for), copied to the GPU: the kernel takes its address."""
+    global _libcuda
+    if _libcuda is None:
+        _libcuda = ctypes.CDLL("libcuda.so.1")
+    dtype = {torch.float16: 6, torch.bfloat16: 9}[t.dtype]  # CU_TENSOR_MAP_DATA_TYPE_*
+    raw = ctypes.create_string_buffer(128 + 64)
+    address = (ctypes.addressof(raw) + 63) // 64 * 64  # CUtensorMap is 64-byte aligned
+    rows, cols = t.shape
+    result = _libcuda.cuTensorMapEncodeTiled(
+        ctypes.c_void_p(address), dtype, 2, ctypes.c_void_p(t.data_ptr()),
+        (ctypes.c_uint64 * 2)(cols, rows),
+        (ctypes.c_uint64 * 1)(t.stride(0) * t.element_size()),
+        (ctypes.c_uint32 * 2)(box[1], box[0]), (ctypes.c_uint32 * 2)(1, 1),
+        0, 3, 3, 0)  # no interleave, 128-byte swizzle, L2 256-byte promotion, zero fill
+    if result != 0:
+        raise RuntimeError(f"cuTensorMapEncodeTiled failed: CUresult {result}")
+    host = np.frombuffer(ctypes.string_at(address, 128), dtype=np.uint8)
+    return cupy.asarray(host)
 
 
 def rel_error(got, want):
@@ -154,7 +193,8 @@ def main():
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
           f"triton {triton.__version__}, cupy {cupy.__version__}")
 
-    gemms = [LlkGemm(p) for p in sorted(glob.glob(os.path.join(args.ptx_dir, "gemm_f16_*.ptx")))]
+    gemms = [LlkGemm(p) for p in sorted(glob.glob(os.path.join(args.ptx_dir, "gemm_f16_*.ptx")) +
+                                        glob.glob(os.path.join(args.ptx_dir, "gemm_tma_*.ptx")))]
     matmuls = [LlkGemm(p) for p in sorted(glob.glob(os.path.join(args.ptx_dir, "matmul_*.ptx")))]
     if not gemms:
         sys.exit(f"no gemm_f16_*.ptx under {args.ptx_dir}; run scripts/build-gemm-ptx.sh")
@@ -186,7 +226,8 @@ def main():
     # Two llk columns: the best mma.sync configuration (sm_90 builds) and
     # the best wgmma one (sm_90a builds), each against cuBLAS.
     families = [("mma.sync", [g for g in gemms if not g.wgmma]),
-                ("wgmma", [g for g in gemms if g.wgmma])]
+                ("wgmma", [g for g in gemms if g.wgmma and g.kernel != "gemm_tma"]),
+                ("wgmma+TMA", [g for g in gemms if g.kernel == "gemm_tma"])]
     families = [(name, members) for name, members in families if members]
     rows = []
     for shape in args.shapes.split(","):

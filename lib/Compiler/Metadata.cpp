@@ -47,6 +47,9 @@ LogicalResult llk::collectSignatures(ModuleOp tileModule,
       if (auto ptr = dyn_cast<tile::PtrType>(type)) {
         param.kind = KernelParam::Kind::Pointer;
         name = scalarName(ptr.getPointeeType());
+      } else if (auto desc = dyn_cast<tile::TensorDescType>(type)) {
+        param.kind = KernelParam::Kind::TensorDesc;
+        name = scalarName(desc.getElementType());
       } else {
         param.kind = KernelParam::Kind::Scalar;
         name = scalarName(type);
@@ -67,7 +70,11 @@ LogicalResult llk::collectSignatures(ModuleOp tileModule,
 LogicalResult llk::completeFromLowered(ModuleOp lowered,
                                        ModuleMetadata &metadata) {
   llvm::StringMap<int64_t> threads, shared, dynamicShared;
+  llvm::StringMap<ArrayAttr> tmaBoxes;
   lowered.walk([&](Operation *op) {
+    if (isa<LLVM::LLVMFuncOp, gpu::GPUFuncOp>(op))
+      if (auto boxes = op->getAttrOfType<ArrayAttr>("llk.tma_boxes"))
+        tmaBoxes[cast<SymbolOpInterface>(op).getName()] = boxes;
     if (auto func = dyn_cast<LLVM::LLVMFuncOp>(op)) {
       // The NVVM lowering turns the gpu.func's known block size into
       // `nvvm.maxntid` (or `nvvm.reqntid`).
@@ -105,6 +112,18 @@ LogicalResult llk::completeFromLowered(ModuleOp lowered,
              << kernel.name
              << "' has no thread-block size in the lowered module";
     kernel.numWarps = it->second / 32;
+    // [argument, rows, columns] per descriptor argument (TileToGPU).
+    if (ArrayAttr boxes = tmaBoxes.lookup(kernel.name))
+      for (Attribute entry : boxes) {
+        auto box = cast<DenseI64ArrayAttr>(entry);
+        kernel.params[box[0]].tmaBox = {box[1], box[2]};
+      }
+    for (const KernelParam &param : kernel.params)
+      if (param.kind == KernelParam::Kind::TensorDesc && param.tmaBox.empty())
+        return lowered.emitError("kernel '")
+               << kernel.name
+               << "' has a tensor descriptor argument that no TMA copy "
+                  "reads, so it has no box to encode";
     kernel.sharedBytes = shared.lookup(kernel.name);
     kernel.dynamicSharedBytes = dynamicShared.lookup(kernel.name);
   }
@@ -118,11 +137,23 @@ llvm::json::Value llk::toJSON(const ModuleMetadata &metadata) {
   llvm::json::Array kernels;
   for (const KernelMetadata &kernel : metadata.kernels) {
     llvm::json::Array params;
-    for (const KernelParam &param : kernel.params)
-      params.push_back(llvm::json::Object{
-          {"kind", param.kind == KernelParam::Kind::Pointer ? "pointer"
-                                                             : "scalar"},
-          {"type", param.type}});
+    for (const KernelParam &param : kernel.params) {
+      llvm::json::Object entry{{"type", param.type}};
+      switch (param.kind) {
+      case KernelParam::Kind::Pointer:
+        entry["kind"] = "pointer";
+        break;
+      case KernelParam::Kind::Scalar:
+        entry["kind"] = "scalar";
+        break;
+      case KernelParam::Kind::TensorDesc:
+        entry["kind"] = "tensordesc";
+        entry["tma_box"] = llvm::json::Array{param.tmaBox[0], param.tmaBox[1]};
+        entry["tma_swizzle"] = 128;
+        break;
+      }
+      params.push_back(std::move(entry));
+    }
     kernels.push_back(llvm::json::Object{{"name", kernel.name},
                                          {"num_warps", kernel.numWarps},
                                          {"shared_bytes", kernel.sharedBytes},
@@ -148,8 +179,17 @@ static bool fromJSON(const llvm::json::Value &value, KernelParam &param,
     param.kind = KernelParam::Kind::Pointer;
   else if (kind == "scalar")
     param.kind = KernelParam::Kind::Scalar;
-  else {
-    path.field("kind").report("expected \"pointer\" or \"scalar\"");
+  else if (kind == "tensordesc") {
+    param.kind = KernelParam::Kind::TensorDesc;
+    if (!mapper.map("tma_box", param.tmaBox))
+      return false;
+    if (param.tmaBox.size() != 2) {
+      path.field("tma_box").report("expected [rows, columns]");
+      return false;
+    }
+  } else {
+    path.field("kind").report(
+        "expected \"pointer\", \"scalar\" or \"tensordesc\"");
     return false;
   }
   if (!isKnownType(param.type)) {

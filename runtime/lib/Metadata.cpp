@@ -338,10 +338,13 @@ ModuleInfo llk::rt::parseModuleInfo(std::string_view json) {
       std::string kind = getString(member(params[p], "kind", ppath), ppath + ".kind");
       std::string type = getString(member(params[p], "type", ppath), ppath + ".type");
       ParamInfo param;
-      if (kind == "pointer")
+      // A tensor descriptor is passed as the address of its CUtensorMap,
+      // which the caller encodes with the metadata's tma_box.
+      if (kind == "pointer" || kind == "tensordesc")
         param.pointer = true;
       else if (kind != "scalar")
-        badField(ppath + ".kind", "expected \"pointer\" or \"scalar\"");
+        badField(ppath + ".kind",
+                 "expected \"pointer\", \"scalar\" or \"tensordesc\"");
       auto parsed = parseScalarType(type);
       if (!parsed)
         badField(ppath + ".type", "unknown type '" + type + "'");

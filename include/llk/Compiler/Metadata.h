@@ -33,14 +33,19 @@ namespace llk {
 constexpr int kMetadataFormat = 1;
 
 struct KernelParam {
-  enum class Kind { Pointer, Scalar };
+  /// TensorDesc: the address of a CUtensorMap in global memory (a
+  /// !tile.tensordesc argument), passed like a pointer.
+  enum class Kind { Pointer, Scalar, TensorDesc };
   Kind kind = Kind::Scalar;
-  /// The scalar type, or for a pointer its element type: i8, i16, i32, i64,
-  /// f16, bf16, f32, f64.
+  /// The scalar type, or for a pointer or descriptor its element type: i8,
+  /// i16, i32, i64, f16, bf16, f32, f64.
   std::string type;
+  /// For a descriptor: the box (rows, columns) its CUtensorMap must be
+  /// encoded with (128-byte swizzle, row-major 2-D tensor).
+  std::vector<int64_t> tmaBox;
 
   bool operator==(const KernelParam &other) const {
-    return kind == other.kind && type == other.type;
+    return kind == other.kind && type == other.type && tmaBox == other.tmaBox;
   }
 };
 

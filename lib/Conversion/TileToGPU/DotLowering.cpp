@@ -674,7 +674,8 @@ void llk::togpu::findWgmmaDots(func::FuncOp func, LoweringState &state) {
       auto alloc = load.getBuffer().getDefiningOp<LocalAllocOp>();
       if (!alloc || state.wgmmaBuffers.count(alloc) ||
           llvm::any_of(alloc->getUsers(), [&](Operation *user) {
-            return !isa<AsyncCopyOp>(user) && user != load;
+            return !isa<AsyncCopyOp, AsyncTmaCopyOp, AsyncTmaWaitOp>(user) &&
+                   user != load;
           }))
         return;
       allocs.push_back(alloc);
@@ -691,7 +692,75 @@ void llk::togpu::findWgmmaDots(func::FuncOp func, LoweringState &state) {
   });
 }
 
+std::pair<int64_t, int64_t> llk::togpu::tmaBoxOf(SharedType buffer,
+                                                bool reorderedRows) {
+  int64_t rows = buffer.getSlotShape()[0];
+  return {reorderedRows ? 8 : std::min<int64_t>(rows, 256),
+          128 / byteWidth(buffer.getElementType())};
+}
+
+LogicalResult llk::togpu::findTmaBuffers(func::FuncOp func,
+                                         LoweringState &state) {
+  WalkResult result = func.walk([&](AsyncTmaCopyOp copy) {
+    auto alloc = copy.getBuffer().getDefiningOp<LocalAllocOp>();
+    auto wgmma = alloc ? state.wgmmaBuffers.find(alloc)
+                       : state.wgmmaBuffers.end();
+    if (wgmma == state.wgmmaBuffers.end()) {
+      copy.emitOpError("fills a buffer that no warpgroup MMA (wgmma) reads; "
+                       "TMA copies feed only wgmma so far (sm_90a, f16/bf16 "
+                       "dots whose accumulator puts every warp along M)");
+      return WalkResult::interrupt();
+    }
+    auto arg = dyn_cast<BlockArgument>(copy.getDesc());
+    if (!arg || arg.getOwner() != &func.getBody().front()) {
+      copy.emitOpError("needs the descriptor to be a kernel argument");
+      return WalkResult::interrupt();
+    }
+    if (!state.tmaBarrierOffsets.count(alloc))
+      state.tmaBarrierOffsets[alloc] = state.scratch.reserve(
+          func.getName(), alloc.getType().getNumSlots() * 8, 8);
+    auto box = tmaBoxOf(alloc.getType(), wgmma->second != 0);
+    auto &boxes = state.tmaBoxes[func.getName()];
+    auto [it, inserted] = boxes.try_emplace(arg.getArgNumber(), box);
+    if (!inserted && it->second != box) {
+      copy.emitOpError("reads descriptor argument ")
+          << arg.getArgNumber() << " with a " << box.first << "x"
+          << box.second << " box, but another use needs " << it->second.first
+          << "x" << it->second.second
+          << "; one CUtensorMap has one box: pass the tensor twice";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 namespace {
+
+/// The barriers of TMA buffer `alloc` (tile IR), as seen from `op`; slot
+/// `slot`'s is 8 bytes at `slot * 8`.
+Value tmaBarrier(IndexEmitter &e, LoweringState &state, Operation *alloc,
+                 Operation *op, Value slot) {
+  Value base = state.scratch.kernelBase(e.b, e.loc, op);
+  Value offset = arith::AddIOp::create(
+      e.b, e.loc, e.i32(state.tmaBarrierOffsets.lookup(alloc)),
+      arith::MulIOp::create(e.b, e.loc, slot, e.i32(8)));
+  return byteAddress(e, base, offset);
+}
+
+/// Builds `body` under `if (threadIdx.x == 0 && extra)`: the one thread that
+/// issues bulk copies and initializes barriers.
+void ifFirstThread(IndexEmitter &e, Value extra,
+                   llvm::function_ref<void()> body) {
+  Value first = arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::eq,
+                                      e.threadId(), e.i32(0));
+  if (extra)
+    first = arith::AndIOp::create(e.b, e.loc, first, extra);
+  auto branch = scf::IfOp::create(e.b, e.loc, first, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(e.b);
+  e.b.setInsertionPointToStart(&branch.getThenRegion().front());
+  body();
+}
 
 struct LocalAllocLowering : TilePattern<LocalAllocOp> {
   using TilePattern::TilePattern;
@@ -705,6 +774,19 @@ struct LocalAllocLowering : TilePattern<LocalAllocOp> {
     gpu::BarrierOp::create(rewriter, op.getLoc());
     Value base = state.scratch.kernelBase(rewriter, op.getLoc(), op);
     int64_t offset = state.allocOffsets.lookup(op.getOperation());
+    if (state.tmaBarrierOffsets.count(op)) {
+      // One mbarrier per slot, one arrival (the thread that starts the
+      // copies) plus the bytes they bring; ready before anyone uses them.
+      ifFirstThread(e, nullptr, [&] {
+        for (int64_t slot = 0; slot < op.getType().getNumSlots(); ++slot)
+          NVVM::MBarrierInitOp::create(
+              rewriter, op.getLoc(),
+              tmaBarrier(e, state, op, op, e.i32(slot)), e.i32(1),
+              /*predicate=*/Value());
+        NVVM::FenceMbarrierInitOp::create(rewriter, op.getLoc());
+      });
+      gpu::BarrierOp::create(rewriter, op.getLoc());
+    }
     rewriter.replaceOp(op, byteAddress(e, base, e.i32(offset)));
     return success();
   }
@@ -750,6 +832,87 @@ struct AsyncCopyLowering : TilePattern<AsyncCopyOp> {
       NVVM::CpAsyncOp::create(rewriter, op.getLoc(), dst, src, chunkBytes,
                               modifier, size);
     }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// One thread announces the slot's bytes on its barrier and starts one
+/// cp.async.bulk.tensor per box (tmaBoxOf) into the slot's wgmma layout:
+/// 128-byte slabs of columns, rows in the order warpgroup MMA reads them.
+struct AsyncTmaCopyLowering : TilePattern<AsyncTmaCopyOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(AsyncTmaCopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    IndexEmitter e(rewriter, op.getLoc());
+    Operation *alloc = op.getBuffer().getDefiningOp();
+    SharedType type = op.getBuffer().getType();
+    SharedOperand slot = slotOperand(e, state, op.getBuffer(),
+                                     adaptor.getBuffer(), adaptor.getSlot());
+    Value barrier = tmaBarrier(e, state, alloc, op, adaptor.getSlot());
+    auto [boxRows, boxCols] = tmaBoxOf(type, slot.warpgroupWarps != 0);
+    int64_t slabs = slot.inner / boxCols;
+    ifFirstThread(e, adaptor.getPred(), [&] {
+      NVVM::MBarrierArriveExpectTxOp::create(
+          rewriter, op.getLoc(), /*res=*/Type(), barrier,
+          e.i32(slot.sizeInBytes()), NVVM::MemScopeKind::CTA,
+          /*relaxed=*/false, /*predicate=*/Value());
+      for (int64_t s = 0; s < slabs; ++s)
+        for (int64_t r = 0; r < slot.outer; r += boxRows) {
+          Value row = e.i32(r);
+          if (slot.warpgroupWarps)
+            row = slot.warpgroupRow(e, row);
+          Value offset = arith::AddIOp::create(
+              e.b, e.loc, e.i32(s * slot.outer * 128),
+              arith::MulIOp::create(e.b, e.loc, row, e.i32(128)));
+          Value coords[] = {
+              arith::AddIOp::create(e.b, e.loc, adaptor.getCol(),
+                                    e.i32(s * boxCols)),
+              arith::AddIOp::create(e.b, e.loc, adaptor.getRow(), e.i32(r))};
+          // The destination as a shared::cluster address (a program is a
+          // cluster of one), the form sm_90 takes.
+          Value dst = LLVM::AddrSpaceCastOp::create(
+              rewriter, op.getLoc(),
+              LLVM::LLVMPointerType::get(rewriter.getContext(),
+                                         kSharedClusterAddressSpace),
+              byteAddress(e, slot.base, offset));
+          NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+              rewriter, op.getLoc(), dst,
+              adaptor.getDesc(), coords, barrier, /*im2colOffsets=*/ValueRange(),
+              /*multicastMask=*/Value(), /*l2CacheHint=*/Value(),
+              NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+              /*group=*/nullptr, /*predicate=*/Value());
+        }
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Every thread spins on the slot's barrier until the phase completes.
+struct AsyncTmaWaitLowering : TilePattern<AsyncTmaWaitOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(AsyncTmaWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    IndexEmitter e(rewriter, op.getLoc());
+    Value barrier = tmaBarrier(e, state, op.getBuffer().getDefiningOp(), op,
+                               adaptor.getSlot());
+    // A loop of mbarrier.try_wait.parity (each try may suspend the thread
+    // for a while). Inline assembly with side effects: nvvm's op for it has
+    // none, so nothing would keep it alive.
+    Value address = LLVM::PtrToIntOp::create(rewriter, op.getLoc(),
+                                             rewriter.getI32Type(), barrier);
+    LLVM::InlineAsmOp::create(
+        rewriter, op.getLoc(), /*res=*/Type(),
+        ValueRange{address, adaptor.getPhase()},
+        "{\n.reg .pred done;\nwait:\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n"
+        "@!done bra wait;\n}",
+        "r,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/nullptr,
+        /*operand_attrs=*/nullptr);
     rewriter.eraseOp(op);
     return success();
   }
@@ -885,7 +1048,8 @@ struct DotLowering : TilePattern<DotOp> {
 void llk::togpu::populateDotPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns,
                                      LoweringState &state) {
-  patterns.add<DotLowering, DotWaitLowering, LocalAllocLowering, AsyncCopyLowering,
+  patterns.add<DotLowering, DotWaitLowering, LocalAllocLowering,
+               AsyncTmaCopyLowering, AsyncTmaWaitLowering, AsyncCopyLowering,
                AsyncCommitLowering, AsyncWaitLowering, LocalLoadLowering>(
       converter, patterns.getContext(), state);
 }

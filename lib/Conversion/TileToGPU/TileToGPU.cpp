@@ -46,6 +46,10 @@ public:
     addConversion([ctx](SharedType) {
       return LLVM::LLVMPointerType::get(ctx, kSharedAddressSpace);
     });
+    // A tensor descriptor is the (generic) address of its CUtensorMap.
+    addConversion([ctx](TensorDescType) {
+      return LLVM::LLVMPointerType::get(ctx, 0);
+    });
     addConversion([ctx](RankedTensorType type) -> std::optional<Type> {
       auto view = getDistributedView(type);
       if (failed(view))
@@ -424,6 +428,14 @@ struct FuncLowering : TilePattern<func::FuncOp> {
                     rewriter.getUnitAttr());
     int32_t threads = getNumWarps(func) * 32;
     kernel.setKnownBlockSizeAttr(rewriter.getDenseI32ArrayAttr({threads, 1, 1}));
+    auto boxes = state.tmaBoxes.find(func.getName());
+    if (boxes != state.tmaBoxes.end()) {
+      SmallVector<Attribute> entries;
+      for (auto [arg, box] : boxes->second)
+        entries.push_back(rewriter.getDenseI64ArrayAttr(
+            {int64_t(arg), box.first, box.second}));
+      kernel->setAttr(kTmaBoxesAttr, rewriter.getArrayAttr(entries));
+    }
     rewriter.eraseBlock(&kernel.getBody().front());
     rewriter.inlineRegionBefore(func.getBody(), kernel.getBody(), kernel.end());
     if (failed(rewriter.convertRegionTypes(&kernel.getBody(), *getTypeConverter(),
@@ -1455,6 +1467,13 @@ struct ReduceLowering : TilePattern<OpTy> {
 /// rewriting starts.
 LogicalResult checkLowerable(ModuleOp module) {
   bool ok = true;
+  module.walk([&](DescriptorLoadOp load) {
+    load.emitOpError(
+        "is lowered only as a tile.dot operand in a software-pipelined loop "
+        "on sm_90a (llkc --arch sm_90a, --num-stages 2 or more), where TMA "
+        "copies it into the layout warpgroup MMA reads");
+    ok = false;
+  });
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isDeclaration()) {
       func.emitError("kernel '") << func.getName() << "' has no body";
@@ -1516,6 +1535,8 @@ struct ConvertTileToGPUPass
       AxisInfoAnalysis axisInfo(func);
       if (wgmma)
         findWgmmaDots(func, state);
+      if (failed(findTmaBuffers(func, state)))
+        return signalPassFailure();
       // Shared-memory buffers live for the whole kernel, before the scratch.
       func.walk([&](LocalAllocOp alloc) {
         SharedType type = alloc.getType();

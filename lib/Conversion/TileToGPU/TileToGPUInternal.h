@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/StringSet.h"
+#include <map>
 
 namespace llk::togpu {
 
@@ -27,6 +28,8 @@ using namespace llk::tile;
 
 constexpr unsigned kGlobalAddressSpace = 1;
 constexpr unsigned kSharedAddressSpace = 3;
+/// shared::cluster: the shared memory of any program of the cluster.
+constexpr unsigned kSharedClusterAddressSpace = 7;
 constexpr llvm::StringLiteral kSharedPrefix = "__llk_smem_";
 /// Shared memory a kernel may declare statically; past it, its buffer is
 /// dynamic shared memory that the launch provides.
@@ -297,7 +300,28 @@ struct LoweringState {
   llvm::DenseMap<Operation *, bool> wgmmaDots; // dot -> runs asynchronously
   llvm::StringSet<> wgmmaKernels;
   llvm::DenseMap<Operation *, unsigned> wgmmaBuffers;
+  /// Buffers filled by TMA: the offset of their slots' mbarriers (8 bytes
+  /// each) in the kernel's shared memory.
+  llvm::DenseMap<Operation *, int64_t> tmaBarrierOffsets;
+  /// The TMA box (rows, columns) of each tensor-descriptor argument of each
+  /// kernel, which the host must encode; recorded as the kernel's
+  /// `llk.tma_boxes` attribute ([argument, rows, columns] triples).
+  llvm::StringMap<std::map<unsigned, std::pair<int64_t, int64_t>>> tmaBoxes;
 };
+
+/// Name of the kernel attribute that lists the TMA boxes of its descriptor
+/// arguments (see LoweringState::tmaBoxes); the kernel metadata reads it.
+constexpr llvm::StringLiteral kTmaBoxesAttr = "llk.tma_boxes";
+
+/// The TMA box (rows, columns) that fills a slot of `buffer` (a tile with
+/// `outer` rows of 128-byte slabs): 8 rows when warpgroup MMA reorders the
+/// rows (`reorderedRows`), else the slot's rows (at most 256, TMA's limit);
+/// 128 bytes of columns, the swizzle's width.
+std::pair<int64_t, int64_t> tmaBoxOf(SharedType buffer, bool reorderedRows);
+
+/// Records the TMA buffers of `func` in `state` (after findWgmmaDots):
+/// their barriers' place in shared memory and their descriptors' boxes.
+LogicalResult findTmaBuffers(func::FuncOp func, LoweringState &state);
 
 /// Alignment of a buffer that warpgroup MMA reads: its 128-byte swizzle
 /// repeats every 8 rows (1024 bytes) from an aligned address.

@@ -118,6 +118,42 @@ void SharedType::print(AsmPrinter &printer) const {
   printer << getElementType() << ", contiguous = " << getContiguousDim() << ">";
 }
 
+LogicalResult
+TensorDescType::verify(function_ref<InFlightDiagnostic()> emitError,
+                       ArrayRef<int64_t> blockShape, Type elementType) {
+  if (blockShape.size() != 2)
+    return emitError() << "!tile.tensordesc reads 2-D blocks, got "
+                       << blockShape.size() << " dimensions";
+  for (auto [d, size] : llvm::enumerate(blockShape))
+    if (size <= 0 || !llvm::isPowerOf2_64(size))
+      return emitError() << "!tile.tensordesc block dimension " << d
+                         << " must be a positive power of two, got " << size;
+  if (!elementType.isF16() && !elementType.isBF16())
+    return emitError() << "!tile.tensordesc elements must be f16 or bf16, got "
+                       << elementType;
+  return success();
+}
+
+Type TensorDescType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType) || parser.parseGreater())
+    return Type();
+  return getChecked([&] { return parser.emitError(loc); },
+                    parser.getContext(), shape, elementType);
+}
+
+void TensorDescType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t size : getBlockShape())
+    printer << size << "x";
+  printer << getElementType() << ">";
+}
+
 Type llk::tile::getPointeeValueType(Type ptrLike) {
   if (auto ptr = dyn_cast<PtrType>(ptrLike))
     return ptr.getPointeeType();

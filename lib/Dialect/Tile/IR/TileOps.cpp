@@ -506,6 +506,42 @@ LogicalResult AsyncCopyOp::verify() {
   return success();
 }
 
+/// A block of `desc` has `tile`'s shape and element type.
+static LogicalResult verifyDescriptorBlock(Operation *op, TensorDescType desc,
+                                          ArrayRef<int64_t> shape, Type elem,
+                                          StringRef what) {
+  if (shape != desc.getBlockShape()) {
+    auto diag = op->emitOpError() << what << " has shape ";
+    llvm::interleave(shape, diag, "x");
+    diag << " but the descriptor's blocks are ";
+    llvm::interleave(desc.getBlockShape(), diag, "x");
+    return diag;
+  }
+  if (elem != desc.getElementType())
+    return op->emitOpError() << what << " holds " << elem
+                             << " but the descriptor's elements are "
+                             << desc.getElementType();
+  return success();
+}
+
+LogicalResult DescriptorLoadOp::verify() {
+  if (failed(verifyTiles(*this)))
+    return failure();
+  RankedTensorType type = getType();
+  return verifyDescriptorBlock(*this, getDesc().getType(), type.getShape(),
+                               type.getElementType(), "the result");
+}
+
+LogicalResult AsyncTmaCopyOp::verify() {
+  SharedType buffer = getBuffer().getType();
+  if (buffer.getContiguousDim() != 1)
+    return emitOpError() << "copies row-major blocks, so the buffer's "
+                            "contiguous dimension must be 1";
+  return verifyDescriptorBlock(*this, getDesc().getType(),
+                               buffer.getSlotShape(), buffer.getElementType(),
+                               "a slot of the buffer");
+}
+
 LogicalResult AsyncWaitOp::verify() {
   if (getPendingAttr().getInt() < 0)
     return emitOpError() << "pending must be a count of copy groups (0 or "

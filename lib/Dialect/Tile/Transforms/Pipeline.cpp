@@ -62,13 +62,19 @@ bool isPipelinedDotType(Type elem) {
   return elem.isF16() || elem.isBF16() || elem.isInteger(8);
 }
 
-/// A load the pass turns into async copies.
+/// A load the pass turns into async copies: a tile.load (cp.async) or a
+/// tile.descriptor_load (TMA).
 struct PipelinedLoad {
-  LoadOp load;
+  Operation *load;
   /// The tile dimension along which the load's addresses are contiguous:
   /// the slot stores it innermost, so 16-byte copies stay 16 bytes.
   unsigned contiguousDim;
   LocalAllocOp buffer;
+
+  bool isTma() const { return isa<DescriptorLoadOp>(load); }
+  RankedTensorType type() const {
+    return cast<RankedTensorType>(load->getResult(0).getType());
+  }
 };
 
 class LoopPipeliner {
@@ -138,10 +144,19 @@ bool LoopPipeliner::analyze() {
     if (!dot || !isPipelinedDotType(dot.getA().getType().getElementType()))
       continue;
     for (Value operand : {dot.getA(), dot.getB()}) {
-      auto load = operand.getDefiningOp<LoadOp>();
-      if (!load || load->getBlock() != body || !isZeroOrAbsent(load.getOther()) ||
-          load.getIsVolatile() ||
-          llvm::any_of(loads, [&](auto &l) { return l.load == load; }))
+      Operation *def = operand.getDefiningOp();
+      if (!def || def->getBlock() != body ||
+          llvm::any_of(loads, [&](auto &l) { return l.load == def; }))
+        continue;
+      // Descriptor blocks: TMA, which only sm_90a has (and only warpgroup
+      // MMA reads its layout).
+      if (isa<DescriptorLoadOp>(def)) {
+        if (wgmma)
+          loads.push_back({def, 1, nullptr});
+        continue;
+      }
+      auto load = dyn_cast<LoadOp>(def);
+      if (!load || !isZeroOrAbsent(load.getOther()) || load.getIsVolatile())
         continue;
       auto ptrType = dyn_cast<RankedTensorType>(load.getPtr().getType());
       if (!ptrType || ptrType.getRank() != 2)
@@ -174,10 +189,17 @@ bool LoopPipeliner::analyze() {
 bool LoopPipeliner::computeSlice() {
   slice.clear();
   carried.clear();
-  for (PipelinedLoad &l : loads)
-    if (!addBackwardSlice(l.load.getPtr()) ||
-        (l.load.getMask() && !addBackwardSlice(l.load.getMask())))
+  for (PipelinedLoad &l : loads) {
+    if (auto tma = dyn_cast<DescriptorLoadOp>(l.load)) {
+      if (!addBackwardSlice(tma.getRow()) || !addBackwardSlice(tma.getCol()))
+        return false;
+      continue;
+    }
+    auto load = cast<LoadOp>(l.load);
+    if (!addBackwardSlice(load.getPtr()) ||
+        (load.getMask() && !addBackwardSlice(load.getMask())))
       return false;
+  }
   // The next values of the carried iter args, until no new one appears.
   auto yield = cast<scf::YieldOp>(body->getTerminator());
   for (size_t i = 0; i < carried.size(); ++i)
@@ -219,8 +241,8 @@ std::optional<std::pair<DotOp, unsigned>> LoopPipeliner::asyncDot() const {
   if (!wgmma)
     return std::nullopt;
   auto contiguousDim = [&](Value operand) -> std::optional<unsigned> {
-    for (PipelinedLoad l : loads)
-      if (operand.getDefiningOp() == l.load.getOperation())
+    for (const PipelinedLoad &l : loads)
+      if (operand.getDefiningOp() == l.load)
         return l.contiguousDim;
     return std::nullopt;
   };
@@ -331,7 +353,7 @@ void LoopPipeliner::transform() {
   };
 
   for (PipelinedLoad &l : loads) {
-    auto type = cast<RankedTensorType>(l.load.getType());
+    RankedTensorType type = l.type();
     SmallVector<int64_t> shape{numStages};
     llvm::append_range(shape, type.getShape());
     l.buffer = LocalAllocOp::create(
@@ -340,18 +362,31 @@ void LoopPipeliner::transform() {
 
   // Starts the copies of the iteration whose induction variable is `stepIv`
   // (values of the slice already mapped), into `slot`; off past the end.
+  // cp.async copies are waited for by groups (tile.async_wait, which also
+  // synchronizes the program); TMA copies by their slot's barrier.
+  bool anyCpAsync = llvm::any_of(loads, [](auto &l) { return !l.isTma(); });
+  bool anyTma = llvm::any_of(loads, [](auto &l) { return l.isTma(); });
   auto issueCopies = [&](Value stepIv, Value slot, IRMapping &map) {
     Value inRange =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, stepIv, ub);
     for (PipelinedLoad &l : loads) {
-      Type maskType = getMaskType(l.load.getPtr().getType());
+      if (auto tma = dyn_cast<DescriptorLoadOp>(l.load)) {
+        AsyncTmaCopyOp::create(b, loc, tma.getDesc(),
+                               map.lookupOrDefault(tma.getRow()),
+                               map.lookupOrDefault(tma.getCol()), l.buffer,
+                               slot, inRange);
+        continue;
+      }
+      auto load = cast<LoadOp>(l.load);
+      Type maskType = getMaskType(load.getPtr().getType());
       Value mask = SplatOp::create(b, loc, maskType, inRange);
-      if (Value m = l.load.getMask())
+      if (Value m = load.getMask())
         mask = arith::AndIOp::create(b, loc, map.lookupOrDefault(m), mask);
-      AsyncCopyOp::create(b, loc, map.lookupOrDefault(l.load.getPtr()), l.buffer,
+      AsyncCopyOp::create(b, loc, map.lookupOrDefault(load.getPtr()), l.buffer,
                           slot, mask);
     }
-    AsyncCommitOp::create(b, loc);
+    if (anyCpAsync)
+      AsyncCommitOp::create(b, loc);
   };
 
   // Prologue: iterations 0 .. S-2, advancing the carried values.
@@ -388,9 +423,22 @@ void LoopPipeliner::transform() {
       stages));
   Value aheadIv = arith::AddIOp::create(
       b, loc, iv, arith::MulIOp::create(b, loc, step, constant(distance)));
-  AsyncWaitOp::create(b, loc, distance - 1);
+  if (anyCpAsync)
+    AsyncWaitOp::create(b, loc, distance - 1);
+  if (anyTma) {
+    // A slot's n-th fill completes its barrier's phase n.
+    Value phase = toI32(arith::AndIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, index, stages), constant(1)));
+    for (PipelinedLoad &l : loads)
+      if (l.isTma())
+        AsyncTmaWaitOp::create(b, loc, l.buffer, readSlot, phase);
+  }
   if (async) {
     b.setInsertionPointAfter(async->first);
+    BarrierOp::create(b, loc);
+  } else if (!anyCpAsync) {
+    // Nothing synchronized the program yet: every thread must be done with
+    // the slot of iteration k-1 before it is refilled.
     BarrierOp::create(b, loc);
   }
   IRMapping map;
@@ -410,10 +458,10 @@ void LoopPipeliner::transform() {
                              : map.lookupOrDefault(yield.getOperand(i)));
   for (PipelinedLoad &l : loads) {
     b.setInsertionPoint(l.load);
-    Value tile = LocalLoadOp::create(b, l.load.getLoc(), l.load.getType(),
-                                     l.buffer, readSlot);
-    l.load.replaceAllUsesWith(tile);
-    l.load.erase();
+    Value tile = LocalLoadOp::create(b, l.load->getLoc(), l.type(), l.buffer,
+                                     readSlot);
+    l.load->getResult(0).replaceAllUsesWith(tile);
+    l.load->erase();
   }
   // The original address computation is dead now (the shifted copy feeds the
   // yield); erase it in reverse order.
@@ -424,7 +472,8 @@ void LoopPipeliner::transform() {
   // Epilogue: the copies past the end wrote zeros into unused slots; let
   // them finish before the kernel goes on.
   b.setInsertionPointAfter(loop);
-  AsyncWaitOp::create(b, loc, 0);
+  if (anyCpAsync)
+    AsyncWaitOp::create(b, loc, 0);
   // An asynchronous dot's last step is still running after the loop.
   if (async) {
     Value result = loop.getResult(async->second);

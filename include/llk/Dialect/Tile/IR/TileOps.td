@@ -255,6 +255,49 @@ def Tile_AsyncCopyOp : Tile_Op<"async_copy", [
   let hasVerifier = 1;
 }
 
+def Tile_AsyncTmaCopyOp : Tile_Op<"async_tma_copy"> {
+  let summary = "start copying a descriptor's block into a buffer slot (TMA)";
+  let description = [{
+    Starts the bulk tensor copy (`cp.async.bulk.tensor`, issued by one
+    thread) of the block of `desc` whose first element is at (`row`,
+    `col`) into slot `slot` of `buffer`; elements past the tensor arrive as
+    zeros. The copy completes on the slot's barrier, which
+    `tile.async_tma_wait` waits on. Nothing starts when `pred` is false.
+    Made by `tile-pipeline` from `tile.descriptor_load`.
+
+    ```mlir
+    tile.async_tma_copy %desc[%m, %k], %ring[%slot] if %in_range
+        : !tile.tensordesc<128x64xf16> -> !tile.shared<3x128x64xf16, contiguous = 1>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_TensorDescType, "", [MemRead]>:$desc,
+                       I32:$row, I32:$col,
+                       Arg<Tile_SharedType, "", [MemWrite]>:$buffer,
+                       I32:$slot, I1:$pred);
+  let assemblyFormat = [{
+    $desc `[` $row `,` $col `]` `,` $buffer `[` $slot `]` `if` $pred attr-dict
+    `:` qualified(type($desc)) `->` qualified(type($buffer))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AsyncTmaWaitOp : Tile_Op<"async_tma_wait"> {
+  let summary = "wait for the bulk tensor copies into a buffer slot";
+  let description = [{
+    Waits until the copies into slot `slot` of `buffer` started by
+    `tile.async_tma_copy` have landed: the slot's barrier has completed the
+    phase of parity `phase` (a slot's n-th fill completes phase n, so a
+    ring of S slots reads parity (k / S) % 2 in iteration k).
+  }];
+  // Written, as far as the program can tell: the slot's contents become
+  // visible here (and a wait must never be dropped as dead).
+  let arguments = (ins Arg<Tile_SharedType, "", [MemRead, MemWrite]>:$buffer,
+                       I32:$slot, I32:$phase);
+  let assemblyFormat = [{
+    $buffer `[` $slot `]` `phase` $phase attr-dict `:` qualified(type($buffer))
+  }];
+}
+
 def Tile_AsyncCommitOp : Tile_Op<"async_commit"> {
   let summary = "close the current group of asynchronous copies";
   let description = [{
@@ -275,6 +318,31 @@ def Tile_AsyncWaitOp : Tile_Op<"async_wait"> {
   }];
   let arguments = (ins I32Attr:$pending);
   let assemblyFormat = "`pending` `=` $pending attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_DescriptorLoadOp : Tile_Op<"descriptor_load"> {
+  let summary = "load a block of a tensor descriptor";
+  let description = [{
+    The block of `desc` whose first element is at (`row`, `col`), in the
+    result's layout; elements past the tensor are zero, so a tail needs no
+    mask. On sm_90a, a `tile.dot` operand loaded this way in a loop is
+    software-pipelined with TMA copies (`tile.async_tma_copy`) straight into
+    the shared-memory layout warpgroup MMA reads; that is the only lowering
+    so far.
+
+    ```mlir
+    %a = tile.descriptor_load %a_desc[%m0, %k0]
+        : !tile.tensordesc<128x64xf16> -> tensor<128x64xf16>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_TensorDescType, "", [MemRead]>:$desc,
+                       I32:$row, I32:$col);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $desc `[` $row `,` $col `]` attr-dict `:` qualified(type($desc)) `->`
+    type($result)
+  }];
   let hasVerifier = 1;
 }
 

@@ -43,6 +43,25 @@ def Tile_SharedType : TypeDef<Tile_Dialect, "Shared"> {
   }];
 }
 
+def Tile_TensorDescType : TypeDef<Tile_Dialect, "TensorDesc"> {
+  let mnemonic = "tensordesc";
+  let summary = "a 2-D tensor in global memory, read in blocks by TMA";
+  let description = [{
+    `!tile.tensordesc<128x64xf16>` describes a row-major 2-D tensor of f16 in
+    global memory that the program reads in 128x64 blocks with the Hopper
+    tensor memory accelerator (`cp.async.bulk.tensor`). The kernel argument
+    is the address of a 64-byte aligned `CUtensorMap` in global memory that
+    the host encodes (cuTensorMapEncodeTiled) with the tensor's address,
+    shape and row stride, and with the box and swizzle the compiler chose,
+    which the kernel metadata records (`tma_box`, `tma_swizzle`). Blocks
+    reaching past the tensor read zeros there.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$blockShape,
+                        "mlir::Type":$elementType);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
 // Element types a tile may hold.
 def Tile_Float : AnyTypeOf<[F32, F16, BF16, F64]>;
 def Tile_Int : AnyTypeOf<[I1, I8, I16, I32, I64]>;
