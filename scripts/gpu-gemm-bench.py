@@ -101,12 +101,16 @@ class LlkGemm:
 
     def __init__(self, path):
         name = os.path.basename(path)
-        m = re.match(r"(gemm_f16|matmul)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)\.ptx$", name)
+        # Optional tags after the stages: _c<N> (--min-programs-per-sm N),
+        # _late (--late-copies).
+        m = re.match(r"(gemm_f16|matmul)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)((?:_[a-z]+\d*)*)\.ptx$", name)
         if not m:
             raise ValueError(f"unexpected PTX name {name}")
         self.kernel = m.group(1)
         self.bm, self.bn, self.bk, self.warps, self.stages = map(int, m.group(2, 3, 4, 5, 6))
         self.label = f"{self.bm}x{self.bn}x{self.bk} w{self.warps} s{self.stages}"
+        if m.group(7):
+            self.label += m.group(7).replace("_", " ")
         self.module = cupy.RawModule(path=path)
         self.function = self.module.get_function(self.kernel + "_kernel")
         # llkc's launch metadata: a buffer past 48 KB is dynamic shared
@@ -116,6 +120,10 @@ class LlkGemm:
         self.dynamic_shared = meta.get("dynamic_shared_bytes", 0)
         if self.dynamic_shared:
             self.function.max_dynamic_shared_size_bytes = self.dynamic_shared
+            # Prefer the largest shared-memory carveout, so that as many
+            # programs fit on an SM as the registers allow (3-4 for the
+            # _c3/_c4 configurations).
+            self.function.preferred_shared_memory_carveout = 100
 
     def __call__(self, a, b, c):
         M, K = a.shape
@@ -169,13 +177,13 @@ def main():
             torch.cuda.synchronize()
             good = err < TOLERANCE
             ok &= good
-            print(f"check gemm_f16 {g.label:14s} {m}x{n}x{k}: rel err {err:.2e} {'PASS' if good else 'FAIL'}")
+            print(f"check gemm_f16 {g.label:22s} {m}x{n}x{k}: rel err {err:.2e} {'PASS' if good else 'FAIL'}")
         for g in matmuls:
             c = torch.full((m, n), float("nan"), device=dev, dtype=torch.float16)
             err = rel_error(g(a, b, c), leaky)
             good = err < TOLERANCE
             ok &= good
-            print(f"check matmul   {g.label:14s} {m}x{n}x{k}: rel err {err:.2e} {'PASS' if good else 'FAIL'}")
+            print(f"check matmul   {g.label:22s} {m}x{n}x{k}: rel err {err:.2e} {'PASS' if good else 'FAIL'}")
         if not args.no_triton:
             tri = triton_matmul(a, b)
             print(f"check triton   {m}x{n}x{k}: rel err {rel_error(tri, ref):.2e}")
@@ -199,7 +207,7 @@ def main():
                 print(f"  gemm_f16 {g.label} at {shape}: rel err {err:.2e} FAIL")
                 continue
             ms = do_bench(lambda: g(a, b, c))
-            print(f"  llk {g.label:14s} {shape}: {tflops(m, n, k, ms):7.1f} TFLOP/s ({ms:.3f} ms)")
+            print(f"  llk {g.label:22s} {shape}: {tflops(m, n, k, ms):7.1f} TFLOP/s ({ms:.3f} ms)")
             if best is None or ms < best[0]:
                 best = (ms, g.label)
         llk_ms, label = best if best else (float("nan"), "-")

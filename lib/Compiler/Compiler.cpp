@@ -41,6 +41,13 @@ std::optional<std::string> llk::checkNumStages(unsigned numStages) {
   return std::nullopt;
 }
 
+std::optional<std::string> llk::checkMinProgramsPerSM(unsigned programs) {
+  if (programs == 0 || programs > 32)
+    return "--min-programs-per-sm must be in [1, 32], got " +
+           std::to_string(programs);
+  return std::nullopt;
+}
+
 void llk::buildLayoutPipeline(OpPassManager &pm, unsigned numWarps) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -50,9 +57,11 @@ void llk::buildLayoutPipeline(OpPassManager &pm, unsigned numWarps) {
   pm.addPass(createCanonicalizerPass());
 }
 
-void llk::buildLoweringPipeline(OpPassManager &pm, unsigned numStages) {
+void llk::buildLoweringPipeline(OpPassManager &pm, unsigned numStages,
+                                bool lateCopies) {
   tile::TilePipelineOptions pipelineOptions;
   pipelineOptions.numStages = numStages;
+  pipelineOptions.lateCopies = lateCopies;
   pm.addNestedPass<func::FuncOp>(tile::createTilePipeline(pipelineOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -94,6 +103,15 @@ LogicalResult llk::compileModule(
                     IntegerAttr::get(IntegerType::get(ctx, 32), stages));
   }
 
+  if (options.minProgramsPerSM) {
+    unsigned programs = *options.minProgramsPerSM;
+    if (auto why = checkMinProgramsPerSM(programs))
+      return module.emitError(*why);
+    for (auto func : module.getOps<func::FuncOp>())
+      func->setAttr(tile::TileDialect::kMinProgramsPerSMAttr,
+                    IntegerAttr::get(IntegerType::get(ctx, 32), programs));
+  }
+
   ModuleMetadata info;
   if (metadata) {
     if (stage == Stage::Tile || stage == Stage::Layout)
@@ -112,7 +130,7 @@ LogicalResult llk::compileModule(
   if (stage != Stage::Tile)
     buildLayoutPipeline(pm, options.numWarps.value_or(4));
   if (stage != Stage::Tile && stage != Stage::Layout)
-    buildLoweringPipeline(pm, options.numStages.value_or(3));
+    buildLoweringPipeline(pm, options.numStages.value_or(3), options.lateCopies);
   if (failed(pm.run(module)))
     return failure();
   if (metadata) {

@@ -48,6 +48,17 @@ static cl::opt<unsigned> numStages("num-stages", cl::init(0),
                                             "the kernels' tile.num_stages "
                                             "(default: theirs, else 3; 1: off)"),
                                    cl::cat(category));
+static cl::opt<unsigned> minProgramsPerSM(
+    "min-programs-per-sm", cl::init(0),
+    cl::desc("programs that should fit on one SM at once (PTX "
+             ".minnctapersm: ptxas caps the registers to fit them), "
+             "overriding the kernels' tile.min_programs_per_sm"),
+    cl::cat(category));
+static cl::opt<bool> lateCopies(
+    "late-copies", cl::init(false),
+    cl::desc("pipelined loops start their cp.async copies after the dot "
+             "rather than before it"),
+    cl::cat(category));
 static cl::list<std::string> defines("D", cl::Prefix,
                                      cl::desc("bind ${NAME} in the source"),
                                      cl::value_desc("NAME=VALUE"), cl::cat(category));
@@ -107,6 +118,12 @@ int main(int argc, char **argv) {
       return fail(*why);
     options.numStages = numStages;
   }
+  if (minProgramsPerSM.getNumOccurrences()) {
+    if (auto why = llk::checkMinProgramsPerSM(minProgramsPerSM))
+      return fail(*why);
+    options.minProgramsPerSM = minProgramsPerSM;
+  }
+  options.lateCopies = lateCopies;
   options.target.libdevicePath = libdevice;
   if (options.target.libdevicePath.empty())
     if (const char *env = std::getenv("LLK_LIBDEVICE"))

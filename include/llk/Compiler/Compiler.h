@@ -43,6 +43,13 @@ struct CompileOptions {
   /// overrides every kernel's `tile.num_stages`; otherwise kernels without
   /// that attribute get 3. 1 turns pipelining off.
   std::optional<unsigned> numStages;
+  /// Programs that should fit on one SM at once: when set, overrides every
+  /// kernel's `tile.min_programs_per_sm` (PTX .minnctapersm; ptxas caps the
+  /// registers a thread to fit them).
+  std::optional<unsigned> minProgramsPerSM;
+  /// Pipelined loops start their copies after the dot (tile-pipeline's
+  /// late-copies) rather than before it.
+  bool lateCopies = false;
   /// Values for the `${NAME}` placeholders of the source (KernelSource).
   std::map<std::string, int64_t> constants;
 };
@@ -51,12 +58,14 @@ struct CompileOptions {
 /// CompileOptions), or nothing when it can. llkc and compileModule share them.
 std::optional<std::string> checkNumWarps(unsigned numWarps);
 std::optional<std::string> checkNumStages(unsigned numStages);
+std::optional<std::string> checkMinProgramsPerSM(unsigned programs);
 
 /// Tile IR to laid-out tile IR.
 void buildLayoutPipeline(mlir::OpPassManager &pm, unsigned numWarps);
 /// Laid-out tile IR to a gpu.module in the LLVM and NVVM dialects, software
 /// pipelining dot loops first (`tile.num_stages`, else `numStages`).
-void buildLoweringPipeline(mlir::OpPassManager &pm, unsigned numStages = 3);
+void buildLoweringPipeline(mlir::OpPassManager &pm, unsigned numStages = 3,
+                           bool lateCopies = false);
 
 /// Runs the passes on `module` up to `stage` and writes that stage's text to
 /// `output`. `configure` may add instrumentation (IR printing, timing) to

@@ -424,6 +424,11 @@ struct FuncLowering : TilePattern<func::FuncOp> {
                     rewriter.getUnitAttr());
     int32_t threads = getNumWarps(func) * 32;
     kernel.setKnownBlockSizeAttr(rewriter.getDenseI32ArrayAttr({threads, 1, 1}));
+    // .minnctapersm: ptxas fits the registers to that many programs an SM.
+    if (auto min = func->getAttrOfType<IntegerAttr>(
+            tile::TileDialect::kMinProgramsPerSMAttr))
+      kernel->setAttr("nvvm.minctasm",
+                      rewriter.getI32IntegerAttr(int32_t(min.getInt())));
     rewriter.eraseBlock(&kernel.getBody().front());
     rewriter.inlineRegionBefore(func.getBody(), kernel.getBody(), kernel.end());
     if (failed(rewriter.convertRegionTypes(&kernel.getBody(), *getTypeConverter(),

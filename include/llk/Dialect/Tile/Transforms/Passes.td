@@ -56,7 +56,11 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::func::FuncOp"> {
   let options = [
     Option<"numStages", "num-stages", "unsigned", "3",
            "shared-memory slots per pipelined load when the kernel does not "
-           "say (1: off)">
+           "say (1: off)">,
+    Option<"lateCopies", "late-copies", "bool", "false",
+           "start each iteration's copies after its dot rather than before, "
+           "so that the dot's first shared-memory reads follow the wait "
+           "directly">
   ];
   let dependentDialects = ["::llk::tile::TileDialect",
                            "::mlir::arith::ArithDialect"];
