@@ -120,10 +120,10 @@ class LlkGemm:
         self.dynamic_shared = meta.get("dynamic_shared_bytes", 0)
         if self.dynamic_shared:
             self.function.max_dynamic_shared_size_bytes = self.dynamic_shared
-            # Prefer the largest shared-memory carveout, so that as many
-            # programs fit on an SM as the registers allow (3-4 for the
-            # _c3/_c4 configurations).
-            self.function.preferred_shared_memory_carveout = 100
+        # Prefer the largest shared-memory carveout, so that as many programs
+        # fit on an SM as the registers allow (3-4 for the _c3/_c4
+        # configurations).
+        self.function.preferred_shared_memory_carveout = 100
 
     def __call__(self, a, b, c):
         M, K = a.shape

@@ -58,7 +58,7 @@ void llk::buildLayoutPipeline(OpPassManager &pm, unsigned numWarps) {
 }
 
 void llk::buildLoweringPipeline(OpPassManager &pm, unsigned numStages,
-                                bool lateCopies) {
+                                bool lateCopies, bool mmaPrefetch) {
   tile::TilePipelineOptions pipelineOptions;
   pipelineOptions.numStages = numStages;
   pipelineOptions.lateCopies = lateCopies;
@@ -68,6 +68,10 @@ void llk::buildLoweringPipeline(OpPassManager &pm, unsigned numStages,
   pm.addPass(createConvertTileToGPU());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Always run: it also drops the dot lowering's tags.
+  MmaFragmentPrefetchOptions prefetchOptions;
+  prefetchOptions.enabled = mmaPrefetch;
+  pm.addPass(createMmaFragmentPrefetch(prefetchOptions));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
@@ -130,7 +134,8 @@ LogicalResult llk::compileModule(
   if (stage != Stage::Tile)
     buildLayoutPipeline(pm, options.numWarps.value_or(4));
   if (stage != Stage::Tile && stage != Stage::Layout)
-    buildLoweringPipeline(pm, options.numStages.value_or(3), options.lateCopies);
+    buildLoweringPipeline(pm, options.numStages.value_or(3), options.lateCopies,
+                          options.mmaPrefetch);
   if (failed(pm.run(module)))
     return failure();
   if (metadata) {

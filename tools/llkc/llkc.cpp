@@ -59,6 +59,11 @@ static cl::opt<bool> lateCopies(
     cl::desc("pipelined loops start their cp.async copies after the dot "
              "rather than before it"),
     cl::cat(category));
+static cl::opt<bool> mmaPrefetch(
+    "mma-prefetch", cl::init(false),
+    cl::desc("pipelined dot loops load the first mma.sync fragments of the "
+             "next iteration at the end of the current one"),
+    cl::cat(category));
 static cl::list<std::string> defines("D", cl::Prefix,
                                      cl::desc("bind ${NAME} in the source"),
                                      cl::value_desc("NAME=VALUE"), cl::cat(category));
@@ -124,6 +129,7 @@ int main(int argc, char **argv) {
     options.minProgramsPerSM = minProgramsPerSM;
   }
   options.lateCopies = lateCopies;
+  options.mmaPrefetch = mmaPrefetch;
   options.target.libdevicePath = libdevice;
   if (options.target.libdevicePath.empty())
     if (const char *env = std::getenv("LLK_LIBDEVICE"))

@@ -229,11 +229,21 @@ Value lowerMmaDot(IndexEmitter &e, SharedScratch &scratch, DotOp op, Value a,
     return LLVM::LLVMStructType::getLiteral(
         ctx, SmallVector<Type>(n, e.b.getI32Type()));
   };
+  // The K step whose fragments are being loaded, tagged on the ldmatrix and
+  // mma.sync ops (kMmaStepAttr) of a dot on pipelined buffers, for the
+  // fragment prefetch pass.
+  int64_t step = 0;
+  bool tagSteps = aBuffer && bBuffer;
+  auto tagStep = [&](Operation *op, int64_t ks) {
+    if (tagSteps)
+      op->setAttr(kMmaStepAttr, e.b.getI32IntegerAttr(int32_t(ks)));
+  };
   auto ldmatrix = [&](Value addr, unsigned num, bool trans) {
     auto load = NVVM::LdMatrixOp::create(
         e.b, e.loc, i32Struct(num), addr, num,
         trans ? NVVM::MMALayout::col : NVVM::MMALayout::row,
         NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8), NVVM::LdStMatrixEltType::B16);
+    tagStep(load, step);
     SmallVector<Value> regs;
     for (unsigned i = 0; i < num; ++i)
       regs.push_back(num == 1 ? load.getResult()
@@ -257,6 +267,7 @@ Value lowerMmaDot(IndexEmitter &e, SharedScratch &scratch, DotOp op, Value a,
   };
   auto loadFragments = [&](int64_t ks) {
     Fragments f;
+    step = ks;
     Value kFirst = e.i32(ks * mma.k);
     // A: one ldmatrix.x4 per 16-row tile; lane group m (0..3) addresses
     // matrix m: row half m & 1, K half m >> 1.
@@ -311,6 +322,7 @@ Value lowerMmaDot(IndexEmitter &e, SharedScratch &scratch, DotOp op, Value a,
             std::array<NVVM::MMATypes, 2>{mma.ptxType, mma.ptxType},
             std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                            NVVM::MMALayout::col});
+        tagStep(inst, ks);
         for (auto [i, r] : llvm::enumerate(regs)) {
           Value d = LLVM::ExtractValueOp::create(e.b, e.loc, inst.getResult(),
                                                  ArrayRef<int64_t>{int64_t(i)});
