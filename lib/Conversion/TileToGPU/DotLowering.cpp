@@ -483,8 +483,35 @@ struct AsyncCopyLowering : TilePattern<AsyncCopyOp> {
     Value rows = e.coordinates(view, 0), cols = e.coordinates(view, 1);
     auto modifier = chunkBytes == 16 ? NVVM::LoadCacheModifierKind::CG
                                      : NVVM::LoadCacheModifierKind::CA;
+    // A chunk whose slot row is the first chunk's plus a multiple of the
+    // swizzle period, in the same columns, has the same swizzle: its
+    // address is the first one's plus a constant, which spares a register
+    // and an add per chunk (the registers' coordinates are the thread's
+    // plus constants, unless the tile is smaller than the layout's pattern).
+    auto localOffsets = [&](unsigned d) {
+      SmallVector<int64_t> offsets;
+      for (const auto &local : view.localIndices()) {
+        int64_t k = local[d];
+        offsets.push_back((k / view.contigPerThread(d)) * view.tileExtent(d) +
+                          k % view.contigPerThread(d));
+      }
+      return offsets;
+    };
+    bool wraps = view.shape[0] < view.tileExtent(0) ||
+                 view.shape[1] < view.tileExtent(1);
+    SmallVector<int64_t> outerOffsets = localOffsets(1 - slot.innerDim),
+                         innerOffsets = localOffsets(slot.innerDim);
+    Value firstDst;
     for (int64_t r = 0; r < view.totalElemsPerThread(); r += width) {
-      Value dst = slot.tileAddress(e, e.extract(rows, r), e.extract(cols, r));
+      int64_t dOuter = outerOffsets[r] - outerOffsets[0];
+      Value dst;
+      if (r > 0 && !wraps && innerOffsets[r] == innerOffsets[0] &&
+          dOuter % (slot.perPhase * slot.maxPhase) == 0)
+        dst = byteAddress(e, firstDst, e.i32(dOuter * slot.inner * slot.bytes));
+      else
+        dst = slot.tileAddress(e, e.extract(rows, r), e.extract(cols, r));
+      if (r == 0)
+        firstDst = dst;
       Value src = toGlobalPtr(e, e.extract(adaptor.getPtr(), r));
       Value size;
       if (adaptor.getMask())
