@@ -7,7 +7,8 @@
 # File names: <kernel>_<BM>x<BN>x<BK>_w<warps>_s<stages>[_<tag>].ptx (matmul
 # adds GROUP_SIZE_M=8), each with llkc's launch metadata <file>.json beside
 # it. Tags name the code-generation options of a configuration: late
-# (--late-copies), pre (--mma-prefetch), c<N> (--min-programs-per-sm N).
+# (--late-copies), pre (--mma-prefetch), mid (--mid-copies), c<N>
+# (--min-programs-per-sm N).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-build/gemm-ptx}
@@ -25,6 +26,7 @@ compile() { # kernel bm bn bk warps stages [tag] [extra -D...]
       case $t in
         late) flags+=(--late-copies) ;;
         pre) flags+=(--mma-prefetch) ;;
+        mid) flags+=(--mid-copies) ;;
         c[0-9]*) flags+=(--min-programs-per-sm "${t#c}") ;;
         *) echo "unknown tag $t" >&2; exit 1 ;;
       esac
@@ -44,6 +46,10 @@ for cfg in "128 128 32 4 1" "128 128 64 4 1" \
            "64 128 64 4 3" "64 128 64 4 4" "64 128 32 4 4" "64 256 64 8 3" \
            "128 64 64 4 3" "64 64 64 4 3" "64 64 64 4 4" \
            "128 128 32 4 4 late" "128 128 32 4 4 pre" "128 128 32 4 4 late_pre" \
+           "128 128 32 4 3 pre" "128 128 32 4 5 pre" \
+           "128 256 32 8 3 late_pre" "128 256 32 8 5 late_pre" \
+           "128 128 32 4 4 late_pre_mid" "128 256 32 8 4 late_pre_mid" \
+           "256 128 32 8 4 late_pre_mid" "64 128 32 4 4 c3_late_pre_mid" \
            "128 256 32 8 4 pre" "128 256 32 8 4 late_pre" "128 256 64 8 4 late" \
            "256 128 32 8 4 pre" "256 128 32 8 4 late_pre" "128 128 32 8 4 pre" \
            "64 128 64 4 3 pre" "64 128 32 4 4 c3_late" "64 128 32 4 4 c3_pre" \

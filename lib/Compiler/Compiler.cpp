@@ -58,7 +58,8 @@ void llk::buildLayoutPipeline(OpPassManager &pm, unsigned numWarps) {
 }
 
 void llk::buildLoweringPipeline(OpPassManager &pm, unsigned numStages,
-                                bool lateCopies, bool mmaPrefetch) {
+                                bool lateCopies, bool mmaPrefetch,
+                                bool midCopies) {
   tile::TilePipelineOptions pipelineOptions;
   pipelineOptions.numStages = numStages;
   pipelineOptions.lateCopies = lateCopies;
@@ -71,6 +72,7 @@ void llk::buildLoweringPipeline(OpPassManager &pm, unsigned numStages,
   // Always run: it also drops the dot lowering's tags.
   MmaFragmentPrefetchOptions prefetchOptions;
   prefetchOptions.enabled = mmaPrefetch;
+  prefetchOptions.midCopies = midCopies;
   pm.addPass(createMmaFragmentPrefetch(prefetchOptions));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createSCFToControlFlowPass());
@@ -135,7 +137,7 @@ LogicalResult llk::compileModule(
     buildLayoutPipeline(pm, options.numWarps.value_or(4));
   if (stage != Stage::Tile && stage != Stage::Layout)
     buildLoweringPipeline(pm, options.numStages.value_or(3), options.lateCopies,
-                          options.mmaPrefetch);
+                          options.mmaPrefetch, options.midCopies);
   if (failed(pm.run(module)))
     return failure();
   if (metadata) {

@@ -53,6 +53,9 @@ struct CompileOptions {
   /// Pipelined loops load the first mma.sync fragments of the next
   /// iteration at the end of the current one (llk-mma-fragment-prefetch).
   bool mmaPrefetch = false;
+  /// With lateCopies and mmaPrefetch: the copies go just before the
+  /// prefetch's wait rather than at the end of the body.
+  bool midCopies = false;
   /// Values for the `${NAME}` placeholders of the source (KernelSource).
   std::map<std::string, int64_t> constants;
 };
@@ -68,7 +71,8 @@ void buildLayoutPipeline(mlir::OpPassManager &pm, unsigned numWarps);
 /// Laid-out tile IR to a gpu.module in the LLVM and NVVM dialects, software
 /// pipelining dot loops first (`tile.num_stages`, else `numStages`).
 void buildLoweringPipeline(mlir::OpPassManager &pm, unsigned numStages = 3,
-                           bool lateCopies = false, bool mmaPrefetch = false);
+                           bool lateCopies = false, bool mmaPrefetch = false,
+                           bool midCopies = false);
 
 /// Runs the passes on `module` up to `stage` and writes that stage's text to
 /// `output`. `configure` may add instrumentation (IR printing, timing) to
