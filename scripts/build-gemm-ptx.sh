@@ -4,50 +4,77 @@
 # (default build/gemm-ptx), and checks each with ptxas. Run here, then carry
 # the folder to the GPU machine:
 #   scripts/build-gemm-ptx.sh && (GPU) python3 scripts/gpu-gemm-bench.py build/gemm-ptx
-# File names: <kernel>_<BM>x<BN>x<BK>_w<warps>_s<stages>.ptx (matmul adds
-# GROUP_SIZE_M=8), each with llkc's launch metadata <file>.json beside it.
+# File names: <kernel>_<BM>x<BN>x<BK>_w<warps>_s<stages>[_<tag>].ptx (matmul
+# adds GROUP_SIZE_M=8), each with llkc's launch metadata <file>.json beside
+# it. Tags name the code-generation options of a configuration: late
+# (--late-copies), pre (--mma-prefetch), mid (--mid-copies), c<N>
+# (--min-programs-per-sm N).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-build/gemm-ptx}
 llkc=${LLKC:-build/bin/llkc}
 ptxas=${PTXAS:-/usr/local/cuda/bin/ptxas}
 mkdir -p "$out"
-arch=sm_90
-compile() { # kernel bm bn bk warps stages [extra -D...]
-  local kernel=$1 bm=$2 bn=$3 bk=$4 w=$5 s=$6
+compile() { # kernel bm bn bk warps stages [tag] [extra -D...]
+  local kernel=$1 bm=$2 bn=$3 bk=$4 w=$5 s=$6 tag=${7:-}
   shift 6
-  local suffix=; [ "$arch" = sm_90 ] || suffix="_${arch/_/}"
+  [ $# -gt 0 ] && shift
+  local flags=() suffix="" arch=sm_90
+  if [ -n "$tag" ] && [ "$tag" != "-" ]; then
+    suffix="_$tag"
+    for t in ${tag//_/ }; do
+      case $t in
+        late) flags+=(--late-copies) ;;
+        pre) flags+=(--mma-prefetch) ;;
+        mid) flags+=(--mid-copies) ;;
+        c[0-9]*) flags+=(--min-programs-per-sm "${t#c}") ;;
+        sm90a) arch=sm_90a ;;
+        *) echo "unknown tag $t" >&2; exit 1 ;;
+      esac
+    done
+  fi
   local file="$out/${kernel}_${bm}x${bn}x${bk}_w${w}_s${s}${suffix}.ptx"
   "$llkc" "examples/$kernel.mlir" -D BLOCK_M="$bm" -D BLOCK_N="$bn" -D BLOCK_K="$bk" \
-    "$@" --num-warps "$w" --num-stages "$s" --arch "$arch" -o "$file"
+    "$@" --num-warps "$w" --num-stages "$s" "${flags[@]}" --arch "$arch" -o "$file"
   "$ptxas" -arch="$arch" "$file" -o /dev/null
 }
-# BM BN BK warps stages; stages 1: no software pipelining (the baseline).
+# BM BN BK warps stages [tag]; stages 1: no software pipelining (the
+# baseline).
 for cfg in "128 128 32 4 1" "128 128 64 4 1" \
            "128 128 32 4 3" "128 128 32 4 4" "128 128 64 4 3" "128 128 64 8 3" \
            "128 256 32 8 3" "128 256 32 8 4" "128 256 64 8 3" "128 256 64 8 4" \
            "256 128 32 8 3" "256 128 64 8 3" \
            "64 128 64 4 3" "64 128 64 4 4" "64 128 32 4 4" "64 256 64 8 3" \
-           "128 64 64 4 3" "64 64 64 4 3" "64 64 64 4 4"; do
+           "128 64 64 4 3" "64 64 64 4 3" "64 64 64 4 4" \
+           "128 128 32 4 4 late" "128 128 32 4 4 pre" "128 128 32 4 4 late_pre" \
+           "128 128 32 4 3 pre" "128 128 32 4 5 pre" \
+           "128 256 32 8 3 late_pre" "128 256 32 8 5 late_pre" \
+           "128 128 32 4 4 late_pre_mid" "128 256 32 8 4 late_pre_mid" \
+           "256 128 32 8 4 late_pre_mid" "64 128 32 4 4 c3_late_pre_mid" \
+           "128 128 64 8 3 pre" "128 128 64 8 4 pre" "128 128 64 8 3 late_pre" \
+           "128 256 32 8 4 pre" "128 256 32 8 4 late_pre" "128 256 64 8 4 late" \
+           "256 128 32 8 4 pre" "256 128 32 8 4 late_pre" "128 128 32 8 4 pre" \
+           "64 128 64 4 3 pre" "64 128 32 4 4 c3_late" "64 128 32 4 4 c3_pre" \
+           "64 128 32 4 5 pre" "64 256 32 8 4 late_pre"; do
   set -- $cfg
   compile gemm_f16 "$@"
 done
-compile matmul 128 128 32 4 3 -D GROUP_SIZE_M=8
-compile matmul 128 256 64 8 3 -D GROUP_SIZE_M=8
-compile matmul 64 64 32 4 3 -D GROUP_SIZE_M=8
-# sm_90a: the same sources, dots on warpgroup MMA (wgmma); files *_sm90a.ptx.
-arch=sm_90a
+compile matmul 128 128 32 4 3 - -D GROUP_SIZE_M=8
+compile matmul 128 256 64 8 3 - -D GROUP_SIZE_M=8
+compile matmul 64 64 32 4 3 - -D GROUP_SIZE_M=8
+compile matmul 128 256 32 8 4 late_pre -D GROUP_SIZE_M=8
+# sm_90a (tag sm90a): the same sources, dots on warpgroup MMA (wgmma).
 for cfg in "128 128 64 4 3" "128 128 64 4 4" "128 128 64 4 5" "128 256 64 8 3" \
            "128 256 64 8 4" "64 128 64 4 4" "64 256 64 4 3" "64 256 64 4 4" \
            "128 128 64 8 4" "256 128 64 8 3" "256 128 64 8 4"; do
   set -- $cfg
-  compile gemm_f16 "$@"
+  compile gemm_f16 "$@" sm90a
 done
-compile matmul 128 256 64 8 3 -D GROUP_SIZE_M=8
+compile matmul 128 256 64 8 3 sm90a -D GROUP_SIZE_M=8
 # sm_90a with TMA: examples/gemm_tma.mlir (tensor descriptors).
 for cfg in "128 128 64 4 3" "128 128 64 4 4" "128 256 64 8 3" "128 256 64 8 4" \
            "64 256 64 4 4" "128 128 64 8 4" "256 128 64 8 3" "256 128 64 8 4"; do
   set -- $cfg
-  compile gemm_tma "$@"
+  compile gemm_tma "$@" sm90a
 done
 ls "$out"

@@ -102,15 +102,20 @@ class LlkGemm:
 
     def __init__(self, path):
         name = os.path.basename(path)
-        m = re.match(r"(gemm_f16|gemm_tma|matmul)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)(_sm90a)?\.ptx$", name)
+        # Optional tags after the stages: _sm90a (built for sm_90a: dots on
+        # wgmma), _late, _pre, _mid, _c<N> (build-gemm-ptx.sh names them).
+        m = re.match(r"(gemm_f16|gemm_tma|matmul)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)((?:_[a-z]+\d*[a-z]*)*)\.ptx$", name)
         if not m:
             raise ValueError(f"unexpected PTX name {name}")
         self.kernel = m.group(1)
         self.bm, self.bn, self.bk, self.warps, self.stages = map(int, m.group(2, 3, 4, 5, 6))
-        # sm_90a builds lower dots to wgmma, the others to mma.sync.
-        self.wgmma = m.group(7) is not None
-        self.label = (f"{self.bm}x{self.bn}x{self.bk} w{self.warps} s{self.stages}"
-                      + (" wgmma" if self.wgmma else "") + (" tma" if self.kernel == "gemm_tma" else ""))
+        tags = m.group(7).split("_")[1:]
+        self.wgmma = "sm90a" in tags
+        self.label = f"{self.bm}x{self.bn}x{self.bk} w{self.warps} s{self.stages}"
+        for t in tags:
+            self.label += " " + ("wgmma" if t == "sm90a" else t)
+        if self.kernel == "gemm_tma":
+            self.label += " tma"
         self.module = cupy.RawModule(path=path)
         self.function = self.module.get_function(self.kernel + "_kernel")
         # llkc's launch metadata: a buffer past 48 KB is dynamic shared
@@ -123,6 +128,10 @@ class LlkGemm:
         self.dynamic_shared = meta.get("dynamic_shared_bytes", 0)
         if self.dynamic_shared:
             self.function.max_dynamic_shared_size_bytes = self.dynamic_shared
+        # Prefer the largest shared-memory carveout, so that as many programs
+        # fit on an SM as the registers allow (3-4 for the _c3/_c4
+        # configurations).
+        self.function.preferred_shared_memory_carveout = 100
 
     def __call__(self, a, b, c):
         M, K = a.shape
@@ -212,13 +221,13 @@ def main():
             torch.cuda.synchronize()
             good = err < TOLERANCE
             ok &= good
-            print(f"check gemm_f16 {g.label:14s} {m}x{n}x{k}: rel err {err:.2e} {'PASS' if good else 'FAIL'}")
+            print(f"check gemm_f16 {g.label:22s} {m}x{n}x{k}: rel err {err:.2e} {'PASS' if good else 'FAIL'}")
         for g in matmuls:
             c = torch.full((m, n), float("nan"), device=dev, dtype=torch.float16)
             err = rel_error(g(a, b, c), leaky)
             good = err < TOLERANCE
             ok &= good
-            print(f"check matmul   {g.label:14s} {m}x{n}x{k}: rel err {err:.2e} {'PASS' if good else 'FAIL'}")
+            print(f"check matmul   {g.label:22s} {m}x{n}x{k}: rel err {err:.2e} {'PASS' if good else 'FAIL'}")
         if not args.no_triton:
             tri = triton_matmul(a, b)
             print(f"check triton   {m}x{n}x{k}: rel err {rel_error(tri, ref):.2e}")
@@ -248,7 +257,7 @@ def main():
                     print(f"  gemm_f16 {g.label} at {shape}: rel err {err:.2e} FAIL")
                     continue
                 ms = do_bench(lambda: g(a, b, c))
-                print(f"  llk {g.label:20s} {shape}: {tflops(m, n, k, ms):7.1f} TFLOP/s ({ms:.3f} ms)")
+                print(f"  llk {g.label:22s} {shape}: {tflops(m, n, k, ms):7.1f} TFLOP/s ({ms:.3f} ms)")
                 if name not in best or ms < best[name][0]:
                     best[name] = (ms, g.label)
         rows.append((shape, m, n, k, cublas_ms, triton_ms, best))

@@ -44,6 +44,13 @@ std::optional<std::string> llk::checkNumStages(unsigned numStages) {
 
 bool llk::hasWgmma(llvm::StringRef arch) { return arch == "sm_90a"; }
 
+std::optional<std::string> llk::checkMinProgramsPerSM(unsigned programs) {
+  if (programs == 0 || programs > 32)
+    return "--min-programs-per-sm must be in [1, 32], got " +
+           std::to_string(programs);
+  return std::nullopt;
+}
+
 void llk::buildLayoutPipeline(OpPassManager &pm, unsigned numWarps,
                               bool wgmma) {
   pm.addPass(createCanonicalizerPass());
@@ -55,19 +62,25 @@ void llk::buildLayoutPipeline(OpPassManager &pm, unsigned numWarps,
   pm.addPass(createCanonicalizerPass());
 }
 
-void llk::buildLoweringPipeline(OpPassManager &pm, unsigned numStages,
-                                bool wgmma) {
+void llk::buildLoweringPipeline(OpPassManager &pm,
+                                const LoweringOptions &options) {
   tile::TilePipelineOptions pipelineOptions;
-  pipelineOptions.numStages = numStages;
-  pipelineOptions.wgmma = wgmma;
+  pipelineOptions.numStages = options.numStages;
+  pipelineOptions.wgmma = options.wgmma;
+  pipelineOptions.lateCopies = options.lateCopies;
   pm.addNestedPass<func::FuncOp>(tile::createTilePipeline(pipelineOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   ConvertTileToGPUOptions loweringOptions;
-  loweringOptions.wgmma = wgmma;
+  loweringOptions.wgmma = options.wgmma;
   pm.addPass(createConvertTileToGPU(loweringOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Always run: it also drops the dot lowering's tags.
+  MmaFragmentPrefetchOptions prefetchOptions;
+  prefetchOptions.enabled = options.mmaPrefetch;
+  prefetchOptions.midCopies = options.midCopies;
+  pm.addPass(createMmaFragmentPrefetch(prefetchOptions));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
@@ -105,6 +118,15 @@ LogicalResult llk::compileModule(
                     IntegerAttr::get(IntegerType::get(ctx, 32), stages));
   }
 
+  if (options.minProgramsPerSM) {
+    unsigned programs = *options.minProgramsPerSM;
+    if (auto why = checkMinProgramsPerSM(programs))
+      return module.emitError(*why);
+    for (auto func : module.getOps<func::FuncOp>())
+      func->setAttr(tile::TileDialect::kMinProgramsPerSMAttr,
+                    IntegerAttr::get(IntegerType::get(ctx, 32), programs));
+  }
+
   ModuleMetadata info;
   if (metadata) {
     if (stage == Stage::Tile || stage == Stage::Layout)
@@ -124,8 +146,9 @@ LogicalResult llk::compileModule(
     buildLayoutPipeline(pm, options.numWarps.value_or(4),
                         hasWgmma(options.target.arch));
   if (stage != Stage::Tile && stage != Stage::Layout)
-    buildLoweringPipeline(pm, options.numStages.value_or(3),
-                          hasWgmma(options.target.arch));
+    buildLoweringPipeline(
+        pm, {options.numStages.value_or(3), hasWgmma(options.target.arch),
+             options.lateCopies, options.mmaPrefetch, options.midCopies});
   if (failed(pm.run(module)))
     return failure();
   if (metadata) {

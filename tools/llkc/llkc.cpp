@@ -48,6 +48,27 @@ static cl::opt<unsigned> numStages("num-stages", cl::init(0),
                                             "the kernels' tile.num_stages "
                                             "(default: theirs, else 3; 1: off)"),
                                    cl::cat(category));
+static cl::opt<unsigned> minProgramsPerSM(
+    "min-programs-per-sm", cl::init(0),
+    cl::desc("programs that should fit on one SM at once (PTX "
+             ".minnctapersm: ptxas caps the registers to fit them), "
+             "overriding the kernels' tile.min_programs_per_sm"),
+    cl::cat(category));
+static cl::opt<bool> lateCopies(
+    "late-copies", cl::init(false),
+    cl::desc("pipelined loops start their cp.async copies after the dot "
+             "rather than before it"),
+    cl::cat(category));
+static cl::opt<bool> mmaPrefetch(
+    "mma-prefetch", cl::init(false),
+    cl::desc("pipelined dot loops load the first mma.sync fragments of the "
+             "next iteration at the end of the current one"),
+    cl::cat(category));
+static cl::opt<bool> midCopies(
+    "mid-copies", cl::init(false),
+    cl::desc("with --late-copies and --mma-prefetch: start the copies just "
+             "before the prefetch's wait rather than at the end of the loop"),
+    cl::cat(category));
 static cl::list<std::string> defines("D", cl::Prefix,
                                      cl::desc("bind ${NAME} in the source"),
                                      cl::value_desc("NAME=VALUE"), cl::cat(category));
@@ -107,6 +128,14 @@ int main(int argc, char **argv) {
       return fail(*why);
     options.numStages = numStages;
   }
+  if (minProgramsPerSM.getNumOccurrences()) {
+    if (auto why = llk::checkMinProgramsPerSM(minProgramsPerSM))
+      return fail(*why);
+    options.minProgramsPerSM = minProgramsPerSM;
+  }
+  options.lateCopies = lateCopies;
+  options.mmaPrefetch = mmaPrefetch;
+  options.midCopies = midCopies;
   options.target.libdevicePath = libdevice;
   if (options.target.libdevicePath.empty())
     if (const char *env = std::getenv("LLK_LIBDEVICE"))

@@ -43,6 +43,19 @@ struct CompileOptions {
   /// overrides every kernel's `tile.num_stages`; otherwise kernels without
   /// that attribute get 3. 1 turns pipelining off.
   std::optional<unsigned> numStages;
+  /// Programs that should fit on one SM at once: when set, overrides every
+  /// kernel's `tile.min_programs_per_sm` (PTX .minnctapersm; ptxas caps the
+  /// registers a thread to fit them).
+  std::optional<unsigned> minProgramsPerSM;
+  /// Pipelined loops start their copies after the dot (tile-pipeline's
+  /// late-copies) rather than before it.
+  bool lateCopies = false;
+  /// Pipelined loops load the first mma.sync fragments of the next
+  /// iteration at the end of the current one (llk-mma-fragment-prefetch).
+  bool mmaPrefetch = false;
+  /// With lateCopies and mmaPrefetch: the copies go just before the
+  /// prefetch's wait rather than at the end of the body.
+  bool midCopies = false;
   /// Values for the `${NAME}` placeholders of the source (KernelSource).
   std::map<std::string, int64_t> constants;
 };
@@ -51,6 +64,7 @@ struct CompileOptions {
 /// CompileOptions), or nothing when it can. llkc and compileModule share them.
 std::optional<std::string> checkNumWarps(unsigned numWarps);
 std::optional<std::string> checkNumStages(unsigned numStages);
+std::optional<std::string> checkMinProgramsPerSM(unsigned programs);
 
 /// Whether `arch` has warpgroup MMA (wgmma): sm_90a.
 bool hasWgmma(llvm::StringRef arch);
@@ -58,11 +72,23 @@ bool hasWgmma(llvm::StringRef arch);
 /// Tile IR to laid-out tile IR; `wgmma` lays out dots for warpgroup MMA.
 void buildLayoutPipeline(mlir::OpPassManager &pm, unsigned numWarps,
                          bool wgmma = false);
+
+/// What the lowering pipeline does beyond the kernels' own attributes.
+struct LoweringOptions {
+  /// Stages of software-pipelined dot loops without `tile.num_stages`.
+  unsigned numStages = 3;
+  /// sm_90a: dots that allow it on warpgroup MMA, descriptor loads by TMA.
+  bool wgmma = false;
+  /// mma.sync loop schedules (see CompileOptions).
+  bool lateCopies = false;
+  bool mmaPrefetch = false;
+  bool midCopies = false;
+};
+
 /// Laid-out tile IR to a gpu.module in the LLVM and NVVM dialects, software
-/// pipelining dot loops first (`tile.num_stages`, else `numStages`);
-/// `wgmma` lowers the dots that allow it to warpgroup MMA.
-void buildLoweringPipeline(mlir::OpPassManager &pm, unsigned numStages = 3,
-                           bool wgmma = false);
+/// pipelining dot loops first (see LoweringOptions).
+void buildLoweringPipeline(mlir::OpPassManager &pm,
+                           const LoweringOptions &options = {});
 
 /// Runs the passes on `module` up to `stage` and writes that stage's text to
 /// `output`. `configure` may add instrumentation (IR printing, timing) to

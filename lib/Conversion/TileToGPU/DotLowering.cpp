@@ -297,11 +297,21 @@ Value lowerMmaDot(IndexEmitter &e, SharedScratch &scratch, DotOp op, Value a,
     return LLVM::LLVMStructType::getLiteral(
         ctx, SmallVector<Type>(n, e.b.getI32Type()));
   };
+  // The K step whose fragments are being loaded, tagged on the ldmatrix and
+  // mma.sync ops (kMmaStepAttr) of a dot on pipelined buffers, for the
+  // fragment prefetch pass.
+  int64_t step = 0;
+  bool tagSteps = aBuffer && bBuffer;
+  auto tagStep = [&](Operation *op, int64_t ks) {
+    if (tagSteps)
+      op->setAttr(kMmaStepAttr, e.b.getI32IntegerAttr(int32_t(ks)));
+  };
   auto ldmatrix = [&](Value addr, unsigned num, bool trans) {
     auto load = NVVM::LdMatrixOp::create(
         e.b, e.loc, i32Struct(num), addr, num,
         trans ? NVVM::MMALayout::col : NVVM::MMALayout::row,
         NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8), NVVM::LdStMatrixEltType::B16);
+    tagStep(load, step);
     SmallVector<Value> regs;
     for (unsigned i = 0; i < num; ++i)
       regs.push_back(num == 1 ? load.getResult()
@@ -325,6 +335,7 @@ Value lowerMmaDot(IndexEmitter &e, SharedScratch &scratch, DotOp op, Value a,
   };
   auto loadFragments = [&](int64_t ks) {
     Fragments f;
+    step = ks;
     Value kFirst = e.i32(ks * mma.k);
     // A: one ldmatrix.x4 per 16-row tile; lane group m (0..3) addresses
     // matrix m: row half m & 1, K half m >> 1.
@@ -379,6 +390,7 @@ Value lowerMmaDot(IndexEmitter &e, SharedScratch &scratch, DotOp op, Value a,
             std::array<NVVM::MMATypes, 2>{mma.ptxType, mma.ptxType},
             std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                            NVVM::MMALayout::col});
+        tagStep(inst, ks);
         for (auto [i, r] : llvm::enumerate(regs)) {
           Value d = LLVM::ExtractValueOp::create(e.b, e.loc, inst.getResult(),
                                                  ArrayRef<int64_t>{int64_t(i)});
@@ -821,8 +833,35 @@ struct AsyncCopyLowering : TilePattern<AsyncCopyOp> {
     Value rows = e.coordinates(view, 0), cols = e.coordinates(view, 1);
     auto modifier = chunkBytes == 16 ? NVVM::LoadCacheModifierKind::CG
                                      : NVVM::LoadCacheModifierKind::CA;
+    // A chunk whose slot row is the first chunk's plus a multiple of the
+    // swizzle period, in the same columns, has the same swizzle: its
+    // address is the first one's plus a constant, which spares a register
+    // and an add per chunk (the registers' coordinates are the thread's
+    // plus constants, unless the tile is smaller than the layout's pattern).
+    auto localOffsets = [&](unsigned d) {
+      SmallVector<int64_t> offsets;
+      for (const auto &local : view.localIndices()) {
+        int64_t k = local[d];
+        offsets.push_back((k / view.contigPerThread(d)) * view.tileExtent(d) +
+                          k % view.contigPerThread(d));
+      }
+      return offsets;
+    };
+    bool wraps = view.shape[0] < view.tileExtent(0) ||
+                 view.shape[1] < view.tileExtent(1);
+    SmallVector<int64_t> outerOffsets = localOffsets(1 - slot.innerDim),
+                         innerOffsets = localOffsets(slot.innerDim);
+    Value firstDst;
     for (int64_t r = 0; r < view.totalElemsPerThread(); r += width) {
-      Value dst = slot.tileAddress(e, e.extract(rows, r), e.extract(cols, r));
+      int64_t dOuter = outerOffsets[r] - outerOffsets[0];
+      Value dst;
+      if (r > 0 && !wraps && innerOffsets[r] == innerOffsets[0] &&
+          dOuter % (slot.perPhase * slot.maxPhase) == 0)
+        dst = byteAddress(e, firstDst, e.i32(dOuter * slot.inner * slot.bytes));
+      else
+        dst = slot.tileAddress(e, e.extract(rows, r), e.extract(cols, r));
+      if (r == 0)
+        firstDst = dst;
       Value src = toGlobalPtr(e, e.extract(adaptor.getPtr(), r));
       Value size;
       if (adaptor.getMask())

@@ -436,6 +436,11 @@ struct FuncLowering : TilePattern<func::FuncOp> {
             {int64_t(arg), box.first, box.second}));
       kernel->setAttr(kTmaBoxesAttr, rewriter.getArrayAttr(entries));
     }
+    // .minnctapersm: ptxas fits the registers to that many programs an SM.
+    if (auto min = func->getAttrOfType<IntegerAttr>(
+            tile::TileDialect::kMinProgramsPerSMAttr))
+      kernel->setAttr("nvvm.minctasm",
+                      rewriter.getI32IntegerAttr(int32_t(min.getInt())));
     rewriter.eraseBlock(&kernel.getBody().front());
     rewriter.inlineRegionBefore(func.getBody(), kernel.getBody(), kernel.end());
     if (failed(rewriter.convertRegionTypes(&kernel.getBody(), *getTypeConverter(),

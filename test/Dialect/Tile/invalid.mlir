@@ -1479,3 +1479,10 @@ func.func @local_load_type(%s: i32) -> tensor<64x32xbf16> {
 func.func @zero_stages() attributes {tile.num_stages = 0 : i32} {
   return
 }
+
+// -----
+
+// expected-error @+1 {{'tile.min_programs_per_sm' must be an integer in [1, 32], got 0 : i32}}
+func.func @zero_programs_per_sm() attributes {tile.min_programs_per_sm = 0 : i32} {
+  return
+}

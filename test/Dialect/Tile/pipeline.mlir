@@ -1,5 +1,6 @@
 // RUN: llk-opt %s -split-input-file -tile-assign-layouts -tile-pipeline -mlir-print-local-scope | FileCheck %s
 // RUN: llk-opt %s -split-input-file -tile-assign-layouts -tile-pipeline=num-stages=4 -mlir-print-local-scope | FileCheck %s --check-prefix=S4
+// RUN: llk-opt %s -split-input-file -tile-assign-layouts -tile-pipeline="num-stages=3 late-copies=true" -mlir-print-local-scope | FileCheck %s --check-prefix=LATE
 
 // The GEMM K loop of examples/gemm_f16.mlir: pointer tiles carried and
 // advanced each step, the K tail masked with other = 0. With 3 stages the
@@ -38,6 +39,25 @@
 // S4-COUNT-3: tile.async_commit
 // S4: scf.for
 // S4: tile.async_wait pending = 2
+// late-copies: the same wait at the top, the dot right after it, and the
+// copies of iteration k+2 at the end of the body.
+// LATE-LABEL: func.func @carried_pointers
+// LATE: %[[RA:.*]] = tile.local_alloc : !tile.shared<3x128x32xf16, contiguous = 1>
+// LATE: %[[RB:.*]] = tile.local_alloc : !tile.shared<3x32x128xf16, contiguous = 1>
+// LATE: scf.for
+// LATE: %[[READ:.*]] = arith.remui %{{.*}}, %c3_i32
+// LATE: %[[WRITE:.*]] = arith.remui
+// LATE: tile.async_wait pending = 1
+// LATE-NOT: tile.async_copy
+// LATE: tile.local_load %[[RA]][%[[READ]]]
+// LATE-NOT: tile.async_copy
+// LATE: tile.dot
+// LATE: tile.async_copy %{{.*}}, %[[RA]][%[[WRITE]]] mask
+// LATE: tile.async_copy %{{.*}}, %[[RB]][%[[WRITE]]] mask
+// LATE-NEXT: tile.async_commit
+// LATE-NEXT: scf.yield
+// LATE-NEXT: }
+// LATE-NEXT: tile.async_wait pending = 0
 func.func @carried_pointers(%a: !tile.ptr<f16> {tile.divisibility = 16},
                             %b: !tile.ptr<f16> {tile.divisibility = 16},
                             %c: !tile.ptr<f32> {tile.divisibility = 16},

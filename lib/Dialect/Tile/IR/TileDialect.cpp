@@ -272,6 +272,16 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                              << attr.getValue();
     return success();
   }
+  if (name == kMinProgramsPerSMAttr) {
+    if (!isa<func::FuncOp>(op))
+      return op->emitError() << "'" << name << "' applies to kernel functions";
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!value || value.getInt() < 1 || value.getInt() > 32)
+      return op->emitError() << "'" << name
+                             << "' must be an integer in [1, 32], got "
+                             << attr.getValue();
+    return success();
+  }
   return op->emitError() << "unknown tile attribute '" << name << "'";
 }
 

@@ -80,9 +80,9 @@ struct PipelinedLoad {
 class LoopPipeliner {
 public:
   LoopPipeliner(scf::ForOp loop, unsigned numStages, bool wgmma,
-                const llk::AxisInfoAnalysis &axisInfo)
-      : loop(loop), numStages(numStages), wgmma(wgmma), body(loop.getBody()),
-        axisInfo(axisInfo) {}
+                const llk::AxisInfoAnalysis &axisInfo, bool lateCopies = false)
+      : loop(loop), numStages(numStages), wgmma(wgmma), lateCopies(lateCopies),
+        body(loop.getBody()), axisInfo(axisInfo) {}
 
   /// Finds the loads to pipeline and checks the loop can be shifted.
   bool analyze();
@@ -103,6 +103,9 @@ private:
   scf::ForOp loop;
   unsigned numStages;
   bool wgmma;
+  /// Issue the loop's copies at the end of the body (after the dot) rather
+  /// than right after the wait.
+  bool lateCopies;
   Block *body;
   const llk::AxisInfoAnalysis &axisInfo;
   SmallVector<PipelinedLoad> loads;
@@ -447,9 +450,17 @@ void LoopPipeliner::transform() {
   for (unsigned i : carried)
     if (uniformStep.count(i))
       map.map(body->getArgument(i + 1), pointerAt(i, aheadIndex));
+  // Late copies go just before the yield: slot (k+S-1) % S was last read in
+  // iteration k-1, before this iteration's wait synchronized the threads, so
+  // it is as free there as here, and the wait still finds S-2 groups newer
+  // than iteration k's.
+  OpBuilder::InsertPoint top = b.saveInsertionPoint();
+  if (lateCopies)
+    b.setInsertionPoint(yield);
   for (Operation *op : slice)
     b.clone(*op, map);
   issueCopies(aheadIv, writeSlot, map);
+  b.restoreInsertionPoint(top);
   // A recomputed pointer tile is no longer advanced (canonicalization then
   // drops it from the loop); the others are, S-1 iterations ahead.
   for (unsigned i : carried)
@@ -496,7 +507,7 @@ struct TilePipelinePass : llk::tile::impl::TilePipelineBase<TilePipelinePass> {
     func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
     llk::AxisInfoAnalysis axisInfo(func);
     for (scf::ForOp loop : loops) {
-      LoopPipeliner pipeliner(loop, stages, wgmma, axisInfo);
+      LoopPipeliner pipeliner(loop, stages, wgmma, axisInfo, lateCopies);
       if (pipeliner.analyze())
         pipeliner.transform();
     }

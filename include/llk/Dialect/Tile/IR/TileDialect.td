@@ -37,6 +37,10 @@ def Tile_Dialect : Dialect {
     /// Attribute names understood on kernel functions and their arguments.
     static constexpr llvm::StringLiteral kNumWarpsAttr = "tile.num_warps";
     static constexpr llvm::StringLiteral kNumStagesAttr = "tile.num_stages";
+    /// Programs the kernel should fit on one SM at once (CUDA's
+    /// __launch_bounds__ minBlocksPerMultiprocessor): ptxas caps registers.
+    static constexpr llvm::StringLiteral kMinProgramsPerSMAttr =
+        "tile.min_programs_per_sm";
     static constexpr llvm::StringLiteral kDivisibilityAttr = "tile.divisibility";
     static constexpr llvm::StringLiteral kAlignmentAttr = "tile.alignment";
   }];

@@ -69,7 +69,11 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::func::FuncOp"> {
     Option<"wgmma", "wgmma", "bool", "false",
            "let dots that warpgroup MMA (sm_90a) can take keep one K step "
            "in flight (copies after the dot, a tile.dot_wait after the "
-           "loop)">
+           "loop)">,
+    Option<"lateCopies", "late-copies", "bool", "false",
+           "start each iteration's copies after its dot rather than before, "
+           "so that the dot's first shared-memory reads follow the wait "
+           "directly">
   ];
   let dependentDialects = ["::llk::tile::TileDialect",
                            "::mlir::arith::ArithDialect"];
