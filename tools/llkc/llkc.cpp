@@ -48,9 +48,11 @@ static cl::opt<unsigned> numStages("num-stages", cl::init(0),
                                             "the kernels' tile.num_stages "
                                             "(default: theirs, else 3; 1: off)"),
                                    cl::cat(category));
-static cl::list<std::string> defines("D", cl::Prefix,
-                                     cl::desc("bind ${NAME} in the source"),
-                                     cl::value_desc("NAME=VALUE"), cl::cat(category));
+static cl::list<std::string>
+    defines("D", cl::Prefix,
+            cl::desc("bind ${NAME} in the source to an integer or an element "
+                     "type (f16, bf16, ...)"),
+            cl::value_desc("NAME=VALUE"), cl::cat(category));
 static cl::opt<std::string> emit("emit", cl::init("ptx"),
                                  cl::desc("stage to write: tile, layout, llvm "
                                           "(LLVM dialect), llvm-ir, ptx"),
@@ -118,13 +120,11 @@ int main(int argc, char **argv) {
     return fail("unknown --emit '" + emit +
                 "'; expected tile, layout, llvm, llvm-ir or ptx");
   for (const std::string &define : defines) {
-    auto [name, value] = llvm::StringRef(define).split('=');
-    int64_t number;
-    if (!llk::isConstantName(name) || value.getAsInteger(0, number))
-      return fail("-D expects NAME=INTEGER, got '" +
-                  define + "'");
-    if (!options.constants.emplace(name.str(), number).second)
-      return fail("-D binds '" + name + "' twice");
+    auto binding = llk::parseDefine(define);
+    if (!binding)
+      return fail(llvm::toString(binding.takeError()));
+    if (!options.constants.insert(*binding).second)
+      return fail("-D binds '" + binding->first + "' twice");
   }
 
   std::string error;

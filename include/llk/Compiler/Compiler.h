@@ -44,7 +44,7 @@ struct CompileOptions {
   /// that attribute get 3. 1 turns pipelining off.
   std::optional<unsigned> numStages;
   /// Values for the `${NAME}` placeholders of the source (KernelSource).
-  std::map<std::string, int64_t> constants;
+  Constants constants;
 };
 
 /// Why `numWarps` / `numStages` cannot override the kernels' (as

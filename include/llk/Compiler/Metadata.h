@@ -4,11 +4,12 @@
 // the PTX: each kernel's name, its parameters in source order (pointer or
 // scalar, and the type), the warps per program the thread block is sized
 // from, the static shared memory it uses, the target and the constants bound
-// into the source. The runtime checks launch arguments against it.
+// into the source (integers, and element types by name). The runtime checks
+// launch arguments against it.
 //
 // JSON form (format version 1):
 //   {"format": 1, "compiler": "llk 0.1.0", "arch": "sm_90",
-//    "constants": {"BLOCK": 4096},
+//    "constants": {"BLOCK": 4096, "T": "f32"},
 //    "kernels": [{"name": "softmax_kernel", "num_warps": 8,
 //                 "shared_bytes": 64, "dynamic_shared_bytes": 0,
 //                 "params": [{"kind": "pointer", "type": "f32"},
@@ -18,6 +19,8 @@
 
 #ifndef LLK_COMPILER_METADATA_H
 #define LLK_COMPILER_METADATA_H
+
+#include "llk/ConstantValue.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
@@ -58,7 +61,7 @@ struct KernelMetadata {
 struct ModuleMetadata {
   std::string compiler; // "llk <version>"
   std::string arch;
-  std::map<std::string, int64_t> constants;
+  Constants constants;
   std::vector<KernelMetadata> kernels;
 };
 
