@@ -1,10 +1,11 @@
 //===- KernelSource.h - a kernel source, specialized ------------*- C++ -*-===//
 //
 // Kernel sources use `${NAME}` placeholders for compile-time constants
-// (shapes included), integers or element types (ConstantValue). KernelSource binds them, parses the specialized text,
-// and for as long as it lives prints the context's diagnostics with their
-// locations mapped back to the text as written: the line shown and the
-// column are the user's, not the specialized text's.
+// (shapes and element types included: ConstantValue). KernelSource binds
+// them, parses the specialized text, and for as long as it lives prints the
+// context's diagnostics with their locations mapped back to the text as
+// written: the line shown and the column are the user's, not the specialized
+// text's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include <string>

@@ -1,4 +1,4 @@
-// A copy of 256 elements of type T: ${T} is an element type.
+// A copy of 256 elements of the element type bound to T.
 func.func @copy(%src: !tile.ptr<${T}>, %dst: !tile.ptr<${T}>) {
   %range = tile.make_range 0 to 256 : tensor<256xi32>
   %sp = tile.splat %src : !tile.ptr<${T}> -> tensor<256x!tile.ptr<${T}>>
