@@ -183,7 +183,7 @@ def main():
             ok &= good
             print(f"check {gemm_name} {g.label:14s} {m}x{n}x{k}: rel err {err:.2e} {'PASS' if good else 'FAIL'}")
         for g in matmuls:
-            c = torch.full((m, n), float("nan"), device=dev, dtype=dtype)
+            c = torch.full((m, n), float("nan"), device=dev, dtype=torch.float16)
             err = rel_error(g(a, b, c), leaky)
             good = err < tolerance
             ok &= good
@@ -233,9 +233,9 @@ def main():
         print(line)
     if matmuls:
         m, n, k = map(int, args.shapes.split(",")[0].split("x"))
-        a = torch.randn(m, k, device=dev, dtype=dtype)
-        b = torch.randn(k, n, device=dev, dtype=dtype)
-        c = torch.empty(m, n, device=dev, dtype=dtype)
+        a = torch.randn(m, k, device=dev, dtype=torch.float16)
+        b = torch.randn(k, n, device=dev, dtype=torch.float16)
+        c = torch.empty(m, n, device=dev, dtype=torch.float16)
         for g in matmuls:
             ms = do_bench(lambda: g(a, b, c))
             print(f"matmul (grouped, leaky_relu) {g.label} {m}x{n}x{k}: {tflops(m, n, k, ms):.1f} TFLOP/s")
