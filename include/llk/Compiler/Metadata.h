@@ -4,12 +4,12 @@
 // the PTX: each kernel's name, its parameters in source order (pointer or
 // scalar, and the type), the warps per program the thread block is sized
 // from, the static shared memory it uses, the target and the constants bound
-// into the source (integers, and element types by name). The runtime checks
-// launch arguments against it.
+// into the source (integers; element types by name: "T": "bf16"). The
+// runtime checks launch arguments against it.
 //
 // JSON form (format version 1):
 //   {"format": 1, "compiler": "llk 0.1.0", "arch": "sm_90",
-//    "constants": {"BLOCK": 4096, "T": "f32"},
+//    "constants": {"BLOCK": 4096},
 //    "kernels": [{"name": "softmax_kernel", "num_warps": 8,
 //                 "shared_bytes": 64, "dynamic_shared_bytes": 0,
 //                 "params": [{"kind": "pointer", "type": "f32"},
