@@ -38,7 +38,7 @@ public:
   ConstantValue(ElementType type) : value(type) {}
 
   /// The element type named `name` ("bf16"), or nothing.
-  static std::optional<ConstantValue> type(std::string_view name) {
+  static std::optional<ConstantValue> fromTypeName(std::string_view name) {
     for (size_t i = 0; i < kTypeNames.size(); ++i)
       if (kTypeNames[i] == name)
         return ConstantValue(static_cast<ElementType>(i));

@@ -22,7 +22,7 @@ llk::parseDefine(llvm::StringRef define) {
     int64_t number;
     if (!text.getAsInteger(0, number))
       return std::make_pair(name.str(), ConstantValue(number));
-    if (std::optional<ConstantValue> type = ConstantValue::type(text))
+    if (std::optional<ConstantValue> type = ConstantValue::fromTypeName(text))
       return std::make_pair(name.str(), *type);
   }
   std::string types;

@@ -168,7 +168,8 @@ static bool fromJSON(const llvm::json::Value &value, ConstantValue &constant,
     return true;
   }
   if (std::optional<llvm::StringRef> name = value.getAsString())
-    if (std::optional<ConstantValue> type = ConstantValue::type(*name)) {
+    if (std::optional<ConstantValue> type =
+            ConstantValue::fromTypeName(*name)) {
       constant = *type;
       return true;
     }

@@ -316,7 +316,7 @@ ModuleInfo llk::rt::parseModuleInfo(std::string_view json) {
     if (const auto *number = std::get_if<int64_t>(&value.value))
       constant = *number;
     else if (const auto *type = std::get_if<std::string>(&value.value))
-      constant = llk::ConstantValue::type(*type);
+      constant = llk::ConstantValue::fromTypeName(*type);
     if (!constant)
       badField("constants." + name, "expected an integer or an element type");
     info.constants.insert_or_assign(name, *constant);

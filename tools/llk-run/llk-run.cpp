@@ -40,7 +40,8 @@ static cl::OptionCategory category("llk-run options");
 static cl::opt<std::string> inputFilename(cl::Positional, cl::Required,
                                           cl::desc("<kernel.mlir>"), cl::cat(category));
 static cl::list<std::string> defines("D", cl::Prefix,
-                                     cl::desc("bind ${NAME} in the source to an integer or an element type"),
+                                     cl::desc("bind ${NAME} in the source to an integer or an "
+                                              "element type"),
                                      cl::value_desc("NAME=VALUE"), cl::cat(category));
 static cl::opt<std::string> kernelName("kernel", cl::desc("kernel to run (default: the only one)"),
                                        cl::cat(category));
