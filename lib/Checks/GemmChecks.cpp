@@ -81,13 +81,16 @@ std::function<void(Problem &)> gemm(ElemType type, int64_t m, int64_t n,
   };
 }
 
-/// The check of examples/gemm.mlir at T = `type`.
-KernelCheck gemmCheck(const char *name, ElemType type, llk::ElementType t,
-                      double tolerance) {
-  return {name,
+/// The check of examples/gemm.mlir at T = `type`, named gemm_<type>.
+KernelCheck gemmCheck(ElemType type, double tolerance) {
+  std::string typeName = llk::interp::elemTypeName(type).str();
+  return {"gemm_" + typeName,
           "gemm.mlir",
           "gemm_kernel",
-          {{"T", t}, {"BLOCK_M", 32}, {"BLOCK_N", 32}, {"BLOCK_K", 32}},
+          {{"T", *llk::ConstantValue::fromTypeName(typeName)},
+           {"BLOCK_M", 32},
+           {"BLOCK_N", 32},
+           {"BLOCK_K", 32}},
           tolerance,
           gemm(type, 100, 72, 80, false),
           {{"4096x4096x4096", gemm(type, 4096, 4096, 4096, true)},
@@ -106,8 +109,8 @@ std::vector<KernelCheck> llk::checks::gemmChecks() {
        2e-3, matmul(100, 72, 80, false),
        {{"1000x1000x1000", matmul(1000, 1000, 1000, true)},
         {"4096x4096x4096", matmul(4096, 4096, 4096, true)}}},
-      gemmCheck("gemm_f16", ElemType::F16, llk::ElementType::F16, 2e-3),
+      gemmCheck(ElemType::F16, 2e-3),
       // bf16 keeps 3 fewer significand bits than f16: 8x the output rounding.
-      gemmCheck("gemm_bf16", ElemType::BF16, llk::ElementType::BF16, 1.6e-2),
+      gemmCheck(ElemType::BF16, 1.6e-2),
   };
 }
