@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Compiles the GEMM examples (examples/gemm_f16.mlir, examples/matmul.mlir) in
+# Compiles the GEMM examples (examples/gemm.mlir, examples/matmul.mlir) in
 # the block shapes scripts/gpu-gemm-bench.py chooses among, to PTX under $1
 # (default build/gemm-ptx), and checks each with ptxas. Run here, then carry
 # the folder to the GPU machine:
 #   scripts/build-gemm-ptx.sh && (GPU) python3 scripts/gpu-gemm-bench.py build/gemm-ptx
 # File names: <kernel>_<BM>x<BN>x<BK>_w<warps>_s<stages>[_<tag>].ptx (matmul
-# adds GROUP_SIZE_M=8), each with llkc's launch metadata <file>.json beside
-# it. Tags name the code-generation options of a configuration: late
-# (--late-copies), pre (--mma-prefetch), mid (--mid-copies), c<N>
-# (--min-programs-per-sm N).
+# adds GROUP_SIZE_M=8; gemm_f16 and gemm_bf16 are gemm.mlir at T=f16 and
+# T=bf16), each with llkc's launch metadata <file>.json beside it. Tags name
+# the code-generation options of a configuration: sm90a (--arch sm_90a: dots
+# on warpgroup MMA), late (--late-copies), pre (--mma-prefetch), mid
+# (--mid-copies), c<N> (--min-programs-per-sm N).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-build/gemm-ptx}
@@ -34,7 +35,9 @@ compile() { # kernel bm bn bk warps stages [tag] [extra -D...]
     done
   fi
   local file="$out/${kernel}_${bm}x${bn}x${bk}_w${w}_s${s}${suffix}.ptx"
-  "$llkc" "examples/$kernel.mlir" -D BLOCK_M="$bm" -D BLOCK_N="$bn" -D BLOCK_K="$bk" \
+  local source=$kernel
+  case $kernel in gemm_f16 | gemm_bf16) source=gemm; set -- -D T="${kernel#gemm_}" "$@" ;; esac
+  "$llkc" "examples/$source.mlir" -D BLOCK_M="$bm" -D BLOCK_N="$bn" -D BLOCK_K="$bk" \
     "$@" --num-warps "$w" --num-stages "$s" "${flags[@]}" --arch "$arch" -o "$file"
   "$ptxas" -arch="$arch" "$file" -o /dev/null
 }
@@ -69,6 +72,7 @@ for cfg in "128 128 64 4 3" "128 128 64 4 4" "128 128 64 4 5" "128 256 64 8 3" \
            "128 128 64 8 4" "256 128 64 8 3" "256 128 64 8 4"; do
   set -- $cfg
   compile gemm_f16 "$@" sm90a
+  compile gemm_bf16 "$@" sm90a
 done
 compile matmul 128 256 64 8 3 sm90a -D GROUP_SIZE_M=8
 # sm_90a with TMA: examples/gemm_tma.mlir (tensor descriptors).

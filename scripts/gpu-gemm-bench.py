@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""f16 GEMM benchmark: llk (mma.sync) vs cuBLAS (torch.matmul) vs Triton's
+"""f16 or bf16 GEMM benchmark: llk (mma.sync) vs cuBLAS (torch.matmul) vs Triton's
 tutorial matmul, on the GPU machine (Python 3.12 + torch + triton + cupy).
 
     scripts/build-gemm-ptx.sh                      # here: llkc -> PTX
     python3 scripts/gpu-gemm-bench.py build/gemm-ptx [--shapes 4096x4096x4096,...]
+    python3 scripts/gpu-gemm-bench.py build/gemm-ptx --dtype bf16   # the bf16 table
 
-Loads every build/gemm-ptx/gemm_f16_<BM>x<BN>x<BK>_w<W>_s<S>.ptx with
+Loads every build/gemm-ptx/gemm_<dtype>_<BM>x<BN>x<BK>_w<W>_s<S>.ptx with
 cupy.RawModule (with the dynamic shared memory its <ptx>.json metadata asks
 for: pipelined configurations past 48 KB), checks each against torch's float64 product (relative
-Frobenius error of the f16 output; f16 rounding is ~2e-4), times every block
+Frobenius error of the output; f16 rounding is ~2e-4, bf16's 8x that), times every block
 shape per GEMM shape and keeps the best (as Triton's autotuner does for its
 configs), and prints TFLOP/s for llk, cuBLAS and Triton. matmul.mlir (grouped
 ordering, leaky_relu, masked edges) is checked at 1000x1000x1000 and timed at
@@ -29,7 +30,9 @@ import triton
 import triton.language as tl
 from triton.testing import do_bench
 
-TOLERANCE = 2e-3
+# bf16 keeps 3 fewer significand bits than f16: 8x the output rounding.
+TOLERANCES = {"f16": 2e-3, "bf16": 1.6e-2}
+DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16}
 
 
 # --------------------------------------------------------------------------
@@ -76,7 +79,7 @@ def triton_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
         accumulator = tl.dot(a, b, accumulator)
         a_ptrs += BLOCK_SIZE_K * stride_ak
         b_ptrs += BLOCK_SIZE_K * stride_bk
-    c = accumulator.to(tl.float16)
+    c = accumulator.to(c_ptr.dtype.element_ty)
     offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
     offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
     c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
@@ -87,7 +90,7 @@ def triton_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
 def triton_matmul(a, b):
     M, K = a.shape
     _, N = b.shape
-    c = torch.empty((M, N), device=a.device, dtype=torch.float16)
+    c = torch.empty((M, N), device=a.device, dtype=a.dtype)
     grid = lambda META: (triton.cdiv(M, META["BLOCK_SIZE_M"]) * triton.cdiv(N, META["BLOCK_SIZE_N"]),)
     triton_matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1),
                                b.stride(0), b.stride(1), c.stride(0), c.stride(1))
@@ -98,16 +101,18 @@ def triton_matmul(a, b):
 # llk kernels
 # --------------------------------------------------------------------------
 class LlkGemm:
-    """One llkc-compiled PTX: gemm_f16 (2-D grid) or matmul (grouped, 1-D)."""
+    """One llkc-compiled PTX: gemm_f16 or gemm_bf16 (2-D grid) or matmul (grouped, 1-D)."""
 
     def __init__(self, path):
         name = os.path.basename(path)
         # Optional tags after the stages: _sm90a (built for sm_90a: dots on
         # wgmma), _late, _pre, _mid, _c<N> (build-gemm-ptx.sh names them).
-        m = re.match(r"(gemm_f16|gemm_tma|matmul)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)((?:_[a-z]+\d*[a-z]*)*)\.ptx$", name)
+        m = re.match(r"(gemm_f16|gemm_bf16|gemm_tma|matmul)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)((?:_[a-z]+\d*[a-z]*)*)\.ptx$", name)
         if not m:
             raise ValueError(f"unexpected PTX name {name}")
         self.kernel = m.group(1)
+        # gemm_f16 and gemm_bf16 are both examples/gemm.mlir's gemm_kernel.
+        self.entry = {"matmul": "matmul_kernel", "gemm_tma": "gemm_tma_kernel"}.get(self.kernel, "gemm_kernel")
         self.bm, self.bn, self.bk, self.warps, self.stages = map(int, m.group(2, 3, 4, 5, 6))
         tags = m.group(7).split("_")[1:]
         self.wgmma = "sm90a" in tags
@@ -117,11 +122,11 @@ class LlkGemm:
         if self.kernel == "gemm_tma":
             self.label += " tma"
         self.module = cupy.RawModule(path=path)
-        self.function = self.module.get_function(self.kernel + "_kernel")
+        self.function = self.module.get_function(self.entry)
         # llkc's launch metadata: a buffer past 48 KB is dynamic shared
         # memory, which every launch must provide (and opt in to).
         with open(path + ".json") as f:
-            meta = next(k for k in json.load(f)["kernels"] if k["name"] == self.kernel + "_kernel")
+            meta = next(k for k in json.load(f)["kernels"] if k["name"] == self.entry)
         # gemm_tma: the boxes its A and B descriptors must be encoded with.
         self.tma_boxes = [p["tma_box"] for p in meta["params"] if p["kind"] == "tensordesc"]
         self.descriptors = {}
@@ -194,6 +199,8 @@ def main():
     parser.add_argument("ptx_dir", nargs="?", default="build/gemm-ptx")
     parser.add_argument("--shapes", default="4096x4096x4096,512x4096x4096,512x11008x4096",
                         help="MxNxK list")
+    parser.add_argument("--dtype", choices=sorted(DTYPES), default="f16",
+                        help="element type of A, B and C (matmul.mlir is f16 only)")
     parser.add_argument("--no-triton", action="store_true",
                         help="skip Triton (quick llk vs cuBLAS runs while tuning)")
     args = parser.parse_args()
@@ -202,30 +209,34 @@ def main():
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
           f"triton {triton.__version__}, cupy {cupy.__version__}")
 
-    gemms = [LlkGemm(p) for p in sorted(glob.glob(os.path.join(args.ptx_dir, "gemm_f16_*.ptx")) +
-                                        glob.glob(os.path.join(args.ptx_dir, "gemm_tma_*.ptx")))]
-    matmuls = [LlkGemm(p) for p in sorted(glob.glob(os.path.join(args.ptx_dir, "matmul_*.ptx")))]
+    dtype, tolerance, gemm_name = DTYPES[args.dtype], TOLERANCES[args.dtype], f"gemm_{args.dtype}"
+    # gemm_tma (TMA descriptors) is f16 only so far.
+    gemms = [LlkGemm(p) for p in sorted(glob.glob(os.path.join(args.ptx_dir, gemm_name + "_*.ptx")) +
+                                        (glob.glob(os.path.join(args.ptx_dir, "gemm_tma_*.ptx"))
+                                         if args.dtype == "f16" else []))]
+    matmuls = [] if args.dtype != "f16" else [
+        LlkGemm(p) for p in sorted(glob.glob(os.path.join(args.ptx_dir, "matmul_*.ptx")))]
     if not gemms:
-        sys.exit(f"no gemm_f16_*.ptx under {args.ptx_dir}; run scripts/build-gemm-ptx.sh")
+        sys.exit(f"no {gemm_name}_*.ptx under {args.ptx_dir}; run scripts/build-gemm-ptx.sh")
     ok = True
 
     # Correctness at awkward sizes (rows wrap, partial column block, K tail).
     for (m, n, k) in [(1000, 1000, 1000), (100, 72, 80), (777, 264, 1048)]:
-        a = torch.randn(m, k, device=dev, dtype=torch.float16)
-        b = torch.randn(k, n, device=dev, dtype=torch.float16)
+        a = torch.randn(m, k, device=dev, dtype=dtype)
+        b = torch.randn(k, n, device=dev, dtype=dtype)
         ref = a.double() @ b.double()
         leaky = torch.where(ref >= 0, ref, 0.01 * ref)
         for g in gemms:
-            c = torch.full((m, n), float("nan"), device=dev, dtype=torch.float16)
+            c = torch.full((m, n), float("nan"), device=dev, dtype=dtype)
             err = rel_error(g(a, b, c), ref)
             torch.cuda.synchronize()
-            good = err < TOLERANCE
+            good = err < tolerance
             ok &= good
-            print(f"check gemm_f16 {g.label:22s} {m}x{n}x{k}: rel err {err:.2e} {'PASS' if good else 'FAIL'}")
+            print(f"check {g.kernel:9s} {g.label:22s} {m}x{n}x{k}: rel err {err:.2e} {'PASS' if good else 'FAIL'}")
         for g in matmuls:
             c = torch.full((m, n), float("nan"), device=dev, dtype=torch.float16)
             err = rel_error(g(a, b, c), leaky)
-            good = err < TOLERANCE
+            good = err < tolerance
             ok &= good
             print(f"check matmul   {g.label:22s} {m}x{n}x{k}: rel err {err:.2e} {'PASS' if good else 'FAIL'}")
         if not args.no_triton:
@@ -241,9 +252,9 @@ def main():
     rows = []
     for shape in args.shapes.split(","):
         m, n, k = map(int, shape.split("x"))
-        a = torch.randn(m, k, device=dev, dtype=torch.float16)
-        b = torch.randn(k, n, device=dev, dtype=torch.float16)
-        c = torch.empty(m, n, device=dev, dtype=torch.float16)
+        a = torch.randn(m, k, device=dev, dtype=dtype)
+        b = torch.randn(k, n, device=dev, dtype=dtype)
+        c = torch.empty(m, n, device=dev, dtype=dtype)
         ref = a.double() @ b.double()
         cublas_ms = do_bench(lambda: torch.matmul(a, b))
         triton_ms = float("nan") if args.no_triton else do_bench(lambda: triton_matmul(a, b))
@@ -252,9 +263,9 @@ def main():
             for g in members:
                 c.fill_(float("nan"))
                 err = rel_error(g(a, b, c), ref)
-                if not err < TOLERANCE:
+                if not err < tolerance:
                     ok = False
-                    print(f"  gemm_f16 {g.label} at {shape}: rel err {err:.2e} FAIL")
+                    print(f"  {gemm_name} {g.label} at {shape}: rel err {err:.2e} FAIL")
                     continue
                 ms = do_bench(lambda: g(a, b, c))
                 print(f"  llk {g.label:22s} {shape}: {tflops(m, n, k, ms):7.1f} TFLOP/s ({ms:.3f} ms)")

@@ -1,8 +1,9 @@
 //===- GemmChecks.cpp - the tensor-core GEMMs -----------------------------===//
 //
-// f16 inputs, f32 accumulation, f16 output: the reference is the float64
-// product of the f16 inputs, passed through the same epilogue; the kernels'
-// error is the f16 rounding of the output plus f32 accumulation order.
+// f16 or bf16 inputs, f32 accumulation, output in the input type: the
+// reference is the float64 product of the rounded inputs, passed through the
+// same epilogue; the kernels' error is the rounding of the output plus f32
+// accumulation order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,12 +16,13 @@ using llk::interp::ElemType;
 
 namespace {
 
-/// C = act(A * B), A MxK, B KxN, C MxN, all row-major and packed.
+/// C = act(A * B), A MxK, B KxN, C MxN, all row-major, packed, of `type`.
 template <typename Act>
-void gemmProblem(Problem &p, int64_t m, int64_t n, int64_t k, Act act) {
-  HostBuffer &a = p.randn("a", ElemType::F16, {m, k});
-  HostBuffer &b = p.randn("b", ElemType::F16, {k, n});
-  HostBuffer &c = p.output("c", ElemType::F16, {m, n});
+void gemmProblem(Problem &p, int64_t m, int64_t n, int64_t k, Act act,
+                 ElemType type = ElemType::F16) {
+  HostBuffer &a = p.randn("a", type, {m, k});
+  HostBuffer &b = p.randn("b", type, {k, n});
+  HostBuffer &c = p.output("c", type, {m, n});
   parallelRows(m, [&](int64_t begin, int64_t end) {
     std::vector<double> row(n);
     for (int64_t i = begin; i < end; ++i) {
@@ -64,11 +66,11 @@ std::function<void(Problem &)> matmul(int64_t m, int64_t n, int64_t k,
   };
 }
 
-/// The plain f16 GEMM: 2-D grid.
-std::function<void(Problem &)> gemmF16(int64_t m, int64_t n, int64_t k,
-                                       bool gpuBlocks) {
+/// The plain GEMM (examples/gemm.mlir) on `type`: 2-D grid.
+std::function<void(Problem &)> gemm(ElemType type, int64_t m, int64_t n,
+                                    int64_t k, bool gpuBlocks) {
   return [=](Problem &p) {
-    gemmProblem(p, m, n, k, identity);
+    gemmProblem(p, m, n, k, identity, type);
     int64_t bm = gpuBlocks ? 128 : 32, bn = gpuBlocks ? 128 : 32;
     if (gpuBlocks) {
       p.constants = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 32}};
@@ -77,6 +79,23 @@ std::function<void(Problem &)> gemmF16(int64_t m, int64_t n, int64_t k,
     p.grid = {static_cast<uint32_t>(ceilDiv(m, bm)),
               static_cast<uint32_t>(ceilDiv(n, bn)), 1};
   };
+}
+
+/// The check of examples/gemm.mlir at T = `type`, named gemm_<type>.
+KernelCheck gemmCheck(ElemType type, double tolerance) {
+  std::string typeName = llk::interp::elemTypeName(type).str();
+  return {"gemm_" + typeName,
+          "gemm.mlir",
+          "gemm_kernel",
+          {{"T", *llk::ConstantValue::fromTypeName(typeName)},
+           {"BLOCK_M", 32},
+           {"BLOCK_N", 32},
+           {"BLOCK_K", 32}},
+          tolerance,
+          gemm(type, 100, 72, 80, false),
+          {{"4096x4096x4096", gemm(type, 4096, 4096, 4096, true)},
+           {"512x4096x4096", gemm(type, 512, 4096, 4096, true)},
+           {"512x11008x4096", gemm(type, 512, 11008, 4096, true)}}};
 }
 
 } // namespace
@@ -90,11 +109,8 @@ std::vector<KernelCheck> llk::checks::gemmChecks() {
        2e-3, matmul(100, 72, 80, false),
        {{"1000x1000x1000", matmul(1000, 1000, 1000, true)},
         {"4096x4096x4096", matmul(4096, 4096, 4096, true)}}},
-      {"gemm_f16", "gemm_f16.mlir", "gemm_f16_kernel",
-       {{"BLOCK_M", 32}, {"BLOCK_N", 32}, {"BLOCK_K", 32}},
-       2e-3, gemmF16(100, 72, 80, false),
-       {{"4096x4096x4096", gemmF16(4096, 4096, 4096, true)},
-        {"512x4096x4096", gemmF16(512, 4096, 4096, true)},
-        {"512x11008x4096", gemmF16(512, 11008, 4096, true)}}},
+      gemmCheck(ElemType::F16, 2e-3),
+      // bf16 keeps 3 fewer significand bits than f16: 8x the output rounding.
+      gemmCheck(ElemType::BF16, 1.6e-2),
   };
 }

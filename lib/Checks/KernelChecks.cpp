@@ -138,7 +138,7 @@ CheckResult llk::checks::runCheck(const KernelCheck &check,
   check.build(problem);
 
   std::string error;
-  std::map<std::string, int64_t> constants = check.constants;
+  llk::Constants constants = check.constants;
   for (const auto &[name, value] : problem.constants)
     constants[name] = value;
   auto module = interp::loadKernelSource(context, examplesDir + "/" + check.source,

@@ -273,7 +273,7 @@ std::vector<GpuCase> valuesCases() {
   return cases;
 }
 
-const std::map<std::string, int64_t> kDecodeGpuConstants = {
+const llk::Constants kDecodeGpuConstants = {
     {"BLOCK_T", 64}, {"D", kD}, {"MAX_CHUNKS", 32}};
 
 std::vector<GpuCase> decodePartialCases() {

@@ -175,7 +175,7 @@ struct MatVecConfig {
 constexpr MatVecConfig kLinearConfig{8, 32};
 constexpr MatVecConfig kMulMatVecQConfig{4, 32};
 
-std::map<std::string, int64_t> matVecConstants(MatVecConfig c) {
+llk::Constants matVecConstants(MatVecConfig c) {
   return {{"ROWS", c.rows}, {"BLOCKS", c.blocks}};
 }
 

@@ -15,6 +15,24 @@ bool llk::isConstantName(llvm::StringRef name) {
          llvm::all_of(name, [](char c) { return isalnum(c) || c == '_'; });
 }
 
+llvm::Expected<std::pair<std::string, ConstantValue>>
+llk::parseDefine(llvm::StringRef define) {
+  auto [name, text] = define.split('=');
+  if (isConstantName(name)) {
+    int64_t number;
+    if (!text.getAsInteger(0, number))
+      return std::make_pair(name.str(), ConstantValue(number));
+    if (std::optional<ConstantValue> type = ConstantValue::fromTypeName(text))
+      return std::make_pair(name.str(), *type);
+  }
+  std::string types;
+  for (std::string_view type : ConstantValue::kTypeNames)
+    types += (types.empty() ? "" : ", ") + std::string(type);
+  return llvm::createStringError(
+      "-D expects NAME=VALUE with VALUE an integer or an element type (" +
+      types + "), got '" + define + "'");
+}
+
 KernelSource::KernelSource(MLIRContext &context,
                            std::unique_ptr<llvm::MemoryBuffer> text,
                            llvm::raw_ostream &os)
@@ -99,7 +117,7 @@ LogicalResult KernelSource::emit(Diagnostic &diag) {
 }
 
 OwningOpRef<ModuleOp>
-KernelSource::parse(const std::map<std::string, int64_t> &constants) {
+KernelSource::parse(const Constants &constants) {
   replacements.clear();
   llvm::StringRef text = written.getMemoryBuffer(1)->getBuffer();
   std::string result;
@@ -155,7 +173,7 @@ KernelSource::parse(const std::map<std::string, int64_t> &constants) {
                                        "' is not bound; pass -D " + name +
                                        "=<value>");
     } else {
-      value = std::to_string(it->second);
+      value = it->second.str();
       used.insert(it->first);
     }
     unsigned placeholderLength = end + 1 - start;

@@ -133,7 +133,8 @@ LogicalResult llk::completeFromLowered(ModuleOp lowered,
 llvm::json::Value llk::toJSON(const ModuleMetadata &metadata) {
   llvm::json::Object constants;
   for (const auto &[name, value] : metadata.constants)
-    constants[name] = value;
+    constants[name] = value.isInteger() ? llvm::json::Value(value.getInteger())
+                                        : llvm::json::Value(value.str());
   llvm::json::Array kernels;
   for (const KernelMetadata &kernel : metadata.kernels) {
     llvm::json::Array params;
@@ -197,6 +198,23 @@ static bool fromJSON(const llvm::json::Value &value, KernelParam &param,
     return false;
   }
   return true;
+}
+
+/// 64, or "bf16": an element type by name.
+static bool fromJSON(const llvm::json::Value &value, ConstantValue &constant,
+                     llvm::json::Path path) {
+  if (std::optional<int64_t> number = value.getAsInteger()) {
+    constant = *number;
+    return true;
+  }
+  if (std::optional<llvm::StringRef> name = value.getAsString())
+    if (std::optional<ConstantValue> type =
+            ConstantValue::fromTypeName(*name)) {
+      constant = *type;
+      return true;
+    }
+  path.report("expected an integer or an element type");
+  return false;
 }
 
 static bool fromJSON(const llvm::json::Value &value, KernelMetadata &kernel,

@@ -1677,7 +1677,7 @@ std::optional<std::string> Interpreter::run(func::FuncOp kernel, Grid grid,
 OwningOpRef<ModuleOp>
 llk::interp::parseKernelSource(MLIRContext &context, llvm::StringRef source,
                                llvm::StringRef bufferName,
-                               const std::map<std::string, int64_t> &constants,
+                               const llk::Constants &constants,
                                std::string &error) {
   error.clear();
   llvm::raw_string_ostream errors(error);
@@ -1691,7 +1691,7 @@ llk::interp::parseKernelSource(MLIRContext &context, llvm::StringRef source,
 
 OwningOpRef<ModuleOp>
 llk::interp::loadKernelSource(MLIRContext &context, llvm::StringRef path,
-                              const std::map<std::string, int64_t> &constants,
+                              const llk::Constants &constants,
                               std::string &error) {
   auto file = llvm::MemoryBuffer::getFile(path);
   if (!file) {

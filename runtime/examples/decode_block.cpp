@@ -352,7 +352,7 @@ struct KernelSpec {
   const char *id;
   const char *source; // file under examples/, or null: kCopySource
   const char *function;
-  std::map<std::string, int64_t> constants;
+  llk::Constants constants;
   unsigned numWarps;
 };
 
@@ -361,7 +361,7 @@ std::vector<KernelSpec> kernelSpecs(const Config &c) {
   int64_t normBlock = 4096;
   while (normBlock < c.H)
     normBlock *= 2;
-  const std::map<std::string, int64_t> attn = {{"BLOCK_T", 64}, {"D", c.D}, {"MAX_CHUNKS", 32}};
+  const llk::Constants attn = {{"BLOCK_T", 64}, {"D", c.D}, {"MAX_CHUNKS", 32}};
   return {
       {"rms_norm", "llama/rms_norm.mlir", "rms_norm_f32", {{"BLOCK", normBlock}}, 8},
       {"linear", "llama/linear_q8_0.mlir", "linear_q8_0",

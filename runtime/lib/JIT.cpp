@@ -52,7 +52,7 @@ CacheKey CacheKey::make(const Source &source, const JITOptions &options,
        (options.numStages ? std::to_string(*options.numStages) : "default") + "\n";
   d += "constants";
   for (const auto &[name, value] : options.constants) // std::map: sorted
-    d += " " + name + "=" + std::to_string(value);
+    d += " " + name + "=" + value.str();
   d += "\nsource " + toHex(hash64(source.text)) + " " +
        std::to_string(source.text.size()) + "\n";
   return CacheKey{d, hash64(d)};
@@ -226,7 +226,7 @@ Kernel JIT::compile(const Source &source, const JITOptions &options,
 std::string Config::str() const {
   std::string s;
   for (const auto &[name, value] : constants)
-    s += name + "=" + std::to_string(value) + " ";
+    s += name + "=" + value.str() + " ";
   return s + "num_warps=" + std::to_string(numWarps);
 }
 
@@ -258,7 +258,7 @@ CacheKey Autotuner::recordKey(const std::string &key) const {
                   "\nkernel " + kernel_ + "\nsource " + toHex(hash64(source_.text)) +
                   "\nbase";
   for (const auto &[name, value] : base_.constants)
-    d += " " + name + "=" + std::to_string(value);
+    d += " " + name + "=" + value.str();
   d += "\nconfigs " + std::to_string(configs_.size()) + "\n";
   for (const Config &c : configs_)
     d += c.str() + "\n";

@@ -311,8 +311,16 @@ ModuleInfo llk::rt::parseModuleInfo(std::string_view json) {
   const auto *members = std::get_if<JsonObject>(&constants.value);
   if (!members)
     badField("constants", "expected an object");
-  for (const auto &[name, value] : *members)
-    info.constants[name] = getInt(value, "constants." + name);
+  for (const auto &[name, value] : *members) {
+    std::optional<llk::ConstantValue> constant;
+    if (const auto *number = std::get_if<int64_t>(&value.value))
+      constant = *number;
+    else if (const auto *type = std::get_if<std::string>(&value.value))
+      constant = llk::ConstantValue::fromTypeName(*type);
+    if (!constant)
+      badField("constants." + name, "expected an integer or an element type");
+    info.constants.insert_or_assign(name, *constant);
+  }
   const JsonArray &kernels = getArray(member(root, "kernels", "metadata"), "kernels");
   for (size_t k = 0; k < kernels.size(); ++k) {
     std::string path = "kernels[" + std::to_string(k) + "]";

@@ -197,7 +197,7 @@ int main(int argc, char **argv) {
     addModule = rt::Module::loadPTXFile(device, ptxDir + "/add.ptx");
     double loadMs = msSince(t);
     add = addModule->kernel("add_kernel");
-    unsigned block = unsigned(addModule->info().constants.at("BLOCK"));
+    unsigned block = unsigned(addModule->info().constants.at("BLOCK").getInteger());
     out.fillBytes(0);
     t = Clock::now();
     add->launch((n + block - 1) / block, {x, y, out, n});

@@ -134,6 +134,12 @@ TEST(Metadata, ParsesWhatLlkcWrites) {
   EXPECT_EQ(k.dynamicSharedBytes, 0); // optional, absent here
   EXPECT_NE(info.find("softmax_kernel"), nullptr);
   EXPECT_EQ(info.find("nope"), nullptr);
+  // Type constants are recorded by name; other strings are no constants.
+  std::string typed = kMetadata;
+  typed.replace(typed.find("\"BLOCK\": 1024"), 13, R"("BLOCK": 1024, "T": "bf16")");
+  EXPECT_EQ(parseModuleInfo(typed).constants.at("T"), llk::ElementType::BF16);
+  typed.replace(typed.find("bf16"), 4, "float7");
+  EXPECT_THROW(parseModuleInfo(typed), Error);
 }
 
 static std::string metadataError(const std::string &json) {
@@ -315,6 +321,12 @@ TEST(CacheKey, DependsOnWhatTheResultDependsOn) {
   JITOptions more = softmaxOptions();
   more.constants["A"] = 1;
   EXPECT_NE(base.hash, CacheKey::make(s, more, "sm_90").hash);
+  // Type constants are part of the key: T=f16 and T=bf16 are two kernels.
+  JITOptions f16 = softmaxOptions(), bf16 = softmaxOptions();
+  f16.constants["T"] = llk::ElementType::F16;
+  bf16.constants["T"] = llk::ElementType::BF16;
+  EXPECT_NE(CacheKey::make(s, f16, "sm_90").hash, CacheKey::make(s, bf16, "sm_90").hash);
+  EXPECT_NE(CacheKey::make(s, f16, "sm_90").description.find("T=f16"), std::string::npos);
   JITOptions stages = softmaxOptions();
   stages.numStages = 4;
   EXPECT_NE(base.hash, CacheKey::make(s, stages, "sm_90").hash);
@@ -342,11 +354,14 @@ TEST(JIT, CompilesSoftmaxWithMetadata) {
 TEST(JIT, PipelinedGemmNeedsDynamicSharedMemory) {
   JIT jit(std::make_shared<Cache>(freshDirectory("gemm")));
   JITOptions o;
-  o.constants = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 64}};
+  o.constants = {{"T", llk::ElementType::F16},
+                 {"BLOCK_M", 128},
+                 {"BLOCK_N", 128},
+                 {"BLOCK_K", 64}};
   o.arch = "sm_90";
   // 3 stages (the default) of 128x64 and 64x128 f16 tiles: 96 KB, dynamic.
   CompiledModule three =
-      jit.compileModule(Source::fromFile(examplePath("gemm_f16.mlir")), o);
+      jit.compileModule(Source::fromFile(examplePath("gemm.mlir")), o);
   EXPECT_NE(three.ptx.find("cp.async.cg.shared.global"), std::string::npos);
   const KernelInfo &k = parseModuleInfo(three.metadataJson).kernels[0];
   EXPECT_EQ(k.dynamicSharedBytes, 98304);
@@ -354,11 +369,35 @@ TEST(JIT, PipelinedGemmNeedsDynamicSharedMemory) {
   // One stage: no pipelining, the operands staged in 32 KB of static memory.
   o.numStages = 1;
   CompiledModule one =
-      jit.compileModule(Source::fromFile(examplePath("gemm_f16.mlir")), o);
+      jit.compileModule(Source::fromFile(examplePath("gemm.mlir")), o);
   EXPECT_EQ(one.ptx.find("cp.async"), std::string::npos);
   const KernelInfo &k1 = parseModuleInfo(one.metadataJson).kernels[0];
   EXPECT_EQ(k1.dynamicSharedBytes, 0);
   EXPECT_EQ(k1.sharedBytes, 32768);
+  fs::remove_all(jit.cache().directory());
+}
+
+TEST(JIT, TypeConstantSpecializesTheGemm) {
+  JIT jit(std::make_shared<Cache>(freshDirectory("gemm-bf16")));
+  JITOptions o;
+  o.constants = {{"T", llk::ElementType::BF16},
+                 {"BLOCK_M", 128},
+                 {"BLOCK_N", 128},
+                 {"BLOCK_K", 32}};
+  o.arch = "sm_90";
+  Source gemm = Source::fromFile(examplePath("gemm.mlir"));
+  CompiledModule m = jit.compileModule(gemm, o);
+  EXPECT_NE(m.ptx.find("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"),
+            std::string::npos);
+  ModuleInfo info = parseModuleInfo(m.metadataJson);
+  EXPECT_EQ(info.constants.at("T"), llk::ElementType::BF16);
+  EXPECT_EQ(info.kernels[0].signature(),
+            "gemm_kernel(ptr<bf16>, ptr<bf16>, ptr<bf16>, i32, i32, i32, i32, i32, i32)");
+  // The f16 kernel is another compile, not the bf16 one from the cache.
+  unsigned compiles = jit.compileCount();
+  o.constants["T"] = llk::ElementType::F16;
+  EXPECT_EQ(jit.compileModule(gemm, o).ptx.find("bf16"), std::string::npos);
+  EXPECT_EQ(jit.compileCount(), compiles + 1);
   fs::remove_all(jit.cache().directory());
 }
 

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "llk/Compiler/KernelSource.h"
 #include "llk/Dialect/Tile/IR/TileDialect.h"
 #include "llk/InitAllDialects.h"
 #include "llk/Interpreter/Interpreter.h"
@@ -38,7 +39,9 @@ namespace cl = llvm::cl;
 static cl::OptionCategory category("llk-run options");
 static cl::opt<std::string> inputFilename(cl::Positional, cl::Required,
                                           cl::desc("<kernel.mlir>"), cl::cat(category));
-static cl::list<std::string> defines("D", cl::Prefix, cl::desc("bind ${NAME} in the source"),
+static cl::list<std::string> defines("D", cl::Prefix,
+                                     cl::desc("bind ${NAME} in the source to an integer or an "
+                                              "element type"),
                                      cl::value_desc("NAME=VALUE"), cl::cat(category));
 static cl::opt<std::string> kernelName("kernel", cl::desc("kernel to run (default: the only one)"),
                                        cl::cat(category));
@@ -216,13 +219,12 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "run a tile kernel on the CPU interpreter\n");
 
-  std::map<std::string, int64_t> constants;
+  llk::Constants constants;
   for (const std::string &define : defines) {
-    auto [name, value] = llvm::StringRef(define).split('=');
-    int64_t number;
-    if (name.empty() || value.getAsInteger(0, number))
-      return fail("-D expects NAME=INTEGER, got '" + define + "'");
-    constants[name.str()] = number;
+    auto binding = llk::parseDefine(define);
+    if (!binding)
+      return fail(llvm::toString(binding.takeError()));
+    constants.insert_or_assign(binding->first, binding->second);
   }
   Grid grid;
   {

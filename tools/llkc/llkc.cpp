@@ -69,9 +69,11 @@ static cl::opt<bool> midCopies(
     cl::desc("with --late-copies and --mma-prefetch: start the copies just "
              "before the prefetch's wait rather than at the end of the loop"),
     cl::cat(category));
-static cl::list<std::string> defines("D", cl::Prefix,
-                                     cl::desc("bind ${NAME} in the source"),
-                                     cl::value_desc("NAME=VALUE"), cl::cat(category));
+static cl::list<std::string>
+    defines("D", cl::Prefix,
+            cl::desc("bind ${NAME} in the source to an integer or an element "
+                     "type (f16, bf16, ...)"),
+            cl::value_desc("NAME=VALUE"), cl::cat(category));
 static cl::opt<std::string> emit("emit", cl::init("ptx"),
                                  cl::desc("stage to write: tile, layout, llvm "
                                           "(LLVM dialect), llvm-ir, ptx"),
@@ -147,13 +149,11 @@ int main(int argc, char **argv) {
     return fail("unknown --emit '" + emit +
                 "'; expected tile, layout, llvm, llvm-ir or ptx");
   for (const std::string &define : defines) {
-    auto [name, value] = llvm::StringRef(define).split('=');
-    int64_t number;
-    if (!llk::isConstantName(name) || value.getAsInteger(0, number))
-      return fail("-D expects NAME=INTEGER, got '" +
-                  define + "'");
-    if (!options.constants.emplace(name.str(), number).second)
-      return fail("-D binds '" + name + "' twice");
+    auto binding = llk::parseDefine(define);
+    if (!binding)
+      return fail(llvm::toString(binding.takeError()));
+    if (!options.constants.insert(*binding).second)
+      return fail("-D binds '" + binding->first + "' twice");
   }
 
   std::string error;

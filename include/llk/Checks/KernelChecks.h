@@ -79,7 +79,7 @@ public:
   interp::Grid grid;
   /// Constants bound on top of the check's own, and warps per program (0:
   /// the kernel's), for shapes that need another specialization.
-  std::map<std::string, int64_t> constants;
+  llk::Constants constants;
   unsigned numWarps = 0;
   /// Bytes the launch must move at the least (every input read once, every
   /// output written once): what bandwidth is measured against.
@@ -110,7 +110,7 @@ struct KernelCheck {
   std::string name;   // what the table shows
   std::string source; // file name under examples/
   std::string kernel; // function name
-  std::map<std::string, int64_t> constants;
+  llk::Constants constants;
   /// Largest ||out - ref|| / ||ref|| accepted.
   double tolerance;
   /// The small shape: the interpreter runs it in CI (and the GPU too).

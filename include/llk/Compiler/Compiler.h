@@ -57,7 +57,7 @@ struct CompileOptions {
   /// prefetch's wait rather than at the end of the body.
   bool midCopies = false;
   /// Values for the `${NAME}` placeholders of the source (KernelSource).
-  std::map<std::string, int64_t> constants;
+  Constants constants;
 };
 
 /// Why `numWarps` / `numStages` cannot override the kernels' (as

@@ -1,22 +1,25 @@
 //===- KernelSource.h - a kernel source, specialized ------------*- C++ -*-===//
 //
 // Kernel sources use `${NAME}` placeholders for compile-time constants
-// (shapes included). KernelSource binds them, parses the specialized text,
-// and for as long as it lives prints the context's diagnostics with their
-// locations mapped back to the text as written: the line shown and the
-// column are the user's, not the specialized text's.
+// (shapes and element types included: ConstantValue). KernelSource binds
+// them, parses the specialized text, and for as long as it lives prints the
+// context's diagnostics with their locations mapped back to the text as
+// written: the line shown and the column are the user's, not the specialized
+// text's.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef LLK_COMPILER_KERNELSOURCE_H
 #define LLK_COMPILER_KERNELSOURCE_H
 
+#include "llk/ConstantValue.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
-#include <map>
 #include <string>
 
 namespace llk {
@@ -24,6 +27,12 @@ namespace llk {
 /// Whether `name` may be a constant's NAME (`${NAME}`, `-D NAME=...`): an
 /// identifier.
 bool isConstantName(llvm::StringRef name);
+
+/// A `-D NAME=VALUE` argument (llkc, llk-run): NAME an identifier, VALUE an
+/// integer in any C radix or an element type's name. On failure, the error
+/// message.
+llvm::Expected<std::pair<std::string, ConstantValue>>
+parseDefine(llvm::StringRef define);
 
 class KernelSource {
 public:
@@ -41,7 +50,7 @@ public:
   /// and malformed placeholders are errors at their position; so are parse
   /// and verification errors. Returns null on failure.
   mlir::OwningOpRef<mlir::ModuleOp>
-  parse(const std::map<std::string, int64_t> &constants);
+  parse(const Constants &constants);
 
 private:
   /// A placeholder replaced on one line: columns (1-based) in both texts.

@@ -4,7 +4,8 @@
 // the PTX: each kernel's name, its parameters in source order (pointer or
 // scalar, and the type), the warps per program the thread block is sized
 // from, the static shared memory it uses, the target and the constants bound
-// into the source. The runtime checks launch arguments against it.
+// into the source (integers; element types by name: "T": "bf16"). The
+// runtime checks launch arguments against it.
 //
 // JSON form (format version 1):
 //   {"format": 1, "compiler": "llk 0.1.0", "arch": "sm_90",
@@ -18,6 +19,8 @@
 
 #ifndef LLK_COMPILER_METADATA_H
 #define LLK_COMPILER_METADATA_H
+
+#include "llk/ConstantValue.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
@@ -63,7 +66,7 @@ struct KernelMetadata {
 struct ModuleMetadata {
   std::string compiler; // "llk <version>"
   std::string arch;
-  std::map<std::string, int64_t> constants;
+  Constants constants;
   std::vector<KernelMetadata> kernels;
 };
 

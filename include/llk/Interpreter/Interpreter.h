@@ -27,6 +27,8 @@
 #ifndef LLK_INTERPRETER_INTERPRETER_H
 #define LLK_INTERPRETER_INTERPRETER_H
 
+#include "llk/ConstantValue.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -116,13 +118,13 @@ private:
 /// diagnostics, with file:line:col.
 mlir::OwningOpRef<mlir::ModuleOp>
 loadKernelSource(mlir::MLIRContext &context, llvm::StringRef path,
-                 const std::map<std::string, int64_t> &constants,
+                 const llk::Constants &constants,
                  std::string &error);
 /// The same for source text in memory; `bufferName` names it in messages.
 mlir::OwningOpRef<mlir::ModuleOp>
 parseKernelSource(mlir::MLIRContext &context, llvm::StringRef source,
                   llvm::StringRef bufferName,
-                  const std::map<std::string, int64_t> &constants,
+                  const llk::Constants &constants,
                   std::string &error);
 
 /// The kernel named `name` in `module`, or, when `name` is empty, its only

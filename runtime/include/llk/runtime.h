@@ -99,8 +99,9 @@ void llk_buffer_destroy(llk_buffer buffer);
 llk_status llk_synchronize(llk_device device);
 
 /* JIT (in libLLKJIT): cache_dir NULL for the default ($LLK_CACHE_DIR or
- * ~/.cache/llk). constant_names/values: num_constants ${NAME} bindings;
- * num_warps 0 keeps the kernels' own; arch NULL: the device's. */
+ * ~/.cache/llk). constant_names/values: num_constants ${NAME} bindings,
+ * integers only (element-type constants, `-D T=bf16`, are C++ JITOptions
+ * only); num_warps 0 keeps the kernels' own; arch NULL: the device's. */
 llk_status llk_jit_create(llk_device device, const char *cache_dir, llk_jit *jit);
 llk_status llk_jit_compile(llk_jit jit, const char *source_text,
                            const char *source_name, const char *const *constant_names,

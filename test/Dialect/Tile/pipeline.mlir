@@ -2,7 +2,7 @@
 // RUN: llk-opt %s -split-input-file -tile-assign-layouts -tile-pipeline=num-stages=4 -mlir-print-local-scope | FileCheck %s --check-prefix=S4
 // RUN: llk-opt %s -split-input-file -tile-assign-layouts -tile-pipeline="num-stages=3 late-copies=true" -mlir-print-local-scope | FileCheck %s --check-prefix=LATE
 
-// The GEMM K loop of examples/gemm_f16.mlir: pointer tiles carried and
+// The GEMM K loop of examples/gemm.mlir: pointer tiles carried and
 // advanced each step, the K tail masked with other = 0. With 3 stages the
 // prologue copies iterations 0 and 1 into slots 0 and 1 (each copy masked
 // by its mask and by "iteration < upper bound", one group per iteration);

@@ -33,7 +33,9 @@ struct Source {
 };
 
 struct JITOptions {
-  std::map<std::string, int64_t> constants;
+  /// `${NAME}` bindings: integers, or element types
+  /// (`constants["T"] = llk::ElementType::BF16`).
+  llk::Constants constants;
   /// Overrides the kernels' tile.num_warps (else theirs, else 4).
   std::optional<unsigned> numWarps;
   /// sm_80 ... sm_90a; empty: the device's (a JIT without a device needs it).
@@ -149,7 +151,7 @@ private:
 
 /// One candidate configuration.
 struct Config {
-  std::map<std::string, int64_t> constants;
+  llk::Constants constants;
   unsigned numWarps = 4;
   std::string str() const; // "BLOCK=1024 num_warps=4"
 };

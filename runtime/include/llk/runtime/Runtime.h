@@ -26,6 +26,8 @@
 #ifndef LLK_RUNTIME_RUNTIME_H
 #define LLK_RUNTIME_RUNTIME_H
 
+#include "llk/ConstantValue.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -111,7 +113,7 @@ struct KernelInfo {
 struct ModuleInfo {
   std::string compiler;
   std::string arch;
-  std::map<std::string, int64_t> constants;
+  llk::Constants constants; // as bound into the source
   std::vector<KernelInfo> kernels;
   const KernelInfo *find(std::string_view name) const;
 };
