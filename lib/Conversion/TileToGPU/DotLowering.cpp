@@ -855,9 +855,13 @@ struct AsyncCopyLowering : TilePattern<AsyncCopyOp> {
     for (int64_t r = 0; r < view.totalElemsPerThread(); r += width) {
       int64_t dOuter = outerOffsets[r] - outerOffsets[0];
       Value dst;
+      // (wgmma's slabs: rows are 128 bytes apart and repeat their swizzle
+      // every 8, unless reordered for warpgroups.)
+      int64_t period = slot.wgmmaSlabs ? 8 : slot.perPhase * slot.maxPhase;
+      int64_t rowBytes = slot.wgmmaSlabs ? 128 : slot.inner * slot.bytes;
       if (r > 0 && !wraps && innerOffsets[r] == innerOffsets[0] &&
-          dOuter % (slot.perPhase * slot.maxPhase) == 0)
-        dst = byteAddress(e, firstDst, e.i32(dOuter * slot.inner * slot.bytes));
+          !slot.warpgroupWarps && dOuter % period == 0)
+        dst = byteAddress(e, firstDst, e.i32(dOuter * rowBytes));
       else
         dst = slot.tileAddress(e, e.extract(rows, r), e.extract(cols, r));
       if (r == 0)
