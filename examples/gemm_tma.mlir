@@ -1,19 +1,20 @@
-// f16 GEMM with TMA: C = A * B with A MxK, B KxN, C MxN, all f16 row-major,
-// f32 accumulation. A and B come as tensor descriptors (host-encoded
-// CUtensorMaps, see !tile.tensordesc): their blocks arrive by
+// GEMM with TMA: C = A * B with A MxK, B KxN, C MxN, all of element type T
+// (f16 or bf16) row-major, f32 accumulation. A and B come as tensor
+// descriptors (host-encoded CUtensorMaps, see !tile.tensordesc): their
+// blocks arrive by
 // cp.async.bulk.tensor, issued by one thread, zero-filled past the edges, so
 // neither the M/N edges nor the K tail need masks on the loads. Needs sm_90a
 // (warpgroup MMA); one BLOCK_M x BLOCK_N block of C per program, programs
 // renumbered in groups of 8 block-rows for L2 reuse.
 //
-//   llkc examples/gemm_tma.mlir -D BLOCK_M=128 -D BLOCK_N=256 -D BLOCK_K=64 \
+//   llkc examples/gemm_tma.mlir -D T=f16 -D BLOCK_M=128 -D BLOCK_N=256 -D BLOCK_K=64 \
 //        --num-warps 8 --num-stages 4 --arch sm_90a -o gemm_tma.ptx
 //   grid = (cdiv(M, BLOCK_M), cdiv(N, BLOCK_N))
 //   A's descriptor: M x K, blocks BLOCK_M x BLOCK_K; B's: K x N, blocks
 //   BLOCK_K x BLOCK_N; row strides multiples of 16 bytes (TMA's rule).
-func.func @gemm_tma_kernel(%a: !tile.tensordesc<${BLOCK_M}x${BLOCK_K}xf16>,
-                           %b: !tile.tensordesc<${BLOCK_K}x${BLOCK_N}xf16>,
-                           %c: !tile.ptr<f16> {tile.divisibility = 16},
+func.func @gemm_tma_kernel(%a: !tile.tensordesc<${BLOCK_M}x${BLOCK_K}x${T}>,
+                           %b: !tile.tensordesc<${BLOCK_K}x${BLOCK_N}x${T}>,
+                           %c: !tile.ptr<${T}> {tile.divisibility = 16},
                            %M: i32, %N: i32 {tile.divisibility = 8},
                            %K: i32,
                            %stride_cm: i32 {tile.divisibility = 8}) {
@@ -49,13 +50,13 @@ func.func @gemm_tma_kernel(%a: !tile.tensordesc<${BLOCK_M}x${BLOCK_K}xf16>,
   %acc = scf.for %kt = %c0 to %k_tiles step %c1 iter_args(%acc_i = %zero_acc)
       -> (tensor<${BLOCK_M}x${BLOCK_N}xf32>) : i32 {
     %k0 = arith.muli %kt, %bk : i32
-    %av = tile.descriptor_load %a[%m0, %k0] : !tile.tensordesc<${BLOCK_M}x${BLOCK_K}xf16> -> tensor<${BLOCK_M}x${BLOCK_K}xf16>
-    %bv = tile.descriptor_load %b[%k0, %n0] : !tile.tensordesc<${BLOCK_K}x${BLOCK_N}xf16> -> tensor<${BLOCK_K}x${BLOCK_N}xf16>
-    %acc_next = tile.dot %av, %bv, %acc_i : tensor<${BLOCK_M}x${BLOCK_K}xf16>, tensor<${BLOCK_K}x${BLOCK_N}xf16> -> tensor<${BLOCK_M}x${BLOCK_N}xf32>
+    %av = tile.descriptor_load %a[%m0, %k0] : !tile.tensordesc<${BLOCK_M}x${BLOCK_K}x${T}> -> tensor<${BLOCK_M}x${BLOCK_K}x${T}>
+    %bv = tile.descriptor_load %b[%k0, %n0] : !tile.tensordesc<${BLOCK_K}x${BLOCK_N}x${T}> -> tensor<${BLOCK_K}x${BLOCK_N}x${T}>
+    %acc_next = tile.dot %av, %bv, %acc_i : tensor<${BLOCK_M}x${BLOCK_K}x${T}>, tensor<${BLOCK_K}x${BLOCK_N}x${T}> -> tensor<${BLOCK_M}x${BLOCK_N}xf32>
     scf.yield %acc_next : tensor<${BLOCK_M}x${BLOCK_N}xf32>
   }
 
-  %out = tile.cast %acc : tensor<${BLOCK_M}x${BLOCK_N}xf32> to tensor<${BLOCK_M}x${BLOCK_N}xf16>
+  %out = tile.cast %acc : tensor<${BLOCK_M}x${BLOCK_N}xf32> to tensor<${BLOCK_M}x${BLOCK_N}x${T}>
 
   // C pointers and the store, masked to M x N.
   %rm_range = tile.make_range 0 to ${BLOCK_M} : tensor<${BLOCK_M}xi32>
@@ -71,14 +72,14 @@ func.func @gemm_tma_kernel(%a: !tile.tensordesc<${BLOCK_M}x${BLOCK_K}xf16>,
   %rn_c = tile.expand_dims %rn axis = 0 : tensor<${BLOCK_N}xi32> -> tensor<1x${BLOCK_N}xi32>
   %rn_cb = tile.broadcast %rn_c : tensor<1x${BLOCK_N}xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
   %c_offs = arith.addi %c_rows_b, %rn_cb : tensor<${BLOCK_M}x${BLOCK_N}xi32>
-  %c_base = tile.splat %c : !tile.ptr<f16> -> tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<f16>>
-  %c_ptrs = tile.addptr %c_base, %c_offs : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<f16>>, tensor<${BLOCK_M}x${BLOCK_N}xi32>
+  %c_base = tile.splat %c : !tile.ptr<${T}> -> tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<${T}>>
+  %c_ptrs = tile.addptr %c_base, %c_offs : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<${T}>>, tensor<${BLOCK_M}x${BLOCK_N}xi32>
   %rm_cb = tile.broadcast %rm_c : tensor<${BLOCK_M}x1xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
   %Mc = tile.splat %M : i32 -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
   %Nc = tile.splat %N : i32 -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
   %row_ok = arith.cmpi slt, %rm_cb, %Mc : tensor<${BLOCK_M}x${BLOCK_N}xi32>
   %col_ok = arith.cmpi slt, %rn_cb, %Nc : tensor<${BLOCK_M}x${BLOCK_N}xi32>
   %c_mask = arith.andi %row_ok, %col_ok : tensor<${BLOCK_M}x${BLOCK_N}xi1>
-  tile.store %out, %c_ptrs mask %c_mask : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<f16>>
+  tile.store %out, %c_ptrs mask %c_mask : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<${T}>>
   return
 }

@@ -6,7 +6,7 @@
 #   scripts/build-gemm-ptx.sh && (GPU) python3 scripts/gpu-gemm-bench.py build/gemm-ptx
 # File names: <kernel>_<BM>x<BN>x<BK>_w<warps>_s<stages>[_<tag>].ptx (matmul
 # adds GROUP_SIZE_M=8; gemm_f16 and gemm_bf16 are gemm.mlir at T=f16 and
-# T=bf16), each with llkc's launch metadata <file>.json beside it. Tags name
+# T=bf16, gemm_tma_f16 and gemm_tma_bf16 gemm_tma.mlir), each with llkc's launch metadata <file>.json beside it. Tags name
 # the code-generation options of a configuration: sm90a (--arch sm_90a: dots
 # on warpgroup MMA), late (--late-copies), pre (--mma-prefetch), mid
 # (--mid-copies), c<N> (--min-programs-per-sm N).
@@ -36,7 +36,10 @@ compile() { # kernel bm bn bk warps stages [tag] [extra -D...]
   fi
   local file="$out/${kernel}_${bm}x${bn}x${bk}_w${w}_s${s}${suffix}.ptx"
   local source=$kernel
-  case $kernel in gemm_f16 | gemm_bf16) source=gemm; set -- -D T="${kernel#gemm_}" "$@" ;; esac
+  case $kernel in
+    gemm_f16 | gemm_bf16) source=gemm; set -- -D T="${kernel#gemm_}" "$@" ;;
+    gemm_tma_f16 | gemm_tma_bf16) source=gemm_tma; set -- -D T="${kernel#gemm_tma_}" "$@" ;;
+  esac
   "$llkc" "examples/$source.mlir" -D BLOCK_M="$bm" -D BLOCK_N="$bn" -D BLOCK_K="$bk" \
     "$@" --num-warps "$w" --num-stages "$s" "${flags[@]}" --arch "$arch" -o "$file"
   "$ptxas" -arch="$arch" "$file" -o /dev/null
@@ -79,6 +82,7 @@ compile matmul 128 256 64 8 3 sm90a -D GROUP_SIZE_M=8
 for cfg in "128 128 64 4 3" "128 128 64 4 4" "128 256 64 8 3" "128 256 64 8 4" \
            "64 256 64 4 4" "128 128 64 8 4" "256 128 64 8 3" "256 128 64 8 4"; do
   set -- $cfg
-  compile gemm_tma "$@" sm90a
+  compile gemm_tma_f16 "$@" sm90a
+  compile gemm_tma_bf16 "$@" sm90a
 done
 ls "$out"

@@ -107,19 +107,21 @@ class LlkGemm:
         name = os.path.basename(path)
         # Optional tags after the stages: _sm90a (built for sm_90a: dots on
         # wgmma), _late, _pre, _mid, _c<N> (build-gemm-ptx.sh names them).
-        m = re.match(r"(gemm_f16|gemm_bf16|gemm_tma|matmul)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)((?:_[a-z]+\d*[a-z]*)*)\.ptx$", name)
+        m = re.match(r"(gemm_tma_f16|gemm_tma_bf16|gemm_f16|gemm_bf16|matmul)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)((?:_[a-z]+\d*[a-z]*)*)\.ptx$", name)
         if not m:
             raise ValueError(f"unexpected PTX name {name}")
         self.kernel = m.group(1)
         # gemm_f16 and gemm_bf16 are both examples/gemm.mlir's gemm_kernel.
-        self.entry = {"matmul": "matmul_kernel", "gemm_tma": "gemm_tma_kernel"}.get(self.kernel, "gemm_kernel")
+        self.tma = self.kernel.startswith("gemm_tma")
+        self.entry = ("matmul_kernel" if self.kernel == "matmul" else
+                      "gemm_tma_kernel" if self.tma else "gemm_kernel")
         self.bm, self.bn, self.bk, self.warps, self.stages = map(int, m.group(2, 3, 4, 5, 6))
         tags = m.group(7).split("_")[1:]
         self.wgmma = "sm90a" in tags
         self.label = f"{self.bm}x{self.bn}x{self.bk} w{self.warps} s{self.stages}"
         for t in tags:
             self.label += " " + ("wgmma" if t == "sm90a" else t)
-        if self.kernel == "gemm_tma":
+        if self.tma:
             self.label += " tma"
         self.module = cupy.RawModule(path=path)
         self.function = self.module.get_function(self.entry)
@@ -143,7 +145,7 @@ class LlkGemm:
         N = b.shape[1]
         gm, gn = triton.cdiv(M, self.bm), triton.cdiv(N, self.bn)
         grid = (gm * gn, 1, 1) if self.kernel == "matmul" else (gm, gn, 1)
-        if self.kernel == "gemm_tma":
+        if self.tma:
             key = (a.data_ptr(), tuple(a.shape), b.data_ptr(), tuple(b.shape))
             if key not in self.descriptors:
                 self.descriptors = {key: (encode_tensor_map(a, self.tma_boxes[0]),
@@ -210,10 +212,8 @@ def main():
           f"triton {triton.__version__}, cupy {cupy.__version__}")
 
     dtype, tolerance, gemm_name = DTYPES[args.dtype], TOLERANCES[args.dtype], f"gemm_{args.dtype}"
-    # gemm_tma (TMA descriptors) is f16 only so far.
     gemms = [LlkGemm(p) for p in sorted(glob.glob(os.path.join(args.ptx_dir, gemm_name + "_*.ptx")) +
-                                        (glob.glob(os.path.join(args.ptx_dir, "gemm_tma_*.ptx"))
-                                         if args.dtype == "f16" else []))]
+                                        glob.glob(os.path.join(args.ptx_dir, f"gemm_tma_{args.dtype}_*.ptx")))]
     matmuls = [] if args.dtype != "f16" else [
         LlkGemm(p) for p in sorted(glob.glob(os.path.join(args.ptx_dir, "matmul_*.ptx")))]
     if not gemms:
@@ -246,8 +246,8 @@ def main():
     # Two llk columns: the best mma.sync configuration (sm_90 builds) and
     # the best wgmma one (sm_90a builds), each against cuBLAS.
     families = [("mma.sync", [g for g in gemms if not g.wgmma]),
-                ("wgmma", [g for g in gemms if g.wgmma and g.kernel != "gemm_tma"]),
-                ("wgmma+TMA", [g for g in gemms if g.kernel == "gemm_tma"])]
+                ("wgmma", [g for g in gemms if g.wgmma and not g.tma]),
+                ("wgmma+TMA", [g for g in gemms if g.tma])]
     families = [(name, members) for name, members in families if members]
     rows = []
     for shape in args.shapes.split(","):
