@@ -8,8 +8,8 @@
 # adds GROUP_SIZE_M=8; gemm_f16 and gemm_bf16 are gemm.mlir at T=f16 and
 # T=bf16, gemm_tma_f16 and gemm_tma_bf16 gemm_tma.mlir), each with llkc's launch metadata <file>.json beside it. Tags name
 # the code-generation options of a configuration: sm90a (--arch sm_90a: dots
-# on warpgroup MMA), late (--late-copies), pre (--mma-prefetch), mid
-# (--mid-copies), c<N> (--min-programs-per-sm N).
+# on warpgroup MMA), late (--late-copies), pre (--mma-prefetch), c<N>
+# (--min-programs-per-sm N).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-build/gemm-ptx}
@@ -27,7 +27,6 @@ compile() { # kernel bm bn bk warps stages [tag] [extra -D...]
       case $t in
         late) flags+=(--late-copies) ;;
         pre) flags+=(--mma-prefetch) ;;
-        mid) flags+=(--mid-copies) ;;
         c[0-9]*) flags+=(--min-programs-per-sm "${t#c}") ;;
         sm90a) arch=sm_90a ;;
         *) echo "unknown tag $t" >&2; exit 1 ;;
@@ -55,8 +54,6 @@ for cfg in "128 128 32 4 1" "128 128 64 4 1" \
            "128 128 32 4 4 late" "128 128 32 4 4 pre" "128 128 32 4 4 late_pre" \
            "128 128 32 4 3 pre" "128 128 32 4 5 pre" \
            "128 256 32 8 3 late_pre" "128 256 32 8 5 late_pre" \
-           "128 128 32 4 4 late_pre_mid" "128 256 32 8 4 late_pre_mid" \
-           "256 128 32 8 4 late_pre_mid" "64 128 32 4 4 c3_late_pre_mid" \
            "128 128 64 8 3 pre" "128 128 64 8 4 pre" "128 128 64 8 3 late_pre" \
            "128 256 32 8 4 pre" "128 256 32 8 4 late_pre" "128 256 64 8 4 late" \
            "256 128 32 8 4 pre" "256 128 32 8 4 late_pre" "128 128 32 8 4 pre" \

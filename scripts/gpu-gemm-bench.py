@@ -106,7 +106,7 @@ class LlkGemm:
     def __init__(self, path):
         name = os.path.basename(path)
         # Optional tags after the stages: _sm90a (built for sm_90a: dots on
-        # wgmma), _late, _pre, _mid, _c<N> (build-gemm-ptx.sh names them).
+        # wgmma), _late, _pre, _c<N> (build-gemm-ptx.sh names them).
         m = re.match(r"(gemm_tma_f16|gemm_tma_bf16|gemm_f16|gemm_bf16|matmul)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)((?:_[a-z]+\d*[a-z]*)*)\.ptx$", name)
         if not m:
             raise ValueError(f"unexpected PTX name {name}")

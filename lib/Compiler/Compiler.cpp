@@ -79,7 +79,6 @@ void llk::buildLoweringPipeline(OpPassManager &pm,
   // Always run: it also drops the dot lowering's tags.
   MmaFragmentPrefetchOptions prefetchOptions;
   prefetchOptions.enabled = options.mmaPrefetch;
-  prefetchOptions.midCopies = options.midCopies;
   pm.addPass(createMmaFragmentPrefetch(prefetchOptions));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createSCFToControlFlowPass());
@@ -148,7 +147,7 @@ LogicalResult llk::compileModule(
   if (stage != Stage::Tile && stage != Stage::Layout)
     buildLoweringPipeline(
         pm, {options.numStages.value_or(3), hasWgmma(options.target.arch),
-             options.lateCopies, options.mmaPrefetch, options.midCopies});
+             options.lateCopies, options.mmaPrefetch});
   if (failed(pm.run(module)))
     return failure();
   if (metadata) {

@@ -64,11 +64,6 @@ static cl::opt<bool> mmaPrefetch(
     cl::desc("pipelined dot loops load the first mma.sync fragments of the "
              "next iteration at the end of the current one"),
     cl::cat(category));
-static cl::opt<bool> midCopies(
-    "mid-copies", cl::init(false),
-    cl::desc("with --late-copies and --mma-prefetch: start the copies just "
-             "before the prefetch's wait rather than at the end of the loop"),
-    cl::cat(category));
 static cl::list<std::string>
     defines("D", cl::Prefix,
             cl::desc("bind ${NAME} in the source to an integer or an element "
@@ -137,7 +132,6 @@ int main(int argc, char **argv) {
   }
   options.lateCopies = lateCopies;
   options.mmaPrefetch = mmaPrefetch;
-  options.midCopies = midCopies;
   options.target.libdevicePath = libdevice;
   if (options.target.libdevicePath.empty())
     if (const char *env = std::getenv("LLK_LIBDEVICE"))

@@ -53,9 +53,6 @@ struct CompileOptions {
   /// Pipelined loops load the first mma.sync fragments of the next
   /// iteration at the end of the current one (llk-mma-fragment-prefetch).
   bool mmaPrefetch = false;
-  /// With lateCopies and mmaPrefetch: the copies go just before the
-  /// prefetch's wait rather than at the end of the body.
-  bool midCopies = false;
   /// Values for the `${NAME}` placeholders of the source (KernelSource).
   Constants constants;
 };
@@ -82,7 +79,6 @@ struct LoweringOptions {
   /// mma.sync loop schedules (see CompileOptions).
   bool lateCopies = false;
   bool mmaPrefetch = false;
-  bool midCopies = false;
 };
 
 /// Laid-out tile IR to a gpu.module in the LLVM and NVVM dialects, software

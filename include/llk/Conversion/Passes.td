@@ -58,10 +58,7 @@ def MmaFragmentPrefetch : Pass<"llk-mma-fragment-prefetch", "mlir::ModuleOp"> {
   let options = [
     Option<"enabled", "enabled", "bool", "true",
            "transform the loops (otherwise only drop the dot lowering's "
-           "llk.mma_step tags)">,
-    Option<"midCopies", "mid-copies", "bool", "false",
-           "move copies at the end of the body (late copies) to just before "
-           "the prefetch, so that its wait keeps its count">
+           "llk.mma_step tags)">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",

@@ -63,9 +63,8 @@ std::optional<int64_t> mmaStep(Operation *op) {
 }
 
 /// Prefetches the step-0 fragments of `loop`; false (and nothing changed)
-/// when the loop does not have the expected shape. With `midCopies`, copies
-/// at the end of the body (late copies) move to just before the prefetch.
-bool prefetchFragments(scf::ForOp loop, bool midCopies) {
+/// when the loop does not have the expected shape.
+bool prefetchFragments(scf::ForOp loop) {
   Block *body = loop.getBody();
   // The wait and the barrier first (after side-effect-free ops only).
   NVVM::CpAsyncWaitGroupOp wait;
@@ -158,32 +157,6 @@ bool prefetchFragments(scf::ForOp loop, bool midCopies) {
     else if (lastMma && isa<NVVM::CpAsyncCommitGroupOp>(op))
       ++commitsAfter;
   }
-  // With midCopies, late copies move before the prefetch instead: issued
-  // earlier, and the wait keeps its count.
-  if (midCopies && commitsAfter > 0) {
-    llvm::SetVector<Operation *> copies;
-    SmallVector<Operation *> worklist;
-    for (Operation *op = lastMma->getNextNode(); op != body->getTerminator();
-         op = op->getNextNode())
-      if (isa<NVVM::CpAsyncOp, NVVM::CpAsyncCommitGroupOp>(op))
-        worklist.push_back(op);
-    while (!worklist.empty()) {
-      Operation *op = worklist.pop_back_val();
-      if (!copies.insert(op))
-        continue;
-      for (Value operand : op->getOperands())
-        if (Operation *def = operand.getDefiningOp())
-          if (def->getBlock() == body && lastMma->isBeforeInBlock(def))
-            worklist.push_back(def);
-    }
-    SmallVector<Operation *> moved(copies.begin(), copies.end());
-    llvm::sort(moved, [](Operation *a, Operation *b) {
-      return a->isBeforeInBlock(b);
-    });
-    for (Operation *op : moved)
-      op->moveBefore(lastMma);
-    commitsAfter = 0;
-  }
   int64_t pending = int64_t(wait.getN()) - commitsAfter;
   if (pending < 0)
     return false;
@@ -236,7 +209,7 @@ struct MmaFragmentPrefetchPass
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     if (enabled)
       for (scf::ForOp loop : loops)
-        prefetchFragments(loop, midCopies);
+        prefetchFragments(loop);
     // The tags are for this pass only.
     getOperation().walk([](Operation *op) { op->removeAttr(kMmaStepAttr); });
   }
