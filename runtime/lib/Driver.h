@@ -61,7 +61,8 @@ namespace llk::rt::detail {
   X(cuGraphLaunch, 10000)                                                      \
   X(cuGraphGetNodes, 10000)                                                    \
   X(cuGraphExecDestroy, 10000)                                                 \
-  X(cuGraphDestroy, 10000)
+  X(cuGraphDestroy, 10000)                                                      \
+  X(cuTensorMapEncodeTiled, 12000)
 
 struct Driver {
 // Each entry point at the API version whose signature cuda.h declares for

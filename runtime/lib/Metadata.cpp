@@ -56,6 +56,8 @@ size_t llk::rt::sizeOf(ScalarType type) {
 }
 
 std::string ParamInfo::str() const {
+  if (isTensorDesc())
+    return std::string("tensordesc<") + toString(type) + ">";
   return pointer ? std::string("ptr<") + toString(type) + ">" : toString(type);
 }
 
@@ -357,6 +359,17 @@ ModuleInfo llk::rt::parseModuleInfo(std::string_view json) {
       if (!parsed)
         badField(ppath + ".type", "unknown type '" + type + "'");
       param.type = *parsed;
+      if (kind == "tensordesc") {
+        const JsonArray &box =
+            getArray(member(params[p], "tma_box", ppath), ppath + ".tma_box");
+        for (size_t d = 0; d < box.size(); ++d)
+          param.tmaBox.push_back(
+              getInt(box[d], ppath + ".tma_box[" + std::to_string(d) + "]"));
+        if (param.tmaBox.size() != 2 || param.tmaBox[0] <= 0 ||
+            param.tmaBox[0] > 256 || param.tmaBox[1] <= 0 ||
+            param.tmaBox[1] > 256)
+          badField(ppath + ".tma_box", "expected [rows, columns], each 1 to 256");
+      }
       kernel.params.push_back(param);
     }
     info.kernels.push_back(std::move(kernel));
@@ -385,6 +398,8 @@ Arg Arg::pointer(uint64_t address, std::optional<ScalarType> element) {
 }
 
 std::string Arg::str() const {
+  if (tensorMap_)
+    return std::string("tensormap<") + toString(type_) + ">";
   if (pointer_)
     return typed_ ? std::string("ptr<") + toString(type_) + ">" : "ptr";
   return toString(type_);
@@ -408,6 +423,7 @@ PackedArgs llk::rt::packArgs(const KernelInfo &kernel, const ArgList &args) {
     // Every launch packs its arguments: the message is built only on a
     // mismatch.
     if (param.pointer != arg.isPointer() ||
+        param.isTensorDesc() != arg.isTensorMap() ||
         (arg.type() && *arg.type() != param.type))
       fail("argument " + std::to_string(i) + " is " + arg.str() +
            " but the parameter is " + param.str());

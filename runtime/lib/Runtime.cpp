@@ -362,6 +362,59 @@ void DeviceMemory::fill(uint8_t byte) {
 }
 
 //===----------------------------------------------------------------------===//
+// TMA descriptors
+//===----------------------------------------------------------------------===//
+
+TensorMap::TensorMap(const Device &device, const ParamInfo &param,
+                     uint64_t address, uint64_t rows, uint64_t cols,
+                     uint64_t rowStrideBytes)
+    : type_(param.type) {
+  auto invalid = [](const std::string &why) {
+    return Error(ErrorCode::InvalidArgument, "tensor map: " + why);
+  };
+  if (!param.isTensorDesc())
+    throw invalid("the parameter (" + param.str() +
+                  ") is not a !tile.tensordesc");
+  CUtensorMapDataType dataType;
+  switch (param.type) {
+  case ScalarType::F16: dataType = CU_TENSOR_MAP_DATA_TYPE_FLOAT16; break;
+  case ScalarType::BF16: dataType = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16; break;
+  default: throw invalid(std::string("no TMA for ") + toString(param.type));
+  }
+  size_t elementBytes = sizeOf(param.type);
+  if (address % 16 || rowStrideBytes % 16)
+    throw invalid("TMA needs a 16-byte aligned address and a row stride that "
+                  "is a multiple of 16 bytes, got address " +
+                  std::to_string(address) + " and stride " +
+                  std::to_string(rowStrideBytes));
+  if (!rows || !cols || rowStrideBytes < cols * elementBytes)
+    throw invalid("a " + std::to_string(rows) + "x" + std::to_string(cols) +
+                  " tensor does not fit rows " +
+                  std::to_string(rowStrideBytes) + " bytes apart");
+  if (device.impl()->host())
+    throw invalid("the interpreter has no TMA");
+  // 64-byte aligned, as CUtensorMap is declared.
+  alignas(64) CUtensorMap map;
+  cuuint64_t dims[2] = {cols, rows};
+  cuuint64_t strides[1] = {rowStrideBytes};
+  cuuint32_t box[2] = {cuuint32_t(param.tmaBox[1]), cuuint32_t(param.tmaBox[0])};
+  cuuint32_t elementStrides[2] = {1, 1};
+  device.impl()->makeCurrent();
+  check(driver().cuTensorMapEncodeTiled(
+            &map, dataType, 2, reinterpret_cast<void *>(address), dims, strides,
+            box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+            CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+        "cuTensorMapEncodeTiled");
+  memory_ = std::make_unique<DeviceMemory>(device, sizeof(map));
+  memory_->copyFromHost(&map, sizeof(map));
+}
+TensorMap::~TensorMap() = default;
+TensorMap::TensorMap(TensorMap &&) noexcept = default;
+TensorMap &TensorMap::operator=(TensorMap &&) noexcept = default;
+uint64_t TensorMap::address() const { return memory_->address(); }
+
+//===----------------------------------------------------------------------===//
 // Modules and kernels
 //===----------------------------------------------------------------------===//
 

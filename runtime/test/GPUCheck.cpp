@@ -345,6 +345,93 @@ int main(int argc, char **argv) {
     return bad.empty() ? std::string("launched with 102400 B dynamic; exact") : bad;
   });
 
+  // 6b. TMA: examples/gemm_tma.mlir for sm_90a, its A and B descriptors
+  // encoded by the runtime from the kernel's metadata, on a shape that is
+  // no multiple of the blocks (TMA fills the edges with zeros). Inputs are
+  // multiples of 1/4 in [-4, 4], exact in f16; the reference is float64.
+  check("JIT gemm_tma (sm_90a) with runtime tensor maps", [&] {
+    if (device.computeCapabilityMajor() < 9)
+      return std::string("skipped: needs sm_90a");
+    const int M = 300, N = 264, K = 200;
+    rt::JITOptions o;
+    o.constants["T"] = llk::ElementType::F16;
+    o.constants["BLOCK_M"] = 128;
+    o.constants["BLOCK_N"] = 128;
+    o.constants["BLOCK_K"] = 64;
+    o.numWarps = 4;
+    o.numStages = 3;
+    o.arch = "sm_90a";
+    rt::Kernel k = jit.compile(rt::Source::fromFile(examplesDir + "/gemm_tma.mlir"), o);
+    // f16 bits of q / 4 for |q| <= 16 (normal numbers or zero, exact).
+    auto half = [](int q) -> uint16_t {
+      if (q == 0)
+        return 0;
+      uint16_t sign = q < 0 ? 0x8000 : 0;
+      int m = q < 0 ? -q : q, e = 0;
+      while (m >= 2 << e)
+        ++e; // 2^e <= m < 2^(e+1)
+      int exponent = e - 2 + 15; // value m * 2^-2
+      int fraction = (m << (10 - e)) & 0x3ff;
+      return uint16_t(sign | (exponent << 10) | fraction);
+    };
+    auto value = [](uint16_t h) {
+      int exponent = (h >> 10) & 0x1f, fraction = h & 0x3ff;
+      double v = exponent ? std::ldexp(1024 + fraction, exponent - 25)
+                          : std::ldexp(fraction, -24);
+      return (h & 0x8000) ? -v : v;
+    };
+    std::mt19937 rng(7);
+    std::uniform_int_distribution<int> quarter(-16, 16);
+    std::vector<int> qa(size_t(M) * K), qb(size_t(K) * N);
+    std::vector<rt::Half> ha(qa.size()), hb(qb.size());
+    for (size_t i = 0; i < qa.size(); ++i)
+      ha[i].bits = half(qa[i] = quarter(rng));
+    for (size_t i = 0; i < qb.size(); ++i)
+      hb[i].bits = half(qb[i] = quarter(rng));
+    rt::DeviceBuffer<rt::Half> a(device, ha.size()), b(device, hb.size()),
+        c(device, size_t(M) * N);
+    a.copyFrom(ha);
+    b.copyFrom(hb);
+    c.fillBytes(0xff); // NaN: every element must be written
+    const auto &params = k.info().params;
+    rt::TensorMap aMap(device, params[0], a.address(), M, K, K * 2);
+    rt::TensorMap bMap(device, params[1], b.address(), K, N, N * 2);
+    k.launch({(M + 127) / 128, (N + 127) / 128, 1}, {aMap, bMap, c, M, N, K, N});
+    std::vector<rt::Half> hc = c.toVector();
+    double num = 0, den = 0;
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j) {
+        double want = 0;
+        for (int l = 0; l < K; ++l)
+          want += qa[size_t(i) * K + l] * 0.25 * qb[size_t(l) * N + j] * 0.25;
+        double got = value(hc[size_t(i) * N + j].bits);
+        num += (got - want) * (got - want);
+        den += want * want;
+      }
+    double err = std::sqrt(num / den);
+    if (!(err < 2e-3))
+      return format("FAIL:relative error %.2e", err);
+    return format("%dx%dx%d, boxes %lldx%lld and %lldx%lld; relative error %.1e", M,
+                  N, K, (long long)params[0].tmaBox[0], (long long)params[0].tmaBox[1],
+                  (long long)params[1].tmaBox[0], (long long)params[1].tmaBox[1], err);
+  });
+  expectError("error: buffer for a tensor descriptor", rt::ErrorCode::InvalidArgument,
+              "the parameter is tensordesc<f16>", [&] {
+                if (device.computeCapabilityMajor() < 9)
+                  throw rt::Error(rt::ErrorCode::InvalidArgument,
+                                  "the parameter is tensordesc<f16> (skipped)");
+                rt::JITOptions o;
+                o.constants["T"] = llk::ElementType::F16;
+                o.constants["BLOCK_M"] = 64;
+                o.constants["BLOCK_N"] = 64;
+                o.constants["BLOCK_K"] = 64;
+                o.arch = "sm_90a";
+                rt::Kernel k = jit.compile(
+                    rt::Source::fromFile(examplesDir + "/gemm_tma.mlir"), o);
+                rt::DeviceBuffer<rt::Half> buffer(device, 64 * 64);
+                k.launch(1, {buffer, buffer, buffer, 64, 64, 64, 64});
+              });
+
   // 7. Each error path.
   expectError("error: wrong argument count", rt::ErrorCode::InvalidArgument,
               "expected 4 arguments, got 3", [&] { add->launch(1, {x, y, out}); });

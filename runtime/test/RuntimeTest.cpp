@@ -244,6 +244,27 @@ TEST(Args, SignatureChecks) {
             std::string::npos);
 }
 
+TEST(Metadata, TensorDescriptors) {
+  std::string json = kMetadata;
+  std::string pointer = R"({"kind": "pointer", "type": "f32"})";
+  json.replace(json.find(pointer), pointer.size(),
+               R"({"kind": "tensordesc", "type": "f16", "tma_box": [8, 64], "tma_swizzle": 128})");
+  KernelInfo k = parseModuleInfo(json).kernels[0];
+  EXPECT_TRUE(k.params[0].isTensorDesc());
+  EXPECT_TRUE(k.params[0].pointer);
+  EXPECT_EQ(k.params[0].tmaBox, (std::vector<int64_t>{8, 64}));
+  EXPECT_EQ(k.params[0].str(), "tensordesc<f16>");
+  // A descriptor parameter takes a TensorMap, not a plain buffer.
+  auto out = Arg::pointer(0x1000, ScalarType::F32);
+  EXPECT_NE(packError(k, {Arg::pointer(0x2000, ScalarType::F16), out, 1, 2, 3})
+                .find("argument 0 is ptr<f16> but the parameter is tensordesc<f16>"),
+            std::string::npos);
+  std::string badBox = json;
+  badBox.replace(badBox.find("[8, 64]"), 7, "[8]");
+  EXPECT_NE(metadataError(badBox).find("kernels[0].params[0].tma_box"),
+            std::string::npos);
+}
+
 static std::string gridError(const Grid &grid, unsigned warps = 8) {
   KernelInfo k = softmaxInfo();
   k.numWarps = warps;

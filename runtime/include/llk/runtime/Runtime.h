@@ -93,9 +93,13 @@ struct ParamInfo {
   bool pointer = false;
   /// Scalar type, or a pointer's element type.
   ScalarType type = ScalarType::I32;
-  std::string str() const; // "f32" or "ptr<f32>"
+  /// A !tile.tensordesc: passed as a pointer (the address of a TensorMap),
+  /// whose box (rows, columns) the map must be encoded with.
+  std::vector<int64_t> tmaBox;
+  bool isTensorDesc() const { return !tmaBox.empty(); }
+  std::string str() const; // "f32", "ptr<f32>" or "tensordesc<f16>"
   bool operator==(const ParamInfo &o) const {
-    return pointer == o.pointer && type == o.type;
+    return pointer == o.pointer && type == o.type && tmaBox == o.tmaBox;
   }
 };
 
@@ -225,6 +229,31 @@ private:
 /// Untyped device memory, freed on destruction. On the interpreter, host
 /// memory (256-byte aligned, filled with 0xff bytes — NaN for floats — as a
 /// GPU's is not zeroed) that kernels may access; copies are memcpy.
+class DeviceMemory;
+
+/// A CUtensorMap (TMA descriptor) in device memory for a row-major 2-D
+/// tensor, encoded for a kernel's !tile.tensordesc parameter `param` (its
+/// element type, its metadata's box, the 128-byte swizzle; zeros past the
+/// edges): pass it as that argument. Throws InvalidArgument if `param` is
+/// not a descriptor or the tensor breaks TMA's rules (a 16-byte aligned
+/// address, a row stride that is a multiple of 16 bytes), Cuda if the driver
+/// refuses the encoding.
+class TensorMap {
+public:
+  TensorMap(const Device &device, const ParamInfo &param, uint64_t address,
+            uint64_t rows, uint64_t cols, uint64_t rowStrideBytes);
+  ~TensorMap();
+  TensorMap(TensorMap &&) noexcept;
+  TensorMap &operator=(TensorMap &&) noexcept;
+  /// The map's address in device memory: the kernel argument.
+  uint64_t address() const;
+  ScalarType type() const { return type_; }
+
+private:
+  std::unique_ptr<DeviceMemory> memory_;
+  ScalarType type_;
+};
+
 class DeviceMemory {
 public:
   DeviceMemory(const Device &device, size_t bytes);
@@ -317,12 +346,17 @@ public:
   template <typename T>
   Arg(const DeviceBuffer<T> &buffer)
       : Arg(true, ScalarTypeOf<T>::value, buffer.address()) {}
+  Arg(const TensorMap &map) : Arg(true, map.type(), map.address()) {
+    tensorMap_ = true;
+  }
   static Arg pointer(uint64_t address, std::optional<ScalarType> element);
   static Arg scalar(ScalarType type, uint64_t bits) { return Arg(false, type, bits); }
   static Arg f16(uint16_t bits) { return Arg(false, ScalarType::F16, bits); }
   static Arg bf16(uint16_t bits) { return Arg(false, ScalarType::BF16, bits); }
 
   bool isPointer() const { return pointer_; }
+  /// The address of a TensorMap (what a !tile.tensordesc parameter takes).
+  bool isTensorMap() const { return tensorMap_; }
   /// For a pointer without a known element type, empty.
   std::optional<ScalarType> type() const {
     if (pointer_ && !typed_) return std::nullopt;
@@ -336,6 +370,7 @@ private:
       : pointer_(pointer), typed_(true), type_(type), bits_(bits) {}
   bool pointer_;
   bool typed_;
+  bool tensorMap_ = false;
   ScalarType type_;
   uint64_t bits_;
 };
