@@ -99,32 +99,25 @@ LogicalResult llk::compileModule(
   if (module.getBody()->empty())
     return module.emitError("the source holds no kernel");
 
-  if (options.numWarps) {
-    unsigned warps = *options.numWarps;
-    if (auto why = checkNumWarps(warps))
+  // Options that override a kernel attribute on every kernel, checked first.
+  auto overrideAttr = [&](std::optional<unsigned> value,
+                          std::optional<std::string> (*check)(unsigned),
+                          llvm::StringRef attr) -> LogicalResult {
+    if (!value)
+      return success();
+    if (auto why = check(*value))
       return module.emitError(*why);
     for (auto func : module.getOps<func::FuncOp>())
-      func->setAttr(tile::TileDialect::kNumWarpsAttr,
-                    IntegerAttr::get(IntegerType::get(ctx, 32), warps));
-  }
-
-  if (options.numStages) {
-    unsigned stages = *options.numStages;
-    if (auto why = checkNumStages(stages))
-      return module.emitError(*why);
-    for (auto func : module.getOps<func::FuncOp>())
-      func->setAttr(tile::TileDialect::kNumStagesAttr,
-                    IntegerAttr::get(IntegerType::get(ctx, 32), stages));
-  }
-
-  if (options.minProgramsPerSM) {
-    unsigned programs = *options.minProgramsPerSM;
-    if (auto why = checkMinProgramsPerSM(programs))
-      return module.emitError(*why);
-    for (auto func : module.getOps<func::FuncOp>())
-      func->setAttr(tile::TileDialect::kMinProgramsPerSMAttr,
-                    IntegerAttr::get(IntegerType::get(ctx, 32), programs));
-  }
+      func->setAttr(attr, IntegerAttr::get(IntegerType::get(ctx, 32), *value));
+    return success();
+  };
+  if (failed(overrideAttr(options.numWarps, checkNumWarps,
+                          tile::TileDialect::kNumWarpsAttr)) ||
+      failed(overrideAttr(options.numStages, checkNumStages,
+                          tile::TileDialect::kNumStagesAttr)) ||
+      failed(overrideAttr(options.minProgramsPerSM, checkMinProgramsPerSM,
+                          tile::TileDialect::kMinProgramsPerSMAttr)))
+    return failure();
 
   ModuleMetadata info;
   if (metadata) {

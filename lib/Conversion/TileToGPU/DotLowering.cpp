@@ -19,22 +19,21 @@ namespace {
 
 
 /// A dot operand staged in shared memory: `outer` rows of `inner` elements,
-/// the tile dimension `innerDim` contiguous. With `swizzled`, the 16-byte
-/// chunks of a row are XOR-permuted by the row so that the 8 consecutive
-/// rows one ldmatrix 8x8 matrix reads land in 8 different bank groups:
+/// the tile dimension `innerDim` contiguous, cut along it into slabs of
+/// `slabBytes` (each slab `outer` rows of that many bytes, one slab after
+/// the other). With `swizzled`, the 16-byte chunks of a slab row are
+/// XOR-permuted by the row so that the 8 consecutive rows one ldmatrix 8x8
+/// matrix (or one wgmma core matrix) reads land in 8 different bank groups:
 /// chunk c of row r sits at c ^ ((r / perPhase) % maxPhase), where perPhase
-/// rows share one 128-byte bank line.
+/// rows share one 128-byte bank line. ldmatrix reads whole rows (one slab);
+/// wgmma reads 128-byte slabs (the 128-byte swizzle: c ^ (r % 8)).
 struct SharedOperand {
   Value base;
   unsigned innerDim;
-  int64_t outer, inner, bytes;
+  int64_t outer, inner, bytes, slabBytes;
   int64_t perPhase = 1, maxPhase = 1;
-  /// wgmma's layout instead (useWgmmaLayout): the inner dimension cut into
-  /// slabs of 128 bytes, each `outer` rows of 128 bytes with the 16-byte
-  /// chunk c of row r at c ^ (r % 8) (the 128-byte swizzle); with
-  /// `warpgroupWarps`, the rows in the order warpgroup MMA reads them
-  /// (warpgroupRow).
-  bool wgmmaSlabs = false;
+  /// With wgmma's layout (useWgmmaLayout) and `warpgroupWarps` set, the rows
+  /// are stored in the order warpgroup MMA reads them (warpgroupRow).
   unsigned warpgroupWarps = 0;
 
   SharedOperand(Value base, RankedTensorType type, unsigned innerDim,
@@ -43,16 +42,19 @@ struct SharedOperand {
     inner = type.getDimSize(innerDim);
     outer = type.getDimSize(1 - innerDim);
     bytes = byteWidth(type.getElementType());
-    int64_t rowBytes = inner * bytes;
-    if (swizzled && rowBytes >= 16) {
-      perPhase = std::max<int64_t>(1, 128 / rowBytes);
-      maxPhase = std::min<int64_t>(8, rowBytes / 16);
+    slabBytes = inner * bytes;
+    if (swizzled && slabBytes >= 16) {
+      perPhase = std::max<int64_t>(1, 128 / slabBytes);
+      maxPhase = std::min<int64_t>(8, slabBytes / 16);
     }
   }
   int64_t sizeInBytes() const { return outer * inner * bytes; }
 
+  /// wgmma's layout: 128-byte slabs (the contiguous extent is whole slabs,
+  /// so the swizzle is c ^ (r % 8) already), rows reordered when the
+  /// accumulator's `accumulatorWarps` are given (A).
   void useWgmmaLayout(unsigned accumulatorWarps) {
-    wgmmaSlabs = true;
+    slabBytes = 128;
     warpgroupWarps = accumulatorWarps;
   }
 
@@ -89,11 +91,19 @@ struct SharedOperand {
 
   /// Address of element (row, col) of the shared array (outer, inner).
   Value address(IndexEmitter &e, Value row, Value col) const {
-    if (wgmmaSlabs)
-      return wgmmaAddress(e, row, col);
-    Value rowStart = arith::MulIOp::create(e.b, e.loc, row, e.i32(inner * bytes));
+    if (warpgroupWarps)
+      row = warpgroupRow(e, row);
+    Value rowStart = arith::MulIOp::create(e.b, e.loc, row, e.i32(slabBytes));
     Value colBytes = arith::MulIOp::create(e.b, e.loc, col, e.i32(bytes));
-    Value chunk = arith::ShRUIOp::create(e.b, e.loc, colBytes, e.i32(4));
+    Value inSlab = colBytes;
+    if (slabBytes < inner * bytes) {
+      Value slab = arith::DivUIOp::create(e.b, e.loc, colBytes, e.i32(slabBytes));
+      rowStart = arith::AddIOp::create(
+          e.b, e.loc, rowStart,
+          arith::MulIOp::create(e.b, e.loc, slab, e.i32(outer * slabBytes)));
+      inSlab = arith::RemUIOp::create(e.b, e.loc, colBytes, e.i32(slabBytes));
+    }
+    Value chunk = arith::ShRUIOp::create(e.b, e.loc, inSlab, e.i32(4));
     Value within = arith::AndIOp::create(e.b, e.loc, colBytes, e.i32(15));
     if (maxPhase > 1) {
       Value phase = e.digit(row, perPhase, maxPhase);
@@ -101,28 +111,6 @@ struct SharedOperand {
     }
     Value offset = arith::AddIOp::create(
         e.b, e.loc, rowStart,
-        arith::AddIOp::create(
-            e.b, e.loc, arith::ShLIOp::create(e.b, e.loc, chunk, e.i32(4)),
-            within));
-    return byteAddress(e, base, offset);
-  }
-  Value wgmmaAddress(IndexEmitter &e, Value row, Value col) const {
-    if (warpgroupWarps)
-      row = warpgroupRow(e, row);
-    Value colBytes = arith::MulIOp::create(e.b, e.loc, col, e.i32(bytes));
-    Value slab = arith::ShRUIOp::create(e.b, e.loc, colBytes, e.i32(7));
-    Value chunk = arith::AndIOp::create(
-        e.b, e.loc, arith::ShRUIOp::create(e.b, e.loc, colBytes, e.i32(4)),
-        e.i32(7));
-    chunk = arith::XOrIOp::create(
-        e.b, e.loc, chunk, arith::AndIOp::create(e.b, e.loc, row, e.i32(7)));
-    Value within = arith::AndIOp::create(e.b, e.loc, colBytes, e.i32(15));
-    Value offset = arith::AddIOp::create(
-        e.b, e.loc,
-        arith::MulIOp::create(e.b, e.loc, slab, e.i32(outer * 128)),
-        arith::MulIOp::create(e.b, e.loc, row, e.i32(128)));
-    offset = arith::AddIOp::create(
-        e.b, e.loc, offset,
         arith::AddIOp::create(
             e.b, e.loc, arith::ShLIOp::create(e.b, e.loc, chunk, e.i32(4)),
             within));
@@ -483,19 +471,20 @@ Value lowerWgmmaDot(IndexEmitter &e, DotOp op, Value acc,
       arith::ExtUIOp::create(
           e.b, e.loc, i64,
           arith::MulIOp::create(e.b, e.loc, group, e.i32((64 * 128) >> 4))));
-  Value bDesc = wgmmaDescriptor(e, bSlot.base, bTrans ? bSlot.outer * 128 : 16);
-  // Byte offset of K elements [k, k + 16) in a K-contiguous slot of `outer`
-  // rows: slab, then the 32 bytes within the (swizzled) row, which the
-  // hardware swizzles from the start address.
+  Value bDesc = wgmmaDescriptor(
+      e, bSlot.base, bTrans ? bSlot.outer * bSlot.slabBytes : 16);
+  // Byte offset of K elements [k, k + 16) in a K-contiguous slot: slab,
+  // then the 32 bytes within the (swizzled) row, which the hardware
+  // swizzles from the start address.
   auto kOffset = [&](const SharedOperand &slot, int64_t k) {
     int64_t kBytes = k * bytes;
-    return (kBytes / 128) * slot.outer * 128 + kBytes % 128;
+    return (kBytes / slot.slabBytes) * slot.outer * slot.slabBytes +
+           kBytes % slot.slabBytes;
   };
 
-  auto elemType = [&]() {
-    return aType.getElementType().isF16() ? NVVM::WGMMATypes::f16
-                                          : NVVM::WGMMATypes::bf16;
-  };
+  NVVM::WGMMATypes elemType = aType.getElementType().isF16()
+                                  ? NVVM::WGMMATypes::f16
+                                  : NVVM::WGMMATypes::bf16;
   Type f32 = e.b.getF32Type();
   int64_t perInstr = N / 2;
   auto structType = LLVM::LLVMStructType::getLiteral(
@@ -521,7 +510,7 @@ Value lowerWgmmaDot(IndexEmitter &e, DotOp op, Value acc,
       Value a = addDesc(
           aDesc, units(mb * (warps / 4) * 64 * 128 + kOffset(aSlot, k)));
       accs[mb] = NVVM::WgmmaMmaAsyncOp::create(
-          e.b, e.loc, structType, accs[mb], a, b, shape, elemType(), elemType(),
+          e.b, e.loc, structType, accs[mb], a, b, shape, elemType, elemType,
           NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
           NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
           NVVM::MMALayout::row,
@@ -663,16 +652,11 @@ bool readsOperandFromBuffer(DotOp dot, unsigned index) {
 /// it accumulates into a loop-carried value that nothing else reads, and the
 /// loop's result goes straight to a tile.dot_wait (tile-pipeline's pattern).
 static bool runsAsynchronously(DotOp dot) {
-  auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
-  auto acc = dyn_cast<BlockArgument>(dot.getAcc());
-  if (!loop || !acc || acc.getOwner() != loop.getBody() ||
-      acc.getArgNumber() == 0 || !acc.hasOneUse() || !dot->hasOneUse())
+  std::optional<unsigned> index = loopCarriedAccumulator(dot);
+  if (!index)
     return false;
-  unsigned index = acc.getArgNumber() - 1;
-  OpOperand &use = *dot->getUses().begin();
-  Value result = loop.getResult(index);
-  return isa<scf::YieldOp>(use.getOwner()) && use.getOperandNumber() == index &&
-         result.hasOneUse() && isa<DotWaitOp>(*result.getUsers().begin());
+  Value result = cast<scf::ForOp>(dot->getParentOp()).getResult(*index);
+  return result.hasOneUse() && isa<DotWaitOp>(*result.getUsers().begin());
 }
 
 void llk::togpu::findWgmmaDots(func::FuncOp func, LoweringState &state) {
@@ -855,13 +839,10 @@ struct AsyncCopyLowering : TilePattern<AsyncCopyOp> {
     for (int64_t r = 0; r < view.totalElemsPerThread(); r += width) {
       int64_t dOuter = outerOffsets[r] - outerOffsets[0];
       Value dst;
-      // (wgmma's slabs: rows are 128 bytes apart and repeat their swizzle
-      // every 8, unless reordered for warpgroups.)
-      int64_t period = slot.wgmmaSlabs ? 8 : slot.perPhase * slot.maxPhase;
-      int64_t rowBytes = slot.wgmmaSlabs ? 128 : slot.inner * slot.bytes;
+      // (Not where rows are reordered for warpgroups.)
       if (r > 0 && !wraps && innerOffsets[r] == innerOffsets[0] &&
-          !slot.warpgroupWarps && dOuter % period == 0)
-        dst = byteAddress(e, firstDst, e.i32(dOuter * rowBytes));
+          !slot.warpgroupWarps && dOuter % (slot.perPhase * slot.maxPhase) == 0)
+        dst = byteAddress(e, firstDst, e.i32(dOuter * slot.slabBytes));
       else
         dst = slot.tileAddress(e, e.extract(rows, r), e.extract(cols, r));
       if (r == 0)
@@ -903,12 +884,6 @@ struct AsyncTmaCopyLowering : TilePattern<AsyncTmaCopyOp> {
           /*relaxed=*/false, /*predicate=*/Value());
       for (int64_t s = 0; s < slabs; ++s)
         for (int64_t r = 0; r < slot.outer; r += boxRows) {
-          Value row = e.i32(r);
-          if (slot.warpgroupWarps)
-            row = slot.warpgroupRow(e, row);
-          Value offset = arith::AddIOp::create(
-              e.b, e.loc, e.i32(s * slot.outer * 128),
-              arith::MulIOp::create(e.b, e.loc, row, e.i32(128)));
           Value coords[] = {
               arith::AddIOp::create(e.b, e.loc, adaptor.getCol(),
                                     e.i32(s * boxCols)),
@@ -919,7 +894,7 @@ struct AsyncTmaCopyLowering : TilePattern<AsyncTmaCopyOp> {
               rewriter, op.getLoc(),
               LLVM::LLVMPointerType::get(rewriter.getContext(),
                                          kSharedClusterAddressSpace),
-              byteAddress(e, slot.base, offset));
+              slot.address(e, e.i32(r), e.i32(s * boxCols)));
           NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
               rewriter, op.getLoc(), dst,
               adaptor.getDesc(), coords, barrier, /*im2colOffsets=*/ValueRange(),

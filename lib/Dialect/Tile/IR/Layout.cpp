@@ -144,13 +144,19 @@ BlockedLayoutAttr llk::tile::getDefaultBlockedLayout(MLIRContext *ctx,
   return BlockedLayoutAttr::get(ctx, spt, tpw, wpc, order);
 }
 
+/// Whether whole warpgroups of `numWarps` can each take 64-row blocks of an
+/// accumulator of `shape` with every warp along M (m64nNk16, N <= 256).
+static bool warpgroupsFit(ArrayRef<int64_t> shape, unsigned numWarps) {
+  return numWarps % 4 == 0 && shape[0] % (16 * numWarps) == 0 &&
+         shape[1] % 8 == 0 && shape[1] <= 256;
+}
+
 BlockedLayoutAttr llk::tile::getMmaAccumulatorLayout(MLIRContext *ctx,
                                                      ArrayRef<int64_t> shape,
                                                      unsigned numWarps,
                                                      bool warpgroupRows) {
   SmallVector<unsigned> spt{1, 2}, tpw{8, 4}, order{1, 0};
-  if (warpgroupRows && numWarps % 4 == 0 && shape[0] % (16 * numWarps) == 0 &&
-      shape[1] % 8 == 0 && shape[1] <= 256)
+  if (warpgroupRows && warpgroupsFit(shape, numWarps))
     return BlockedLayoutAttr::get(ctx, spt, tpw, {numWarps, 1}, order);
   unsigned wm = 1, wn = 1;
   while (wm * wn < numWarps) {
@@ -182,8 +188,7 @@ bool llk::tile::isWarpgroupAccumulatorLayout(Attribute layout,
   if (!isMmaAccumulatorLayout(layout, shape))
     return false;
   auto wpc = cast<BlockedLayoutAttr>(layout).getWarpsPerCTA();
-  return wpc[1] == 1 && wpc[0] % 4 == 0 && shape[0] % (16 * wpc[0]) == 0 &&
-         shape[1] % 8 == 0 && shape[1] <= 256;
+  return wpc[1] == 1 && warpgroupsFit(shape, wpc[0]);
 }
 
 bool llk::tile::suitsWarpgroupMma(DotOp dot, unsigned aContiguousDim,
@@ -193,9 +198,21 @@ bool llk::tile::suitsWarpgroupMma(DotOp dot, unsigned aContiguousDim,
   int64_t K = aType.getDimSize(1), N = cType.getDimSize(1);
   int64_t bInnerBytes = (bContiguousDim == 1 ? N : K) * 2;
   return (elem.isF16() || elem.isBF16()) && cType.getElementType().isF32() &&
-         K % 16 == 0 &&
          isWarpgroupAccumulatorLayout(cType.getEncoding(), cType.getShape()) &&
          aContiguousDim == 1 && (K * 2) % 128 == 0 && bInnerBytes % 128 == 0;
+}
+
+std::optional<unsigned> llk::tile::loopCarriedAccumulator(DotOp dot) {
+  auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
+  auto acc = dyn_cast<BlockArgument>(dot.getAcc());
+  if (!loop || !acc || acc.getOwner() != loop.getBody() ||
+      acc.getArgNumber() == 0 || !acc.hasOneUse() || !dot->hasOneUse())
+    return std::nullopt;
+  unsigned index = acc.getArgNumber() - 1;
+  OpOperand &use = *dot->getUses().begin();
+  if (!isa<scf::YieldOp>(use.getOwner()) || use.getOperandNumber() != index)
+    return std::nullopt;
+  return index;
 }
 
 RankedTensorType llk::tile::withLayout(RankedTensorType type,

@@ -255,15 +255,10 @@ std::optional<std::pair<DotOp, unsigned>> LoopPipeliner::asyncDot() const {
       continue;
     std::optional<unsigned> aDim = contiguousDim(dot.getA()),
                             bDim = contiguousDim(dot.getB());
-    auto acc = dyn_cast<BlockArgument>(dot.getAcc());
-    if (!aDim || !bDim || !suitsWarpgroupMma(dot, *aDim, *bDim) || !acc ||
-        acc.getOwner() != body || acc.getArgNumber() == 0 ||
-        !acc.hasOneUse() || !dot->hasOneUse())
+    if (!aDim || !bDim || !suitsWarpgroupMma(dot, *aDim, *bDim))
       continue;
-    unsigned index = acc.getArgNumber() - 1;
-    OpOperand &use = *dot->getUses().begin();
-    if (isa<scf::YieldOp>(use.getOwner()) && use.getOperandNumber() == index)
-      return std::make_pair(dot, index);
+    if (std::optional<unsigned> index = loopCarriedAccumulator(dot))
+      return std::make_pair(dot, *index);
   }
   return std::nullopt;
 }

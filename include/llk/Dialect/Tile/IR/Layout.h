@@ -90,11 +90,17 @@ bool isMmaAccumulatorLayout(mlir::Attribute layout,
 
 /// Whether warpgroup MMA (sm_90a) can compute `dot` with both operands read
 /// from shared-memory slots whose contiguous dimensions are `aContiguousDim`
-/// and `bContiguousDim`: f16 or bf16 into f32, K a multiple of 16, a
-/// warpgroup accumulator layout, A K-contiguous (its rows follow the
-/// accumulator's), and each slot's contiguous extent whole 128-byte slabs.
+/// and `bContiguousDim`: f16 or bf16 into f32, a warpgroup accumulator
+/// layout, A K-contiguous (its rows follow the accumulator's), and each
+/// slot's contiguous extent whole 128-byte slabs (so K a multiple of 64).
 bool suitsWarpgroupMma(DotOp dot, unsigned aContiguousDim,
                        unsigned bContiguousDim);
+
+/// The iter-arg index of `dot`'s accumulator when the dot only carries it
+/// around its scf.for (the iter arg feeds nothing else and the result goes
+/// only to the yield, at that index): then an asynchronous dot's registers
+/// are only ever read by the next step's dot.
+std::optional<unsigned> loopCarriedAccumulator(DotOp dot);
 
 /// `type` with its encoding replaced by `layout`.
 mlir::RankedTensorType withLayout(mlir::RankedTensorType type,
