@@ -728,7 +728,17 @@ LogicalResult llk::togpu::findTmaBuffers(func::FuncOp func,
     }
     return WalkResult::advance();
   });
-  return failure(result.wasInterrupted());
+  if (result.wasInterrupted())
+    return failure();
+  // The host encodes every descriptor with the box a copy chose.
+  for (BlockArgument arg : func.getArguments())
+    if (isa<TensorDescType>(arg.getType()) &&
+        !state.tmaBoxes.lookup(func.getName()).count(arg.getArgNumber()))
+      return func.emitError("kernel argument ")
+             << arg.getArgNumber()
+             << " is a tensor descriptor that no pipelined tile.dot operand "
+                "reads, so it has no TMA box to be encoded with";
+  return success();
 }
 
 namespace {

@@ -1486,3 +1486,58 @@ func.func @zero_stages() attributes {tile.num_stages = 0 : i32} {
 func.func @zero_programs_per_sm() attributes {tile.min_programs_per_sm = 0 : i32} {
   return
 }
+
+// -----
+
+// expected-error @+1 {{!tile.tensordesc reads 2-D blocks, got 3 dimensions}}
+func.func @tensordesc_rank(%d: !tile.tensordesc<2x64x64xf16>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{!tile.tensordesc block dimension 1 must be a positive power of two, got 48}}
+func.func @tensordesc_not_pow2(%d: !tile.tensordesc<64x48xf16>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{!tile.tensordesc elements must be f16 or bf16, got 'f32'}}
+func.func @tensordesc_f32(%d: !tile.tensordesc<64x64xf32>) {
+  return
+}
+
+// -----
+
+func.func @descriptor_load_shape(%d: !tile.tensordesc<64x64xf16>, %i: i32) {
+  // expected-error @+1 {{'tile.descriptor_load' op the result has shape 64x32 but the descriptor's blocks are 64x64}}
+  %t = tile.descriptor_load %d[%i, %i] : !tile.tensordesc<64x64xf16> -> tensor<64x32xf16>
+  return
+}
+
+// -----
+
+func.func @descriptor_load_type(%d: !tile.tensordesc<64x64xf16>, %i: i32) {
+  // expected-error @+1 {{'tile.descriptor_load' op the result holds 'bf16' but the descriptor's elements are 'f16'}}
+  %t = tile.descriptor_load %d[%i, %i] : !tile.tensordesc<64x64xf16> -> tensor<64x64xbf16>
+  return
+}
+
+// -----
+
+func.func @tma_copy_column_major(%d: !tile.tensordesc<64x64xf16>, %i: i32, %p: i1) {
+  %b = tile.local_alloc : !tile.shared<2x64x64xf16, contiguous = 0>
+  // expected-error @+1 {{'tile.async_tma_copy' op copies row-major blocks, so the buffer's contiguous dimension must be 1}}
+  tile.async_tma_copy %d[%i, %i], %b[%i] if %p : !tile.tensordesc<64x64xf16> -> !tile.shared<2x64x64xf16, contiguous = 0>
+  return
+}
+
+// -----
+
+func.func @tma_copy_shape(%d: !tile.tensordesc<64x64xf16>, %i: i32, %p: i1) {
+  %b = tile.local_alloc : !tile.shared<2x64x128xf16, contiguous = 1>
+  // expected-error @+1 {{'tile.async_tma_copy' op a slot of the buffer has shape 64x128 but the descriptor's blocks are 64x64}}
+  tile.async_tma_copy %d[%i, %i], %b[%i] if %p : !tile.tensordesc<64x64xf16> -> !tile.shared<2x64x128xf16, contiguous = 1>
+  return
+}

@@ -97,3 +97,59 @@ func.func @wgmma_loop(%a: !tile.ptr<f16> {tile.divisibility = 16},
   tile.store %acc, %cp : tensor<128x128x!tile.ptr<f32>>
   return
 }
+
+// Descriptor loads (TMA) on sm_90a: the copies are tile.async_tma_copy,
+// predicated on the iteration being in range, three ahead (4 stages); each
+// iteration waits on its slot's barrier with phase (k / 4) % 2 instead of
+// waiting for cp.async groups; the dot runs asynchronously as above.
+// Without wgmma nothing is pipelined (TMA needs sm_90a).
+// CHECK-LABEL: func.func @tma_loop
+// CHECK: %[[TA:.*]] = tile.local_alloc : !tile.shared<4x128x64xf16, contiguous = 1>
+// CHECK: %[[TB:.*]] = tile.local_alloc : !tile.shared<4x64x128xf16, contiguous = 1>
+// CHECK-COUNT-3: tile.async_tma_copy %arg1
+// CHECK-NOT: tile.async_commit
+// CHECK: scf.for
+// CHECK: %[[INDEX:.*]] = arith.subi
+// CHECK: %[[READ:.*]] = arith.remui %[[INDEX]], %c4_i32
+// CHECK-NOT: tile.async_wait
+// CHECK: %[[ROUND:.*]] = arith.divui %[[INDEX]], %c4_i32
+// CHECK: %[[PHASE:.*]] = arith.andi %[[ROUND]], %c1_i32
+// CHECK: tile.async_tma_wait %[[TA]][%[[READ]]] phase %[[PHASE]]
+// CHECK: tile.async_tma_wait %[[TB]][%[[READ]]] phase %[[PHASE]]
+// CHECK: tile.dot
+// CHECK-NEXT: tile.barrier
+// CHECK: tile.async_tma_copy %arg0[%{{.*}}], %[[TA]][%{{.*}}] if %{{.*}}
+// CHECK: tile.async_tma_copy %arg1[%{{.*}}], %[[TB]][%{{.*}}] if %{{.*}}
+// CHECK: scf.yield
+// CHECK-NOT: tile.async_wait
+// CHECK: tile.dot_wait
+// SYNC-LABEL: func.func @tma_loop
+// SYNC-NOT: tile.async_tma_copy
+// SYNC: tile.descriptor_load
+func.func @tma_loop(%a: !tile.tensordesc<128x64xf16>, %b: !tile.tensordesc<64x128xf16>,
+                    %K: i32, %c: !tile.ptr<f32> {tile.divisibility = 16}) {
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %kt = arith.divsi %K, %c64 : i32
+  %acc = scf.for %i = %c0 to %kt step %c1 iter_args(%acc_i = %zero) -> (tensor<128x128xf32>) : i32 {
+    %k0 = arith.muli %i, %c64 : i32
+    %av = tile.descriptor_load %a[%c0, %k0] : !tile.tensordesc<128x64xf16> -> tensor<128x64xf16>
+    %bv = tile.descriptor_load %b[%k0, %c0] : !tile.tensordesc<64x128xf16> -> tensor<64x128xf16>
+    %d = tile.dot %av, %bv, %acc_i : tensor<128x64xf16>, tensor<64x128xf16> -> tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  %r = tile.make_range 0 to 128 : tensor<128xi32>
+  %rows = tile.expand_dims %r axis = 1 : tensor<128xi32> -> tensor<128x1xi32>
+  %s128 = arith.constant dense<128> : tensor<128x1xi32>
+  %rowoff = arith.muli %rows, %s128 : tensor<128x1xi32>
+  %rowb = tile.broadcast %rowoff : tensor<128x1xi32> -> tensor<128x128xi32>
+  %cols = tile.expand_dims %r axis = 0 : tensor<128xi32> -> tensor<1x128xi32>
+  %colb = tile.broadcast %cols : tensor<1x128xi32> -> tensor<128x128xi32>
+  %off = arith.addi %rowb, %colb : tensor<128x128xi32>
+  %cs = tile.splat %c : !tile.ptr<f32> -> tensor<128x128x!tile.ptr<f32>>
+  %cp = tile.addptr %cs, %off : tensor<128x128x!tile.ptr<f32>>, tensor<128x128xi32>
+  tile.store %acc, %cp : tensor<128x128x!tile.ptr<f32>>
+  return
+}

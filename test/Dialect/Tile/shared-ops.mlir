@@ -20,3 +20,23 @@ func.func @ring(%p: tensor<64x32x!tile.ptr<f16>>, %m: tensor<64x32xi1>, %slot: i
   %other = tile.local_alloc : !tile.shared<2x32x16xi8, contiguous = 0>
   return %t : tensor<64x32xf16>
 }
+
+// TMA: a tensor descriptor, a descriptor block, the bulk copy of a block
+// into a slot (predicated), the wait on the slot's barrier, and the wait
+// for asynchronous dots.
+// CHECK-LABEL: func.func @tma
+// CHECK-SAME: %[[D:.*]]: !tile.tensordesc<64x64xf16>
+// CHECK: tile.descriptor_load %[[D]][%{{.*}}, %{{.*}}] : !tile.tensordesc<64x64xf16> -> tensor<64x64xf16>
+// CHECK: %[[RING:.*]] = tile.local_alloc : !tile.shared<2x64x64xf16, contiguous = 1>
+// CHECK: tile.async_tma_copy %[[D]][%{{.*}}, %{{.*}}], %[[RING]][%{{.*}}] if %{{.*}} : !tile.tensordesc<64x64xf16> -> !tile.shared<2x64x64xf16, contiguous = 1>
+// CHECK: tile.async_tma_wait %[[RING]][%{{.*}}] phase %{{.*}} : !tile.shared<2x64x64xf16, contiguous = 1>
+// CHECK: tile.dot_wait %{{.*}} : tensor<64x64xf32>
+func.func @tma(%d: !tile.tensordesc<64x64xf16>, %r: i32, %c: i32, %p: i1,
+               %acc: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %t = tile.descriptor_load %d[%r, %c] : !tile.tensordesc<64x64xf16> -> tensor<64x64xf16>
+  %ring = tile.local_alloc : !tile.shared<2x64x64xf16, contiguous = 1>
+  tile.async_tma_copy %d[%r, %c], %ring[%r] if %p : !tile.tensordesc<64x64xf16> -> !tile.shared<2x64x64xf16, contiguous = 1>
+  tile.async_tma_wait %ring[%r] phase %c : !tile.shared<2x64x64xf16, contiguous = 1>
+  %w = tile.dot_wait %acc : tensor<64x64xf32>
+  return %w : tensor<64x64xf32>
+}

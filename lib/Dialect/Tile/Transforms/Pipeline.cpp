@@ -369,7 +369,7 @@ void LoopPipeliner::transform() {
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, stepIv, ub);
     for (PipelinedLoad &l : loads) {
       if (auto tma = dyn_cast<DescriptorLoadOp>(l.load)) {
-        AsyncTmaCopyOp::create(b, loc, tma.getDesc(),
+        AsyncTmaCopyOp::create(b, tma.getLoc(), tma.getDesc(),
                                map.lookupOrDefault(tma.getRow()),
                                map.lookupOrDefault(tma.getCol()), l.buffer,
                                slot, inRange);
