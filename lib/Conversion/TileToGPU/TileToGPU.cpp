@@ -93,7 +93,16 @@ Value exchangeThroughShared(IndexEmitter &e, SharedScratch &scratch,
   Type elem = srcVec.getElementType();
   Type stored = storageType(elem);
   int64_t bytes = byteWidth(stored);
-  int64_t numElems = cast<RankedTensorType>(srcTileType).getNumElements();
+  // Elements the two index spaces span (padding included).
+  auto span = [](Type tileType, ArrayRef<int64_t> strides) {
+    int64_t last = 0;
+    for (auto [size, stride] :
+         llvm::zip(cast<RankedTensorType>(tileType).getShape(), strides))
+      last += (size - 1) * stride;
+    return last + 1;
+  };
+  int64_t numElems =
+      std::max(span(srcTileType, srcStrides), span(dstTileType, dstStrides));
   Value base = scratch.base(e.b, e.loc, op, numElems * bytes);
   if (elem != stored)
     src = arith::ExtUIOp::create(e.b, e.loc,
@@ -647,6 +656,32 @@ Value rematerializeIndices(IndexEmitter &e, ConversionPatternRewriter &rewriter,
   return Value();
 }
 
+/// Row-major strides for moving a tile between the layouts of `src` and
+/// `dst` through shared memory. When a row is a whole number of bank periods
+/// (128 bytes), rows get padded by the widest access either side makes (so
+/// those stay aligned): then threads that hold the same columns of
+/// consecutive rows (an mma accumulator's 8 rows a warp, or a column read)
+/// no longer all hit the same banks.
+static SmallVector<int64_t> exchangeStrides(RankedTensorType src,
+                                            RankedTensorType dst) {
+  ArrayRef<int64_t> shape = dst.getShape();
+  SmallVector<int64_t> strides = rowMajorStrides(shape);
+  int64_t bytes = byteWidth(storageType(dst.getElementType()));
+  unsigned last = shape.size() - 1;
+  if (shape.size() < 2 || (shape.back() * bytes) % 128 != 0)
+    return strides;
+  int64_t accessBytes = bytes;
+  for (RankedTensorType type : {src, dst}) {
+    DistributedView view = viewOf(type);
+    accessBytes = std::max(
+        accessBytes, sharedRunLength(view, view.order[0] == last, bytes) * bytes);
+  }
+  strides[last - 1] = shape.back() + accessBytes / bytes;
+  for (int d = int(last) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
 struct ConvertLayoutLowering : TilePattern<ConvertLayoutOp> {
   using TilePattern::TilePattern;
   LogicalResult
@@ -664,7 +699,7 @@ struct ConvertLayoutLowering : TilePattern<ConvertLayoutOp> {
       rewriter.replaceOp(op, recomputed);
       return success();
     }
-    auto strides = rowMajorStrides(op.getType().getShape());
+    auto strides = exchangeStrides(op.getSrc().getType(), op.getType());
     rewriter.replaceOp(op, exchangeThroughShared(e, state.scratch, op,
                                                  adaptor.getSrc(),
                                                  op.getSrc().getType(),

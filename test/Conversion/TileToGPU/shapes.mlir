@@ -2,9 +2,12 @@
 
 // Moving a tile between layouts goes through shared memory: a barrier, every
 // thread writes its elements (16 bytes at a time where they are adjacent),
-// a barrier, every thread reads those of its new layout.
-// CHECK-LABEL: llvm.mlir.global internal @__llk_smem_convert() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16384 x i8>
+// a barrier, every thread reads those of its new layout. Rows of 256 bytes
+// are padded by the 16-byte access to 272 (63 * 272 + 256 = 17392 bytes), so
+// the column-wise reads spread over the banks.
+// CHECK-LABEL: llvm.mlir.global internal @__llk_smem_convert() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<17392 x i8>
 // CHECK-LABEL: gpu.func @convert
+// CHECK: arith.constant dense<272> : vector<32xi32>
 // CHECK: gpu.barrier
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
 // CHECK: gpu.barrier
