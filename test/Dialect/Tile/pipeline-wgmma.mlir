@@ -3,21 +3,23 @@
 
 // For sm_90a (wgmma), the accumulator puts all four warps along M, and the
 // K loop lets the dot run asynchronously: each iteration waits for its
-// slot, starts its dot, and only behind a barrier (every warpgroup done
-// with the previous step, whose slot is refilled) starts the copies of
-// iteration k+3 into slot (k+3) % 4; a tile.dot_wait after the loop waits
-// for the last step before anything reads the accumulator.
+// slot (which synchronizes the program: every warpgroup has by then waited
+// for step k-2), starts its dot, and then starts the copies of iteration
+// k+2 into slot (k+2) % 4, the one step k-2 read, with no barrier of their
+// own; a tile.dot_wait after the loop waits for the last step before
+// anything reads the accumulator.
 // CHECK-LABEL: func.func @wgmma_loop
 // CHECK: %[[RA:.*]] = tile.local_alloc : !tile.shared<4x128x64xf16, contiguous = 1>
 // CHECK: %[[RB:.*]] = tile.local_alloc : !tile.shared<4x64x128xf16, contiguous = 1>
-// CHECK-COUNT-3: tile.async_commit
+// CHECK-COUNT-2: tile.async_commit
+// CHECK-NOT: tile.async_commit
 // CHECK: %[[LOOP:.*]]:3 = scf.for
-// CHECK: tile.async_wait pending = 2
+// CHECK: tile.async_wait pending = 1
 // CHECK-NOT: tile.async_copy
 // CHECK: tile.local_load %[[RA]]
 // CHECK: tile.local_load %[[RB]]
 // CHECK: %[[D:.*]] = tile.dot {{.*}} -> tensor<128x128xf32, #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>>
-// CHECK-NEXT: tile.barrier
+// CHECK-NOT: tile.barrier
 // CHECK: tile.async_copy %{{.*}}, %[[RA]]
 // CHECK: tile.async_copy %{{.*}}, %[[RB]]
 // CHECK-NEXT: tile.async_commit

@@ -241,7 +241,8 @@ bool LoopPipeliner::computeSlice() {
 }
 
 std::optional<std::pair<DotOp, unsigned>> LoopPipeliner::asyncDot() const {
-  if (!wgmma)
+  // With one K step in flight, cp.async copies run S - 2 steps ahead.
+  if (!wgmma || numStages < 3)
     return std::nullopt;
   auto contiguousDim = [&](Value operand) -> std::optional<unsigned> {
     for (const PipelinedLoad &l : loads)
@@ -270,10 +271,16 @@ void LoopPipeliner::transform() {
   // Copies run S - 1 iterations ahead of the dot, into slot (k - 1) % S,
   // which the dot of iteration k - 1 read. A synchronous dot is done with it
   // when iteration k starts. An asynchronous one (wgmma) may still be
-  // reading it until the dot of iteration k waits for it; the copies then
-  // follow that dot, behind a barrier (every warpgroup done with k - 1).
+  // reading it until the dot of iteration k waits for it. With cp.async,
+  // the group wait at the top of iteration k synchronizes the program, and
+  // by then every warpgroup has waited for step k - 2: the copies follow
+  // the dot, S - 2 iterations ahead into slot (k - 2) % S, with no barrier
+  // of their own. TMA copies wait on their barriers only; they follow the
+  // dot behind a barrier (every warpgroup done with k - 1), S - 1 ahead.
   std::optional<std::pair<DotOp, unsigned>> async = asyncDot();
-  unsigned distance = numStages - 1;
+  bool anyCpAsync = llvm::any_of(loads, [](auto &l) { return !l.isTma(); });
+  bool anyTma = llvm::any_of(loads, [](auto &l) { return l.isTma(); });
+  unsigned distance = async && anyCpAsync ? numStages - 2 : numStages - 1;
   Value iv = loop.getInductionVar();
   Type ivType = iv.getType();
   auto yield = cast<scf::YieldOp>(body->getTerminator());
@@ -362,8 +369,6 @@ void LoopPipeliner::transform() {
   // (values of the slice already mapped), into `slot`; off past the end.
   // cp.async copies are waited for by groups (tile.async_wait, which also
   // synchronizes the program); TMA copies by their slot's barrier.
-  bool anyCpAsync = llvm::any_of(loads, [](auto &l) { return !l.isTma(); });
-  bool anyTma = llvm::any_of(loads, [](auto &l) { return l.isTma(); });
   auto issueCopies = [&](Value stepIv, Value slot, IRMapping &map) {
     Value inRange =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, stepIv, ub);
@@ -387,7 +392,7 @@ void LoopPipeliner::transform() {
       AsyncCommitOp::create(b, loc);
   };
 
-  // Prologue: iterations 0 .. S-2, advancing the carried values.
+  // Prologue: iterations 0 .. distance-1, advancing the carried values.
   SmallVector<Value> state;
   for (unsigned i : carried)
     state.push_back(loop.getInitArgs()[i]);
@@ -409,7 +414,7 @@ void LoopPipeliner::transform() {
     if (!uniformStep.count(i))
       loop.getTiedLoopInit(body->getArgument(i + 1))->set(state[k]);
 
-  // The loop: wait for this iteration's slot, copy iteration k+S-1's.
+  // The loop: wait for this iteration's slot, copy iteration k+distance's.
   b.setInsertionPointToStart(body);
   Value index = arith::SubIOp::create(b, loc, iv, lb);
   if (*getConstantIntValue(step) != 1)
@@ -433,7 +438,8 @@ void LoopPipeliner::transform() {
   }
   if (async) {
     b.setInsertionPointAfter(async->first);
-    BarrierOp::create(b, loc);
+    if (!anyCpAsync)
+      BarrierOp::create(b, loc);
   } else if (!anyCpAsync) {
     // Nothing synchronized the program yet: every thread must be done with
     // the slot of iteration k-1 before it is refilled.
