@@ -67,14 +67,15 @@ compile matmul 128 256 64 8 3 - -D GROUP_SIZE_M=8
 compile matmul 64 64 32 4 3 - -D GROUP_SIZE_M=8
 compile matmul 128 256 32 8 4 late_pre -D GROUP_SIZE_M=8
 # sm_90a (tag sm90a): the same sources, dots on warpgroup MMA (wgmma).
-for cfg in "128 128 64 4 3" "128 128 64 4 4" "128 128 64 4 5" "128 256 64 8 3" \
-           "128 256 64 8 4" "64 128 64 4 4" "64 256 64 4 3" "64 256 64 4 4" \
-           "128 128 64 8 4" "256 128 64 8 3" "256 128 64 8 4"; do
+# Asynchronous dots run their cp.async copies S-2 steps ahead: 4-6 stages.
+for cfg in "128 128 64 4 4" "128 128 64 4 5" "128 128 64 4 6" "128 256 64 8 4" \
+           "64 128 64 4 4" "64 256 64 4 4" "64 256 64 4 5" "128 128 64 8 4" \
+           "128 128 64 8 5" "128 128 64 8 6" "256 128 64 8 4"; do
   set -- $cfg
   compile gemm_f16 "$@" sm90a
   compile gemm_bf16 "$@" sm90a
 done
-compile matmul 128 256 64 8 3 sm90a -D GROUP_SIZE_M=8
+compile matmul 128 256 64 8 4 sm90a -D GROUP_SIZE_M=8
 # sm_90a with TMA: examples/gemm_tma.mlir (tensor descriptors).
 for cfg in "128 128 64 4 3" "128 128 64 4 4" "128 256 64 8 3" "128 256 64 8 4" \
            "64 256 64 4 4" "128 128 64 8 4" "256 128 64 8 3" "256 128 64 8 4"; do
