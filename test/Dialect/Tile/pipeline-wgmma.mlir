@@ -1,5 +1,6 @@
 // RUN: llk-opt %s -tile-assign-layouts=wgmma=true -tile-pipeline="num-stages=4 wgmma=true" -mlir-print-local-scope | FileCheck %s
 // RUN: llk-opt %s -tile-assign-layouts -tile-pipeline=num-stages=4 -mlir-print-local-scope | FileCheck %s --check-prefix=SYNC
+// RUN: llk-opt %s -tile-assign-layouts=wgmma=true -tile-pipeline="num-stages=3 wgmma=true" -mlir-print-local-scope | FileCheck %s --check-prefix=S3
 
 // For sm_90a (wgmma), the accumulator puts all four warps along M, and the
 // K loop lets the dot run asynchronously: each iteration waits for its
@@ -27,6 +28,18 @@
 // CHECK: tile.async_wait pending = 0
 // CHECK-NEXT: %[[DONE:.*]] = tile.dot_wait %[[LOOP]]#0
 // CHECK: tile.convert_layout %[[DONE]]
+// With 3 stages, refilling the slot of step k-2 would leave the copies one
+// step to land: they refill that of step k-1 instead, two steps ahead,
+// behind a barrier after the dot.
+// S3-LABEL: func.func @wgmma_loop
+// S3-COUNT-2: tile.async_commit
+// S3: scf.for
+// S3: tile.async_wait pending = 1
+// S3: tile.dot
+// S3-NEXT: tile.barrier
+// S3: tile.async_copy
+// S3: scf.yield
+// S3: tile.dot_wait
 
 // Without wgmma: the copies come before the dot, no barrier after it, no
 // dot_wait; warps split over M and N.

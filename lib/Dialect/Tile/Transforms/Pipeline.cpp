@@ -241,8 +241,7 @@ bool LoopPipeliner::computeSlice() {
 }
 
 std::optional<std::pair<DotOp, unsigned>> LoopPipeliner::asyncDot() const {
-  // With one K step in flight, cp.async copies run S - 2 steps ahead.
-  if (!wgmma || numStages < 3)
+  if (!wgmma)
     return std::nullopt;
   auto contiguousDim = [&](Value operand) -> std::optional<unsigned> {
     for (const PipelinedLoad &l : loads)
@@ -271,16 +270,18 @@ void LoopPipeliner::transform() {
   // Copies run S - 1 iterations ahead of the dot, into slot (k - 1) % S,
   // which the dot of iteration k - 1 read. A synchronous dot is done with it
   // when iteration k starts. An asynchronous one (wgmma) may still be
-  // reading it until the dot of iteration k waits for it. With cp.async,
-  // the group wait at the top of iteration k synchronizes the program, and
-  // by then every warpgroup has waited for step k - 2: the copies follow
-  // the dot, S - 2 iterations ahead into slot (k - 2) % S, with no barrier
-  // of their own. TMA copies wait on their barriers only; they follow the
-  // dot behind a barrier (every warpgroup done with k - 1), S - 1 ahead.
+  // reading it until the dot of iteration k waits for it; the copies then
+  // follow the dot, behind a barrier (every warpgroup done with k - 1).
+  // With cp.async and 4 or more stages they skip that barrier: the group
+  // wait at the top of iteration k synchronizes the program, and by then
+  // every warpgroup has waited for step k - 2, so they refill slot
+  // (k - 2) % S, S - 2 iterations ahead. (With 3 stages that would leave
+  // one step to hide the copies' latency; the barrier costs less.)
   std::optional<std::pair<DotOp, unsigned>> async = asyncDot();
   bool anyCpAsync = llvm::any_of(loads, [](auto &l) { return !l.isTma(); });
   bool anyTma = llvm::any_of(loads, [](auto &l) { return l.isTma(); });
-  unsigned distance = async && anyCpAsync ? numStages - 2 : numStages - 1;
+  bool refillTwoBack = async && anyCpAsync && numStages >= 4;
+  unsigned distance = refillTwoBack ? numStages - 2 : numStages - 1;
   Value iv = loop.getInductionVar();
   Type ivType = iv.getType();
   auto yield = cast<scf::YieldOp>(body->getTerminator());
@@ -438,7 +439,7 @@ void LoopPipeliner::transform() {
   }
   if (async) {
     b.setInsertionPointAfter(async->first);
-    if (!anyCpAsync)
+    if (!refillTwoBack)
       BarrierOp::create(b, loc);
   } else if (!anyCpAsync) {
     // Nothing synchronized the program yet: every thread must be done with
