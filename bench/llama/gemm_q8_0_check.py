@@ -6,6 +6,7 @@ f16-rounded dequantized weights. Shapes: 512x4096x4096 and an awkward
 
     python3 bench/llama/gemm_q8_0_check.py PTX BLOCK_M BLOCK_N
 """
+import json
 import sys
 from pathlib import Path
 
@@ -17,7 +18,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench as B  # noqa: E402
 
 ptx, bm, bn = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+# The pipelined kernel keeps its ring of buffers in dynamic shared memory
+# (llkc's metadata beside the PTX says how much).
+smem = json.loads(Path(ptx + ".json").read_text())["kernels"][0]["dynamic_shared_bytes"]
 fn = cupy.RawModule(path=ptx).get_function("gemm_q8_0_kernel")
+fn.max_dynamic_shared_size_bytes = smem
 fails = 0
 for M, N, K in ((512, 4096, 4096), (333, 1000, 4128)):
     g = torch.Generator(device="cuda")
@@ -33,7 +38,8 @@ for M, N, K in ((512, 4096, 4096), (333, 1000, 4128)):
     grid = ((M + bm - 1) // bm) * ((N + bn - 1) // bn)
     fn((grid, 1, 1), (128, 1, 1),
        (np.uint64(a.data_ptr()), np.uint64(w.data_ptr()), np.uint64(c.data_ptr()),
-        np.int32(M), np.int32(N), np.int32(K), np.int32(K), np.int32(N)))
+        np.int32(M), np.int32(N), np.int32(K), np.int32(K), np.int32(N)),
+       shared_mem=smem)
     torch.cuda.synchronize()
     err = ((c.double().cpu() - ref).norm() / ref.norm()).item()
     ok = err < 1e-3
