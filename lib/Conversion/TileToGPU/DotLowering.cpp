@@ -406,11 +406,7 @@ SmallVector<Value> pinAfterWait(IndexEmitter &e, ArrayRef<Value> values) {
       constraints += std::to_string(i) + (i + 1 < chunk.size() ? "," : "");
     auto type = LLVM::LLVMStructType::getLiteral(
         e.b.getContext(), SmallVector<Type>(chunk.size(), e.b.getF32Type()));
-    auto asmOp = LLVM::InlineAsmOp::create(
-        e.b, e.loc, type, chunk, /*asm_string=*/"", constraints,
-        /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/nullptr,
-        /*operand_attrs=*/nullptr);
+    auto asmOp = e.inlineAsm(type, chunk, /*text=*/"", constraints);
     for (size_t i = 0; i < chunk.size(); ++i)
       pinned.push_back(LLVM::ExtractValueOp::create(
           e.b, e.loc, asmOp.getResult(0), ArrayRef<int64_t>{int64_t(i)}));
@@ -932,15 +928,11 @@ struct AsyncTmaWaitLowering : TilePattern<AsyncTmaWaitOp> {
     // none, so nothing would keep it alive.
     Value address = LLVM::PtrToIntOp::create(rewriter, op.getLoc(),
                                              rewriter.getI32Type(), barrier);
-    LLVM::InlineAsmOp::create(
-        rewriter, op.getLoc(), /*res=*/Type(),
-        ValueRange{address, adaptor.getPhase()},
-        "{\n.reg .pred done;\nwait:\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n"
-        "@!done bra wait;\n}",
-        "r,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/nullptr,
-        /*operand_attrs=*/nullptr);
+    e.inlineAsm(Type(), ValueRange{address, adaptor.getPhase()},
+                "{\n.reg .pred done;\nwait:\n"
+                "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n"
+                "@!done bra wait;\n}",
+                "r,r");
     rewriter.eraseOp(op);
     return success();
   }
@@ -1030,11 +1022,8 @@ struct DotWaitLowering : TilePattern<DotWaitOp> {
     SmallVector<Value> values;
     for (int64_t i = 0; i < n; ++i)
       values.push_back(e.extract(acc, i));
-    Value result = e.poison(acc.getType());
-    for (auto [i, v] : llvm::enumerate(pinAfterWait(e, values)))
-      result = vector::InsertOp::create(rewriter, op.getLoc(), v, result,
-                                        ArrayRef<int64_t>{int64_t(i)});
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, e.fromElements(rewriter.getF32Type(),
+                                          pinAfterWait(e, values)));
     return success();
   }
 };

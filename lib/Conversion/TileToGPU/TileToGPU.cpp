@@ -295,11 +295,8 @@ Value loadChunk(IndexEmitter &e, Value addr, Value pred, Value other,
       words.count == 1
           ? reg
           : LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(words.count, reg));
-  auto inlineAsm = LLVM::InlineAsmOp::create(
-      e.b, e.loc, resultType, operands, asmText, constraints,
-      /*has_side_effects=*/op.getIsVolatile(), /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
-      ArrayAttr());
+  auto inlineAsm = e.inlineAsm(resultType, operands, asmText, constraints,
+                               /*sideEffects=*/op.getIsVolatile());
   SmallVector<Value> regs;
   for (unsigned i = 0; i < words.count; ++i)
     regs.push_back(words.count == 1
@@ -333,11 +330,7 @@ void storeChunk(IndexEmitter &e, Value addr, Value pred, Value chunk,
   }
   asmText += "st.global" + hints + vecSuffix(words.count) + "." +
              words.ptxType() + " [$0], " + operandList(1, words.count) + ";";
-  LLVM::InlineAsmOp::create(e.b, e.loc, TypeRange{}, operands, asmText,
-                            constraints, /*has_side_effects=*/true,
-                            /*is_align_stack=*/false,
-                            LLVM::tailcallkind::TailCallKind::None,
-                            LLVM::AsmDialectAttr(), ArrayAttr());
+  e.inlineAsm(Type(), operands, asmText, constraints);
 }
 
 /// A run of `bytes` (4, 8 or 16) contiguous bytes at an address known to be
@@ -901,11 +894,7 @@ struct PrefetchLowering : TilePattern<PrefetchOp> {
         text = "@$1 " + text;
         constraints += ",b";
       }
-      LLVM::InlineAsmOp::create(rewriter, op.getLoc(), TypeRange{}, operands,
-                                text, constraints, /*has_side_effects=*/true,
-                                /*is_align_stack=*/false,
-                                LLVM::tailcallkind::TailCallKind::None,
-                                LLVM::AsmDialectAttr(), ArrayAttr());
+      e.inlineAsm(Type(), operands, text, constraints);
     };
     if (!isa<RankedTensorType>(op.getPtr().getType())) {
       emit(adaptor.getPtr(), adaptor.getMask());
@@ -942,12 +931,7 @@ Value emitAtomic(IndexEmitter &e, StringRef opcode, Value addr,
   text += ";";
   constraints += ",b";
   operands.push_back(pred ? pred : e.i1(true));
-  return LLVM::InlineAsmOp::create(e.b, e.loc, type, operands, text, constraints,
-                                   /*has_side_effects=*/true,
-                                   /*is_align_stack=*/false,
-                                   LLVM::tailcallkind::TailCallKind::None,
-                                   LLVM::AsmDialectAttr(), ArrayAttr())
-      .getResult(0);
+  return e.inlineAsm(type, operands, text, constraints).getResult(0);
 }
 
 /// atomic_rmw on one element. f32 max/min use the integer order of IEEE

@@ -163,6 +163,16 @@ public:
     return vector::FromElementsOp::create(b, loc, type, elems);
   }
   Value poison(Type type) { return ub::PoisonOp::create(b, loc, type); }
+  /// PTX inline assembly: `text` with `$i` operands per `constraints`; no
+  /// result where `result` is null.
+  LLVM::InlineAsmOp inlineAsm(Type result, ValueRange operands, StringRef text,
+                              StringRef constraints, bool sideEffects = true) {
+    return LLVM::InlineAsmOp::create(
+        b, loc, result ? TypeRange(result) : TypeRange(), operands, text,
+        constraints, sideEffects, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+        ArrayAttr());
+  }
 
   OpBuilder &b;
   Location loc;
