@@ -253,35 +253,31 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
   return success();
 }
 
+/// `attr` is an integer in [lo, hi]; `note` explains the range.
+static LogicalResult verifyIntegerInRange(Operation *op, NamedAttribute attr,
+                                          int64_t lo, int64_t hi,
+                                          StringRef note = "") {
+  auto value = dyn_cast<IntegerAttr>(attr.getValue());
+  if (!value || value.getInt() < lo || value.getInt() > hi)
+    return op->emitError() << "'" << attr.getName().getValue()
+                           << "' must be an integer in [" << lo << ", " << hi
+                           << "]" << note << ", got " << attr.getValue();
+  return success();
+}
+
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
-  if (name == kNumWarpsAttr) {
-    if (!isa<func::FuncOp>(op))
-      return op->emitError() << "'" << name << "' applies to kernel functions";
+  bool kernelAttr = name == kNumWarpsAttr || name == kNumStagesAttr ||
+                    name == kMinProgramsPerSMAttr;
+  if (kernelAttr && !isa<func::FuncOp>(op))
+    return op->emitError() << "'" << name << "' applies to kernel functions";
+  if (name == kNumWarpsAttr)
     return verifyPowerOfTwoAttr(op, attr, 32);
-  }
-  if (name == kNumStagesAttr) {
-    if (!isa<func::FuncOp>(op))
-      return op->emitError() << "'" << name << "' applies to kernel functions";
-    auto value = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!value || value.getInt() < 1 || value.getInt() > 8)
-      return op->emitError() << "'" << name
-                             << "' must be an integer in [1, 8] (1: no "
-                                "pipelining), got "
-                             << attr.getValue();
-    return success();
-  }
-  if (name == kMinProgramsPerSMAttr) {
-    if (!isa<func::FuncOp>(op))
-      return op->emitError() << "'" << name << "' applies to kernel functions";
-    auto value = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!value || value.getInt() < 1 || value.getInt() > 32)
-      return op->emitError() << "'" << name
-                             << "' must be an integer in [1, 32], got "
-                             << attr.getValue();
-    return success();
-  }
+  if (name == kNumStagesAttr)
+    return verifyIntegerInRange(op, attr, 1, 8, " (1: no pipelining)");
+  if (name == kMinProgramsPerSMAttr)
+    return verifyIntegerInRange(op, attr, 1, 32);
   return op->emitError() << "unknown tile attribute '" << name << "'";
 }
 
