@@ -1,6 +1,7 @@
 //===- Metadata.cpp - kernel metadata for launchers -----------------------===//
 
 #include "llk/Compiler/Metadata.h"
+#include "llk/Conversion/Passes.h"
 #include "llk/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -10,8 +11,6 @@
 
 using namespace mlir;
 using namespace llk;
-
-static constexpr llvm::StringLiteral kSharedPrefix = "__llk_smem_";
 
 static std::optional<std::string> scalarName(Type type) {
   if (auto i = dyn_cast<IntegerType>(type))
@@ -73,7 +72,7 @@ LogicalResult llk::completeFromLowered(ModuleOp lowered,
   llvm::StringMap<ArrayAttr> tmaBoxes;
   lowered.walk([&](Operation *op) {
     if (isa<LLVM::LLVMFuncOp, gpu::GPUFuncOp>(op))
-      if (auto boxes = op->getAttrOfType<ArrayAttr>("llk.tma_boxes"))
+      if (auto boxes = op->getAttrOfType<ArrayAttr>(kTmaBoxesAttr))
         tmaBoxes[cast<SymbolOpInterface>(op).getName()] = boxes;
     if (auto func = dyn_cast<LLVM::LLVMFuncOp>(op)) {
       // The NVVM lowering turns the gpu.func's known block size into
@@ -93,7 +92,7 @@ LogicalResult llk::completeFromLowered(ModuleOp lowered,
       if (name.consume_front(kSharedPrefix)) {
         // A buffer past 48 KB is an extern array: dynamic shared memory.
         if (auto bytes = global->getAttrOfType<IntegerAttr>(
-                "llk.dynamic_shared_bytes")) {
+                kDynamicSharedBytesAttr)) {
           dynamicShared[name] = bytes.getInt();
           return;
         }

@@ -14,6 +14,16 @@
 
 namespace llk {
 
+/// What convert-tile-to-gpu leaves in the lowered module for the kernel
+/// metadata (Metadata.cpp) to read:
+/// each kernel's shared memory is the global `<kSharedPrefix><kernel>`;
+constexpr llvm::StringLiteral kSharedPrefix = "__llk_smem_";
+/// on a dynamic shared-memory global, its size in bytes;
+constexpr llvm::StringLiteral kDynamicSharedBytesAttr = "llk.dynamic_shared_bytes";
+/// on a kernel, the TMA box of each tensor-descriptor argument, as
+/// [argument, rows, columns] triples, which the host must encode.
+constexpr llvm::StringLiteral kTmaBoxesAttr = "llk.tma_boxes";
+
 #define GEN_PASS_DECL
 #include "llk/Conversion/Passes.h.inc"
 

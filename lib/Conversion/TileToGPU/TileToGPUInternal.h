@@ -8,6 +8,7 @@
 #ifndef LLK_LIB_CONVERSION_TILETOGPU_TILETOGPUINTERNAL_H
 #define LLK_LIB_CONVERSION_TILETOGPU_TILETOGPUINTERNAL_H
 
+#include "llk/Conversion/Passes.h"
 #include "llk/Dialect/Tile/IR/Layout.h"
 #include "llk/Dialect/Tile/IR/TileDialect.h"
 
@@ -28,7 +29,6 @@ namespace llk::togpu {
 /// llk-mma-fragment-prefetch.
 constexpr llvm::StringLiteral kMmaStepAttr = "llk.mma_step";
 
-
 using namespace mlir;
 using namespace llk::tile;
 
@@ -36,12 +36,9 @@ constexpr unsigned kGlobalAddressSpace = 1;
 constexpr unsigned kSharedAddressSpace = 3;
 /// shared::cluster: the shared memory of any program of the cluster.
 constexpr unsigned kSharedClusterAddressSpace = 7;
-constexpr llvm::StringLiteral kSharedPrefix = "__llk_smem_";
 /// Shared memory a kernel may declare statically; past it, its buffer is
 /// dynamic shared memory that the launch provides.
 constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
-/// On a dynamic shared-memory buffer: its size in bytes.
-constexpr llvm::StringLiteral kDynamicSharedBytesAttr = "llk.dynamic_shared_bytes";
 
 inline unsigned byteWidth(Type elem) {
   if (isa<PtrType>(elem))
@@ -324,10 +321,6 @@ struct LoweringState {
   /// `llk.tma_boxes` attribute ([argument, rows, columns] triples).
   llvm::StringMap<std::map<unsigned, std::pair<int64_t, int64_t>>> tmaBoxes;
 };
-
-/// Name of the kernel attribute that lists the TMA boxes of its descriptor
-/// arguments (see LoweringState::tmaBoxes); the kernel metadata reads it.
-constexpr llvm::StringLiteral kTmaBoxesAttr = "llk.tma_boxes";
 
 /// The TMA box (rows, columns) that fills a slot of `buffer` (a tile with
 /// `outer` rows of 128-byte slabs): 8 rows when warpgroup MMA reorders the
