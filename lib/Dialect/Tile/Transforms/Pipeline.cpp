@@ -452,10 +452,9 @@ void LoopPipeliner::transform() {
   for (unsigned i : carried)
     if (uniformStep.count(i))
       map.map(body->getArgument(i + 1), pointerAt(i, aheadIndex));
-  // Late copies go just before the yield: slot (k+S-1) % S was last read in
-  // iteration k-1, before this iteration's wait synchronized the threads, so
-  // it is as free there as here, and the wait still finds S-2 groups newer
-  // than iteration k's.
+  // Late copies go just before the yield: the slot they refill is as free
+  // there as right after the wait (nothing in this iteration reads it), and
+  // the next wait still finds as many groups newer than its own.
   OpBuilder::InsertPoint top = b.saveInsertionPoint();
   if (lateCopies)
     b.setInsertionPoint(yield);
@@ -464,7 +463,7 @@ void LoopPipeliner::transform() {
   issueCopies(aheadIv, writeSlot, map);
   b.restoreInsertionPoint(top);
   // A recomputed pointer tile is no longer advanced (canonicalization then
-  // drops it from the loop); the others are, S-1 iterations ahead.
+  // drops it from the loop); the others are, `distance` iterations ahead.
   for (unsigned i : carried)
     yield->setOperand(i, uniformStep.count(i)
                              ? Value(body->getArgument(i + 1))

@@ -229,31 +229,6 @@ private:
 /// Untyped device memory, freed on destruction. On the interpreter, host
 /// memory (256-byte aligned, filled with 0xff bytes — NaN for floats — as a
 /// GPU's is not zeroed) that kernels may access; copies are memcpy.
-class DeviceMemory;
-
-/// A CUtensorMap (TMA descriptor) in device memory for a row-major 2-D
-/// tensor, encoded for a kernel's !tile.tensordesc parameter `param` (its
-/// element type, its metadata's box, the 128-byte swizzle; zeros past the
-/// edges): pass it as that argument. Throws InvalidArgument if `param` is
-/// not a descriptor or the tensor breaks TMA's rules (a 16-byte aligned
-/// address, a row stride that is a multiple of 16 bytes), Cuda if the driver
-/// refuses the encoding.
-class TensorMap {
-public:
-  TensorMap(const Device &device, const ParamInfo &param, uint64_t address,
-            uint64_t rows, uint64_t cols, uint64_t rowStrideBytes);
-  ~TensorMap();
-  TensorMap(TensorMap &&) noexcept;
-  TensorMap &operator=(TensorMap &&) noexcept;
-  /// The map's address in device memory: the kernel argument.
-  uint64_t address() const;
-  ScalarType type() const { return type_; }
-
-private:
-  std::unique_ptr<DeviceMemory> memory_;
-  ScalarType type_;
-};
-
 class DeviceMemory {
 public:
   DeviceMemory(const Device &device, size_t bytes);
@@ -278,6 +253,29 @@ private:
   std::shared_ptr<Device::Impl> device_;
   uint64_t address_ = 0;
   size_t bytes_ = 0;
+};
+
+/// A CUtensorMap (TMA descriptor) in device memory for a row-major 2-D
+/// tensor, encoded for a kernel's !tile.tensordesc parameter `param` (its
+/// element type, its metadata's box, the 128-byte swizzle; zeros past the
+/// edges): pass it as that argument. Throws InvalidArgument if `param` is
+/// not a descriptor or the tensor breaks TMA's rules (a 16-byte aligned
+/// address, a row stride that is a multiple of 16 bytes), Cuda if the driver
+/// refuses the encoding.
+class TensorMap {
+public:
+  TensorMap(const Device &device, const ParamInfo &param, uint64_t address,
+            uint64_t rows, uint64_t cols, uint64_t rowStrideBytes);
+  ~TensorMap();
+  TensorMap(TensorMap &&) noexcept;
+  TensorMap &operator=(TensorMap &&) noexcept;
+  /// The map's address in device memory: the kernel argument.
+  uint64_t address() const;
+  ScalarType type() const { return type_; }
+
+private:
+  std::unique_ptr<DeviceMemory> memory_;
+  ScalarType type_;
 };
 
 /// Element types a buffer may hold, as kernels see them.
