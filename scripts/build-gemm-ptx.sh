@@ -6,7 +6,8 @@
 #   scripts/build-gemm-ptx.sh && (GPU) python3 scripts/gpu-gemm-bench.py build/gemm-ptx
 # File names: <kernel>_<BM>x<BN>x<BK>_w<warps>_s<stages>[_<tag>].ptx (matmul
 # adds GROUP_SIZE_M=8; gemm_f16 and gemm_bf16 are gemm.mlir at T=f16 and
-# T=bf16, gemm_tma_f16 and gemm_tma_bf16 gemm_tma.mlir), each with llkc's launch metadata <file>.json beside it. Tags name
+# T=bf16, gemm_tma_f16 and gemm_tma_bf16 gemm_tma.mlir, gemm_splitk_f16 and
+# gemm_splitk_bf16 gemm_splitk.mlir), each with llkc's launch metadata <file>.json beside it. Tags name
 # the code-generation options of a configuration: sm90a (--arch sm_90a: dots
 # on warpgroup MMA), late (--late-copies), pre (--mma-prefetch), c<N>
 # (--min-programs-per-sm N).
@@ -38,6 +39,8 @@ compile() { # kernel bm bn bk warps stages [tag] [extra -D...]
   case $kernel in
     gemm_f16 | gemm_bf16) source=gemm; set -- -D T="${kernel#gemm_}" "$@" ;;
     gemm_tma_f16 | gemm_tma_bf16) source=gemm_tma; set -- -D T="${kernel#gemm_tma_}" "$@" ;;
+    gemm_splitk_f16 | gemm_splitk_bf16)
+      source=gemm_splitk; set -- -D T="${kernel#gemm_splitk_}" -D RED_ROWS=16 "$@" ;;
   esac
   "$llkc" "examples/$source.mlir" -D BLOCK_M="$bm" -D BLOCK_N="$bn" -D BLOCK_K="$bk" \
     "$@" --num-warps "$w" --num-stages "$s" "${flags[@]}" --arch "$arch" -o "$file"
@@ -77,6 +80,16 @@ for cfg in "128 128 64 4 3" "128 128 64 8 3" "128 128 64 4 4" "128 128 64 4 5" "
   compile gemm_bf16 "$@" sm90a
 done
 compile matmul 128 256 64 8 4 sm90a -D GROUP_SIZE_M=8
+# The split-K tail (examples/gemm_splitk.mlir): the blocks of the last,
+# partly filled wave split along K; the benchmark picks the split from the
+# occupancy.
+for cfg in "128 128 32 4 4 late_pre" "128 128 64 8 4 pre" "128 256 32 8 4 late_pre" \
+           "128 128 64 8 3 sm90a" "128 128 64 8 4 sm90a" "128 256 64 8 4 sm90a" \
+           "128 128 64 4 4 sm90a"; do
+  set -- $cfg
+  compile gemm_splitk_f16 "$@"
+  case $cfg in *sm90a) compile gemm_splitk_bf16 "$@" ;; esac
+done
 # sm_90a with TMA: examples/gemm_tma.mlir (tensor descriptors).
 for cfg in "128 128 64 4 3" "128 128 64 4 4" "128 256 64 8 3" "128 256 64 8 4" \
            "64 256 64 4 4" "128 128 64 8 4" "256 128 64 8 3" "256 128 64 8 4"; do

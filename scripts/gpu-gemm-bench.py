@@ -101,20 +101,24 @@ def triton_matmul(a, b):
 # llk kernels
 # --------------------------------------------------------------------------
 class LlkGemm:
-    """One llkc-compiled PTX: gemm_f16 or gemm_bf16 (2-D grid) or matmul (grouped, 1-D)."""
+    """One llkc-compiled PTX: gemm_f16 or gemm_bf16 (2-D grid), matmul (grouped,
+    1-D), gemm_tma_* (tensor descriptors) or gemm_splitk_* (split-K tail: two
+    kernels, a workspace and a schedule from the occupancy)."""
 
     def __init__(self, path):
         name = os.path.basename(path)
         # Optional tags after the stages: _sm90a (built for sm_90a: dots on
         # wgmma), _late, _pre, _c<N> (build-gemm-ptx.sh names them).
-        m = re.match(r"(gemm_tma_f16|gemm_tma_bf16|gemm_f16|gemm_bf16|matmul)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)((?:_[a-z]+\d*[a-z]*)*)\.ptx$", name)
+        m = re.match(r"(gemm_tma_f16|gemm_tma_bf16|gemm_splitk_f16|gemm_splitk_bf16|gemm_f16|gemm_bf16|matmul)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)((?:_[a-z]+\d*[a-z]*)*)\.ptx$", name)
         if not m:
             raise ValueError(f"unexpected PTX name {name}")
         self.kernel = m.group(1)
         # gemm_f16 and gemm_bf16 are both examples/gemm.mlir's gemm_kernel.
         self.tma = self.kernel.startswith("gemm_tma")
+        self.splitk = self.kernel.startswith("gemm_splitk")
         self.entry = ("matmul_kernel" if self.kernel == "matmul" else
-                      "gemm_tma_kernel" if self.tma else "gemm_kernel")
+                      "gemm_tma_kernel" if self.tma else
+                      "gemm_splitk_kernel" if self.splitk else "gemm_kernel")
         self.bm, self.bn, self.bk, self.warps, self.stages = map(int, m.group(2, 3, 4, 5, 6))
         tags = m.group(7).split("_")[1:]
         self.wgmma = "sm90a" in tags
@@ -123,12 +127,23 @@ class LlkGemm:
             self.label += " " + ("wgmma" if t == "sm90a" else t)
         if self.tma:
             self.label += " tma"
+        if self.splitk:
+            self.label += " splitk"
         self.module = cupy.RawModule(path=path)
         self.function = self.module.get_function(self.entry)
         # llkc's launch metadata: a buffer past 48 KB is dynamic shared
         # memory, which every launch must provide (and opt in to).
         with open(path + ".json") as f:
-            meta = next(k for k in json.load(f)["kernels"] if k["name"] == self.entry)
+            metadata = json.load(f)
+        kernels = metadata["kernels"]
+        meta = next(k for k in kernels if k["name"] == self.entry)
+        if self.splitk:
+            reduce_meta = next(k for k in kernels if k["name"] == "gemm_splitk_reduce_kernel")
+            self.reduce = self.module.get_function("gemm_splitk_reduce_kernel")
+            self.reduce_threads = 32 * reduce_meta["num_warps"]
+            self.red_rows = metadata["constants"]["RED_ROWS"]
+            self.workspace = {}
+            self.slots = None
         # gemm_tma: the boxes its A and B descriptors must be encoded with.
         self.tma_boxes = [p["tma_box"] for p in meta["params"] if p["kind"] == "tensordesc"]
         self.descriptors = {}
@@ -140,11 +155,45 @@ class LlkGemm:
         # configurations).
         self.function.preferred_shared_memory_carveout = 100
 
+    def schedule(self, M, N, K):
+        """gemm_splitk's (num_full, split_k): the blocks of the whole waves
+        over all of K; the rest in as many parts of K as fill the last wave."""
+        if self.slots is None:
+            per_sm = ctypes.c_int()
+            check_cu(libcuda().cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                ctypes.byref(per_sm), ctypes.c_void_p(self.function.kernel.ptr),
+                32 * self.warps, ctypes.c_size_t(self.dynamic_shared)),
+                "cuOccupancyMaxActiveBlocksPerMultiprocessor")
+            self.slots = per_sm.value * torch.cuda.get_device_properties(0).multi_processor_count
+        tiles = triton.cdiv(M, self.bm) * triton.cdiv(N, self.bn)
+        tail = tiles % self.slots
+        split_k = min(self.slots // tail, triton.cdiv(K, self.bk)) if tail else 1
+        return (tiles, 1) if split_k <= 1 else (tiles - tail, split_k)
+
     def __call__(self, a, b, c):
         M, K = a.shape
         N = b.shape[1]
         gm, gn = triton.cdiv(M, self.bm), triton.cdiv(N, self.bn)
         grid = (gm * gn, 1, 1) if self.kernel == "matmul" else (gm, gn, 1)
+        if self.splitk:
+            num_full, split_k = self.schedule(M, N, K)
+            units = (gm * gn - num_full) * split_k
+            if (M, N, K) not in self.workspace:
+                self.workspace = {(M, N, K): torch.empty(max(units, 1) * self.bm * self.bn,
+                                                         device=a.device, dtype=torch.float32)}
+            work = cupy.asarray(self.workspace[(M, N, K)])
+            self.function((num_full + units, 1, 1), (32 * self.warps, 1, 1),
+                          (cupy.asarray(a), cupy.asarray(b), cupy.asarray(c), work,
+                           np.int32(M), np.int32(N), np.int32(K), np.int32(a.stride(0)),
+                           np.int32(b.stride(0)), np.int32(c.stride(0)),
+                           np.int32(num_full), np.int32(split_k)),
+                          shared_mem=self.dynamic_shared)
+            if units:
+                self.reduce(((gm * gn - num_full) * self.bm // self.red_rows, 1, 1),
+                            (self.reduce_threads, 1, 1),
+                            (cupy.asarray(c), work, np.int32(M), np.int32(N),
+                             np.int32(c.stride(0)), np.int32(num_full), np.int32(split_k)))
+            return c
         if self.tma:
             key = (a.data_ptr(), tuple(a.shape), b.data_ptr(), tuple(b.shape))
             if key not in self.descriptors:
@@ -164,25 +213,33 @@ class LlkGemm:
 _libcuda = None
 
 
+def libcuda():
+    global _libcuda
+    if _libcuda is None:
+        _libcuda = ctypes.CDLL("libcuda.so.1")
+    return _libcuda
+
+
+def check_cu(result, what):
+    if result != 0:
+        raise RuntimeError(f"{what} failed: CUresult {result}")
+
+
 def encode_tensor_map(t, box):
     """A CUtensorMap for the row-major 2-D tensor t, read in boxes of
     box = [rows, columns] with the 128-byte swizzle (what llkc's metadata
     asks for), copied to the GPU: the kernel takes its address."""
-    global _libcuda
-    if _libcuda is None:
-        _libcuda = ctypes.CDLL("libcuda.so.1")
     dtype = {torch.float16: 6, torch.bfloat16: 9}[t.dtype]  # CU_TENSOR_MAP_DATA_TYPE_*
     raw = ctypes.create_string_buffer(128 + 64)
     address = (ctypes.addressof(raw) + 63) // 64 * 64  # CUtensorMap is 64-byte aligned
     rows, cols = t.shape
-    result = _libcuda.cuTensorMapEncodeTiled(
+    result = libcuda().cuTensorMapEncodeTiled(
         ctypes.c_void_p(address), dtype, 2, ctypes.c_void_p(t.data_ptr()),
         (ctypes.c_uint64 * 2)(cols, rows),
         (ctypes.c_uint64 * 1)(t.stride(0) * t.element_size()),
         (ctypes.c_uint32 * 2)(box[1], box[0]), (ctypes.c_uint32 * 2)(1, 1),
         0, 3, 3, 0)  # no interleave, 128-byte swizzle, L2 256-byte promotion, zero fill
-    if result != 0:
-        raise RuntimeError(f"cuTensorMapEncodeTiled failed: CUresult {result}")
+    check_cu(result, "cuTensorMapEncodeTiled")
     host = np.frombuffer(ctypes.string_at(address, 128), dtype=np.uint8)
     return cupy.asarray(host)
 
@@ -213,7 +270,8 @@ def main():
 
     dtype, tolerance, gemm_name = DTYPES[args.dtype], TOLERANCES[args.dtype], f"gemm_{args.dtype}"
     gemms = [LlkGemm(p) for p in sorted(glob.glob(os.path.join(args.ptx_dir, gemm_name + "_*.ptx")) +
-                                        glob.glob(os.path.join(args.ptx_dir, f"gemm_tma_{args.dtype}_*.ptx")))]
+                                        glob.glob(os.path.join(args.ptx_dir, f"gemm_tma_{args.dtype}_*.ptx")) +
+                                        glob.glob(os.path.join(args.ptx_dir, f"gemm_splitk_{args.dtype}_*.ptx")))]
     matmuls = [] if args.dtype != "f16" else [
         LlkGemm(p) for p in sorted(glob.glob(os.path.join(args.ptx_dir, "matmul_*.ptx")))]
     if not gemms:
