@@ -7,6 +7,9 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Linker/Linker.h"
@@ -94,6 +97,88 @@ static LogicalResult linkLibdevice(ModuleOp module, llvm::Module &llvmModule,
   return success();
 }
 
+/// A tile's masks are vectors of booleans (one lane per element a thread
+/// holds), read a lane at a time where each access is predicated. The NVPTX
+/// back end has no registers for <N x i1>: it packs them into 16-bit
+/// integers and unpacks every lane with shifts and masks (tens of
+/// instructions an iteration in a pipelined GEMM's copies). This rewrites
+/// each constant-index lane read of a boolean vector computed by compares,
+/// logic, selects, shuffles and inserts into the same operations on that
+/// lane's scalars, so the vectors die; the optimizer cleans up after.
+static void scalarizeBooleanLanes(llvm::Function &function) {
+  llvm::DenseMap<std::pair<llvm::Value *, unsigned>, llvm::Value *> lanes;
+  // Lane `i` of `vector`, built right after the vector's definition.
+  std::function<llvm::Value *(llvm::Value *, unsigned)> lane =
+      [&](llvm::Value *vector, unsigned i) -> llvm::Value * {
+    if (auto *constant = dyn_cast<llvm::Constant>(vector))
+      return constant->getAggregateElement(i);
+    auto *inst = dyn_cast<llvm::Instruction>(vector);
+    if (!inst) { // an argument
+      llvm::IRBuilder<> b(&*function.getEntryBlock().getFirstInsertionPt());
+      return b.CreateExtractElement(vector, b.getInt64(i));
+    }
+    auto key = std::make_pair(vector, i);
+    if (auto it = lanes.find(key); it != lanes.end())
+      return it->second;
+    llvm::IRBuilder<> b(isa<llvm::PHINode>(inst)
+                            ? &*inst->getParent()->getFirstInsertionPt()
+                            : inst->getNextNode());
+    auto scalar = [&](llvm::Value *operand) -> llvm::Value * {
+      if (!operand->getType()->isVectorTy())
+        return operand;
+      if (operand->getType()->getScalarType()->isIntegerTy(1))
+        return lane(operand, i);
+      return b.CreateExtractElement(operand, b.getInt64(i));
+    };
+    llvm::Value *result;
+    if (auto *cmp = dyn_cast<llvm::CmpInst>(inst)) {
+      result = b.CreateCmp(cmp->getPredicate(), scalar(cmp->getOperand(0)),
+                           scalar(cmp->getOperand(1)));
+    } else if (auto *binary = dyn_cast<llvm::BinaryOperator>(inst)) {
+      result = b.CreateBinOp(binary->getOpcode(), scalar(binary->getOperand(0)),
+                             scalar(binary->getOperand(1)));
+    } else if (auto *select = dyn_cast<llvm::SelectInst>(inst)) {
+      result = b.CreateSelect(scalar(select->getCondition()),
+                              scalar(select->getTrueValue()),
+                              scalar(select->getFalseValue()));
+    } else if (auto *shuffle = dyn_cast<llvm::ShuffleVectorInst>(inst)) {
+      int from = shuffle->getMaskValue(i);
+      unsigned width = cast<llvm::FixedVectorType>(
+                           shuffle->getOperand(0)->getType())->getNumElements();
+      result = from < 0 ? llvm::PoisonValue::get(b.getInt1Ty())
+               : unsigned(from) < width
+                   ? lane(shuffle->getOperand(0), from)
+                   : lane(shuffle->getOperand(1), from - width);
+    } else if (auto *insert = dyn_cast<llvm::InsertElementInst>(inst);
+               insert && isa<llvm::ConstantInt>(insert->getOperand(2))) {
+      result = cast<llvm::ConstantInt>(insert->getOperand(2))->getZExtValue() == i
+                   ? insert->getOperand(1)
+                   : lane(insert->getOperand(0), i);
+    } else {
+      result = b.CreateExtractElement(vector, b.getInt64(i));
+    }
+    lanes[key] = result;
+    return result;
+  };
+  SmallVector<llvm::ExtractElementInst *> reads;
+  for (llvm::Instruction &inst : llvm::instructions(function))
+    if (auto *read = dyn_cast<llvm::ExtractElementInst>(&inst))
+      if (read->getType()->isIntegerTy(1) &&
+          isa<llvm::ConstantInt>(read->getIndexOperand()) &&
+          isa<llvm::FixedVectorType>(read->getVectorOperandType()))
+        reads.push_back(read);
+  for (llvm::ExtractElementInst *read : reads) {
+    auto index = cast<llvm::ConstantInt>(read->getIndexOperand())->getZExtValue();
+    unsigned width =
+        cast<llvm::FixedVectorType>(read->getVectorOperandType())->getNumElements();
+    llvm::Value *scalar = index < width
+                              ? lane(read->getVectorOperand(), index)
+                              : llvm::PoisonValue::get(read->getType());
+    read->replaceAllUsesWith(scalar);
+    read->eraseFromParent();
+  }
+}
+
 FailureOr<std::unique_ptr<llvm::Module>>
 llk::translateToOptimizedLLVMIR(ModuleOp module, llvm::LLVMContext &context,
                                 const TargetOptions &options) {
@@ -121,6 +206,9 @@ llk::translateToOptimizedLLVMIR(ModuleOp module, llvm::LLVMContext &context,
   for (llvm::Function &f : llvmModule->functions())
     if (!f.isDeclaration() && f.getCallingConv() != llvm::CallingConv::PTX_Kernel)
       f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  for (llvm::Function &f : llvmModule->functions())
+    if (!f.isDeclaration())
+      scalarizeBooleanLanes(f);
 
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
