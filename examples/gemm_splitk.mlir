@@ -9,36 +9,38 @@
 // blocks: 344 blocks on 264 slots of an H100, the second wave 30% full).
 // Here the first `num_full` blocks (whole waves) are computed over all of K
 // as usual, and each remaining block is split along K among `split_k`
-// programs, which fill the last wave with shorter work:
+// programs, which fill the last wave with shorter work.
 //
-// gemm_splitk_kernel: program p < num_full computes block p (blocks in the
-//   grouped order of gemm.mlir) and stores it to C. Program p >= num_full is
-//   unit u = p - num_full: part z = u mod split_k of block
-//   num_full + u / split_k, the K steps [z*s, min(K steps, (z+1)*s)) with
-//   s = ceil(K steps / split_k); it stores its f32 partial sum, a packed
-//   BLOCK_M x BLOCK_N tile, to work[u].
-//   grid = (num_full + (tiles - num_full) * split_k);
-//   args: a, b, c, work, M, N, K, stride_am, stride_bk, stride_cm, num_full,
-//   split_k
-// gemm_splitk_reduce_kernel: sums the split_k partials of each split block,
-//   RED_ROWS rows a program, and stores them (cast to T, masked) to C.
-//   grid = ((tiles - num_full) * BLOCK_M / RED_ROWS);
-//   args: c, work, M, N, stride_cm, num_full, split_k
+// Program p < num_full computes block p (blocks in the grouped order of
+// gemm.mlir) and stores it to C. Program p >= num_full is unit
+// u = p - num_full: part z = u mod split_k of block j = num_full + u / split_k
+// (split block i = u / split_k), the K steps [z*s, min(K steps, (z+1)*s))
+// with s = ceil(K steps / split_k). It stores its f32 partial sum, a packed
+// BLOCK_M x BLOCK_N tile, to work[u], and counts itself in locks[i] (an
+// acq_rel atomic after a barrier: the program's stores happen before it).
+// The part that counts last reads all split_k partials of the block back
+// (from L2: cache = cg), sums them, stores the block to C and sets locks[i]
+// back to 0 for the next launch.
+//
+// args: a, b, c, work, locks, M, N, K, stride_am, stride_bk, stride_cm,
+// num_full, split_k; grid = (num_full + (tiles - num_full) * split_k).
+// work holds (tiles - num_full) * split_k * BLOCK_M * BLOCK_N f32; locks
+// (tiles - num_full) i32, zero before the first launch (each launch leaves
+// them zero).
 //
 // The host picks num_full and split_k from the occupancy (slots): num_full
 // the blocks of the whole waves, split_k = min(slots / (tiles - num_full),
-// K steps); num_full = tiles, split_k = 1 is gemm.mlir's schedule (then the
-// reduce kernel has nothing to do).
+// K steps); num_full = tiles, split_k = 1 is gemm.mlir's schedule.
 //
 //   llkc examples/gemm_splitk.mlir -D T=f16 -D BLOCK_M=128 -D BLOCK_N=128 \
-//        -D BLOCK_K=32 -D RED_ROWS=16 --num-warps 4 --num-stages 4 -o gemm_splitk.ptx
+//        -D BLOCK_K=32 --num-warps 4 --num-stages 4 -o gemm_splitk.ptx
 //   needs N, K, stride_am, stride_bk and stride_cm multiples of 8; M is
-//   arbitrary; work holds (tiles - num_full) * split_k * BLOCK_M * BLOCK_N
-//   f32; RED_ROWS divides BLOCK_M.
+//   arbitrary.
 func.func @gemm_splitk_kernel(%a: !tile.ptr<${T}> {tile.divisibility = 16},
                               %b: !tile.ptr<${T}> {tile.divisibility = 16},
                               %c: !tile.ptr<${T}> {tile.divisibility = 16},
                               %work: !tile.ptr<f32> {tile.divisibility = 16},
+                              %locks: !tile.ptr<i32>,
                               %M: i32, %N: i32 {tile.divisibility = 8},
                               %K: i32 {tile.divisibility = 8},
                               %stride_am: i32 {tile.divisibility = 8},
@@ -164,16 +166,59 @@ func.func @gemm_splitk_kernel(%a: !tile.ptr<${T}> {tile.divisibility = 16},
   scf.if %split {
     // A part: its f32 partial sum, packed, to work[unit].
     %tile_elems = arith.muli %bm, %bn : i32
-    %unit_start = arith.muli %unit, %tile_elems : i32
-    %w_start = tile.addptr %work, %unit_start : !tile.ptr<f32>, i32
     %bns = arith.constant dense<${BLOCK_N}> : tensor<${BLOCK_M}x1xi32>
     %w_rows = arith.muli %rm_local, %bns : tensor<${BLOCK_M}x1xi32>
     %w_rows_b = tile.broadcast %w_rows : tensor<${BLOCK_M}x1xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
     %w_cols_b = tile.broadcast %rn_local : tensor<1x${BLOCK_N}xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
     %w_offs = arith.addi %w_rows_b, %w_cols_b : tensor<${BLOCK_M}x${BLOCK_N}xi32>
+    %unit_start = arith.muli %unit, %tile_elems : i32
+    %w_start = tile.addptr %work, %unit_start : !tile.ptr<f32>, i32
     %w_base = tile.splat %w_start : !tile.ptr<f32> -> tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<f32>>
     %w_ptrs = tile.addptr %w_base, %w_offs : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<f32>>, tensor<${BLOCK_M}x${BLOCK_N}xi32>
     tile.store %acc, %w_ptrs : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<f32>>
+
+    // Count this part in; every thread's store happens before the count.
+    tile.barrier
+    %lock = tile.addptr %locks, %unit_block : !tile.ptr<i32>, i32
+    %arrived = tile.atomic_rmw add %lock, %c1 : !tile.ptr<i32>
+    %last = arith.cmpi eq, %arrived, %split_k_1 : i32
+    scf.if %last {
+      // The last part: the sum of all parts of the block, to C.
+      %first_unit = arith.muli %unit_block, %split_k : i32
+      %first_start = arith.muli %first_unit, %tile_elems : i32
+      %p_start = tile.addptr %work, %first_start : !tile.ptr<f32>, i32
+      %p_base = tile.splat %p_start : !tile.ptr<f32> -> tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<f32>>
+      %p_ptrs0 = tile.addptr %p_base, %w_offs : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<f32>>, tensor<${BLOCK_M}x${BLOCK_N}xi32>
+      %p_step = tile.splat %tile_elems : i32 -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
+      %partial0 = tile.load %p_ptrs0 cache = cg : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<f32>>
+      %p_ptrs1 = tile.addptr %p_ptrs0, %p_step : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<f32>>, tensor<${BLOCK_M}x${BLOCK_N}xi32>
+      %sum, %pp = scf.for %z = %c1 to %split_k step %c1
+          iter_args(%s = %partial0, %p_ptrs = %p_ptrs1)
+          -> (tensor<${BLOCK_M}x${BLOCK_N}xf32>, tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<f32>>) : i32 {
+        %partial = tile.load %p_ptrs cache = cg : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<f32>>
+        %s_next = arith.addf %s, %partial : tensor<${BLOCK_M}x${BLOCK_N}xf32>
+        %p_next = tile.addptr %p_ptrs, %p_step : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<f32>>, tensor<${BLOCK_M}x${BLOCK_N}xi32>
+        scf.yield %s_next, %p_next : tensor<${BLOCK_M}x${BLOCK_N}xf32>, tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<f32>>
+      }
+      %sum_out = tile.cast %sum : tensor<${BLOCK_M}x${BLOCK_N}xf32> to tensor<${BLOCK_M}x${BLOCK_N}x${T}>
+      %rm_c = tile.expand_dims %rm axis = 1 : tensor<${BLOCK_M}xi32> -> tensor<${BLOCK_M}x1xi32>
+      %scm = tile.splat %stride_cm : i32 -> tensor<${BLOCK_M}x1xi32>
+      %c_rows = arith.muli %rm_c, %scm : tensor<${BLOCK_M}x1xi32>
+      %c_rows_b = tile.broadcast %c_rows : tensor<${BLOCK_M}x1xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
+      %rn_c = tile.expand_dims %rn axis = 0 : tensor<${BLOCK_N}xi32> -> tensor<1x${BLOCK_N}xi32>
+      %rn_cb = tile.broadcast %rn_c : tensor<1x${BLOCK_N}xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
+      %c_offs = arith.addi %c_rows_b, %rn_cb : tensor<${BLOCK_M}x${BLOCK_N}xi32>
+      %c_base = tile.splat %c : !tile.ptr<${T}> -> tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<${T}>>
+      %c_ptrs = tile.addptr %c_base, %c_offs : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<${T}>>, tensor<${BLOCK_M}x${BLOCK_N}xi32>
+      %rm_cb = tile.broadcast %rm_c : tensor<${BLOCK_M}x1xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
+      %Mc = tile.splat %M : i32 -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
+      %Nc = tile.splat %N : i32 -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
+      %row_ok = arith.cmpi slt, %rm_cb, %Mc : tensor<${BLOCK_M}x${BLOCK_N}xi32>
+      %col_ok = arith.cmpi slt, %rn_cb, %Nc : tensor<${BLOCK_M}x${BLOCK_N}xi32>
+      %c_mask = arith.andi %row_ok, %col_ok : tensor<${BLOCK_M}x${BLOCK_N}xi1>
+      tile.store %sum_out, %c_ptrs mask %c_mask : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<${T}>>
+      tile.store %c0, %lock : !tile.ptr<i32>
+    }
   } else {
     // A whole block: cast and store to C, masked to M x N.
     %out = tile.cast %acc : tensor<${BLOCK_M}x${BLOCK_N}xf32> to tensor<${BLOCK_M}x${BLOCK_N}x${T}>
@@ -194,97 +239,5 @@ func.func @gemm_splitk_kernel(%a: !tile.ptr<${T}> {tile.divisibility = 16},
     %c_mask = arith.andi %row_ok, %col_ok : tensor<${BLOCK_M}x${BLOCK_N}xi1>
     tile.store %out, %c_ptrs mask %c_mask : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<${T}>>
   }
-  return
-}
-
-func.func @gemm_splitk_reduce_kernel(%c: !tile.ptr<${T}> {tile.divisibility = 16},
-                                     %work: !tile.ptr<f32> {tile.divisibility = 16},
-                                     %M: i32, %N: i32 {tile.divisibility = 8},
-                                     %stride_cm: i32 {tile.divisibility = 8},
-                                     %num_full: i32, %split_k: i32) {
-  %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
-  %bm = arith.constant ${BLOCK_M} : i32
-  %bn = arith.constant ${BLOCK_N} : i32
-  %bm_1 = arith.subi %bm, %c1 : i32
-  %bn_1 = arith.subi %bn, %c1 : i32
-  %m_pad = arith.addi %M, %bm_1 : i32
-  %num_pid_m = arith.divsi %m_pad, %bm : i32
-  %n_pad = arith.addi %N, %bn_1 : i32
-  %num_pid_n = arith.divsi %n_pad, %bn : i32
-
-  // Program p: rows [r0, r0 + RED_ROWS) of split block j.
-  %pid = tile.program_id x
-  %rr = arith.constant ${RED_ROWS} : i32
-  %chunks = arith.divsi %bm, %rr : i32
-  %j = arith.divsi %pid, %chunks : i32
-  %chunk = arith.remsi %pid, %chunks : i32
-  %r0 = arith.muli %chunk, %rr : i32
-  %block = arith.addi %num_full, %j : i32
-
-  // Grouped ordering of the blocks, as in gemm_splitk_kernel.
-  %group = arith.constant 8 : i32
-  %num_pid_in_group = arith.muli %group, %num_pid_n : i32
-  %group_id = arith.divsi %block, %num_pid_in_group : i32
-  %first_pid_m = arith.muli %group_id, %group : i32
-  %rows_left = arith.subi %num_pid_m, %first_pid_m : i32
-  %group_size_m = arith.minsi %rows_left, %group : i32
-  %in_group = arith.remsi %block, %num_pid_in_group : i32
-  %pid_m_off = arith.remsi %in_group, %group_size_m : i32
-  %pid_m = arith.addi %first_pid_m, %pid_m_off : i32
-  %pid_n = arith.divsi %in_group, %group_size_m : i32
-
-  // Offsets of the rows in a packed partial, and in C.
-  %rr_range = tile.make_range 0 to ${RED_ROWS} : tensor<${RED_ROWS}xi32>
-  %rn_range = tile.make_range 0 to ${BLOCK_N} : tensor<${BLOCK_N}xi32>
-  %r0s = tile.splat %r0 : i32 -> tensor<${RED_ROWS}xi32>
-  %rl = arith.addi %r0s, %rr_range : tensor<${RED_ROWS}xi32>
-  %rl_col = tile.expand_dims %rl axis = 1 : tensor<${RED_ROWS}xi32> -> tensor<${RED_ROWS}x1xi32>
-  %rn_row = tile.expand_dims %rn_range axis = 0 : tensor<${BLOCK_N}xi32> -> tensor<1x${BLOCK_N}xi32>
-  %bns = arith.constant dense<${BLOCK_N}> : tensor<${RED_ROWS}x1xi32>
-  %w_rows = arith.muli %rl_col, %bns : tensor<${RED_ROWS}x1xi32>
-  %w_rows_b = tile.broadcast %w_rows : tensor<${RED_ROWS}x1xi32> -> tensor<${RED_ROWS}x${BLOCK_N}xi32>
-  %rn_b = tile.broadcast %rn_row : tensor<1x${BLOCK_N}xi32> -> tensor<${RED_ROWS}x${BLOCK_N}xi32>
-  %w_offs = arith.addi %w_rows_b, %rn_b : tensor<${RED_ROWS}x${BLOCK_N}xi32>
-  %tile_elems = arith.muli %bm, %bn : i32
-  %first_unit = arith.muli %j, %split_k : i32
-  %w_skip = arith.muli %first_unit, %tile_elems : i32
-  %w_start = tile.addptr %work, %w_skip : !tile.ptr<f32>, i32
-  %w_base = tile.splat %w_start : !tile.ptr<f32> -> tensor<${RED_ROWS}x${BLOCK_N}x!tile.ptr<f32>>
-  %w_ptrs0 = tile.addptr %w_base, %w_offs : tensor<${RED_ROWS}x${BLOCK_N}x!tile.ptr<f32>>, tensor<${RED_ROWS}x${BLOCK_N}xi32>
-  %w_step = tile.splat %tile_elems : i32 -> tensor<${RED_ROWS}x${BLOCK_N}xi32>
-  %zero = arith.constant dense<0.0> : tensor<${RED_ROWS}x${BLOCK_N}xf32>
-  %sum, %wp = scf.for %z = %c0 to %split_k step %c1
-      iter_args(%s = %zero, %w_ptrs = %w_ptrs0)
-      -> (tensor<${RED_ROWS}x${BLOCK_N}xf32>, tensor<${RED_ROWS}x${BLOCK_N}x!tile.ptr<f32>>) : i32 {
-    %partial = tile.load %w_ptrs : tensor<${RED_ROWS}x${BLOCK_N}x!tile.ptr<f32>>
-    %s_next = arith.addf %s, %partial : tensor<${RED_ROWS}x${BLOCK_N}xf32>
-    %w_next = tile.addptr %w_ptrs, %w_step : tensor<${RED_ROWS}x${BLOCK_N}x!tile.ptr<f32>>, tensor<${RED_ROWS}x${BLOCK_N}xi32>
-    scf.yield %s_next, %w_next : tensor<${RED_ROWS}x${BLOCK_N}xf32>, tensor<${RED_ROWS}x${BLOCK_N}x!tile.ptr<f32>>
-  }
-  %out = tile.cast %sum : tensor<${RED_ROWS}x${BLOCK_N}xf32> to tensor<${RED_ROWS}x${BLOCK_N}x${T}>
-
-  // C pointers and the store, masked to M x N.
-  %m0 = arith.muli %pid_m, %bm : i32
-  %row0 = arith.addi %m0, %r0 : i32
-  %n0 = arith.muli %pid_n, %bn : i32
-  %row0s = tile.splat %row0 : i32 -> tensor<${RED_ROWS}xi32>
-  %rm = arith.addi %row0s, %rr_range : tensor<${RED_ROWS}xi32>
-  %rm_c = tile.expand_dims %rm axis = 1 : tensor<${RED_ROWS}xi32> -> tensor<${RED_ROWS}x1xi32>
-  %scm = tile.splat %stride_cm : i32 -> tensor<${RED_ROWS}x1xi32>
-  %c_rows = arith.muli %rm_c, %scm : tensor<${RED_ROWS}x1xi32>
-  %c_rows_b = tile.broadcast %c_rows : tensor<${RED_ROWS}x1xi32> -> tensor<${RED_ROWS}x${BLOCK_N}xi32>
-  %n0s = tile.splat %n0 : i32 -> tensor<${RED_ROWS}x${BLOCK_N}xi32>
-  %rn_cb = arith.addi %n0s, %rn_b : tensor<${RED_ROWS}x${BLOCK_N}xi32>
-  %c_offs = arith.addi %c_rows_b, %rn_cb : tensor<${RED_ROWS}x${BLOCK_N}xi32>
-  %c_base = tile.splat %c : !tile.ptr<${T}> -> tensor<${RED_ROWS}x${BLOCK_N}x!tile.ptr<${T}>>
-  %c_ptrs = tile.addptr %c_base, %c_offs : tensor<${RED_ROWS}x${BLOCK_N}x!tile.ptr<${T}>>, tensor<${RED_ROWS}x${BLOCK_N}xi32>
-  %rm_cb = tile.broadcast %rm_c : tensor<${RED_ROWS}x1xi32> -> tensor<${RED_ROWS}x${BLOCK_N}xi32>
-  %Mc = tile.splat %M : i32 -> tensor<${RED_ROWS}x${BLOCK_N}xi32>
-  %Nc = tile.splat %N : i32 -> tensor<${RED_ROWS}x${BLOCK_N}xi32>
-  %row_ok = arith.cmpi slt, %rm_cb, %Mc : tensor<${RED_ROWS}x${BLOCK_N}xi32>
-  %col_ok = arith.cmpi slt, %rn_cb, %Nc : tensor<${RED_ROWS}x${BLOCK_N}xi32>
-  %c_mask = arith.andi %row_ok, %col_ok : tensor<${RED_ROWS}x${BLOCK_N}xi1>
-  tile.store %out, %c_ptrs mask %c_mask : tensor<${RED_ROWS}x${BLOCK_N}x!tile.ptr<${T}>>
   return
 }

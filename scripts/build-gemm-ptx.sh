@@ -40,7 +40,7 @@ compile() { # kernel bm bn bk warps stages [tag] [extra -D...]
     gemm_f16 | gemm_bf16) source=gemm; set -- -D T="${kernel#gemm_}" "$@" ;;
     gemm_tma_f16 | gemm_tma_bf16) source=gemm_tma; set -- -D T="${kernel#gemm_tma_}" "$@" ;;
     gemm_splitk_f16 | gemm_splitk_bf16)
-      source=gemm_splitk; set -- -D T="${kernel#gemm_splitk_}" -D RED_ROWS=16 "$@" ;;
+      source=gemm_splitk; set -- -D T="${kernel#gemm_splitk_}" "$@" ;;
   esac
   "$llkc" "examples/$source.mlir" -D BLOCK_M="$bm" -D BLOCK_N="$bn" -D BLOCK_K="$bk" \
     "$@" --num-warps "$w" --num-stages "$s" "${flags[@]}" --arch "$arch" -o "$file"

@@ -108,8 +108,8 @@ def triton_matmul(a, b):
 # --------------------------------------------------------------------------
 class LlkGemm:
     """One llkc-compiled PTX: gemm_f16 or gemm_bf16 (2-D grid), matmul (grouped,
-    1-D), gemm_tma_* (tensor descriptors) or gemm_splitk_* (split-K tail: two
-    kernels, a workspace and a schedule from the occupancy)."""
+    1-D), gemm_tma_* (tensor descriptors) or gemm_splitk_* (split-K tail:
+    partials, locks and a schedule from the occupancy)."""
 
     def __init__(self, path):
         name = os.path.basename(path)
@@ -144,15 +144,10 @@ class LlkGemm:
         kernels = metadata["kernels"]
         meta = next(k for k in kernels if k["name"] == self.entry)
         if self.splitk:
-            reduce_meta = next(k for k in kernels if k["name"] == "gemm_splitk_reduce_kernel")
-            self.reduce = self.module.get_function("gemm_splitk_reduce_kernel")
-            self.reduce_threads = 32 * reduce_meta["num_warps"]
-            self.red_rows = metadata["constants"]["RED_ROWS"]
-            self.workspace = {}
             self.slots = None
         # gemm_tma: the boxes its A and B descriptors must be encoded with.
         self.tma_boxes = [p["tma_box"] for p in meta["params"] if p["kind"] == "tensordesc"]
-        self.descriptors = {}
+        self.prepared = (None, [])
         self.dynamic_shared = meta.get("dynamic_shared_bytes", 0)
         if self.dynamic_shared:
             self.function.max_dynamic_shared_size_bytes = self.dynamic_shared
@@ -177,43 +172,43 @@ class LlkGemm:
         return (tiles, 1) if split_k <= 1 else (tiles - tail, split_k)
 
     def __call__(self, a, b, c):
+        # The launches for these tensors are built once and replayed, so that
+        # the timed calls cost the host little more than the launches
+        # themselves (do_bench's cache flush hides only so much host time).
+        key = tuple((t.data_ptr(), tuple(t.shape), tuple(t.stride())) for t in (a, b, c))
+        if key != self.prepared[0]:
+            self.prepared = (key, self.launches(a, b, c))
+        for function, grid, block, args, shared in self.prepared[1]:
+            function(grid, block, args, shared_mem=shared)
+        return c
+
+    def launches(self, a, b, c):
+        """[(function, grid, block, args, dynamic shared bytes)] for C = A B."""
         M, K = a.shape
         N = b.shape[1]
         gm, gn = triton.cdiv(M, self.bm), triton.cdiv(N, self.bn)
-        grid = (gm * gn, 1, 1) if self.kernel == "matmul" else (gm, gn, 1)
+        block = (32 * self.warps, 1, 1)
         if self.splitk:
             num_full, split_k = self.schedule(M, N, K)
             units = (gm * gn - num_full) * split_k
-            if (M, N, K) not in self.workspace:
-                self.workspace = {(M, N, K): torch.empty(max(units, 1) * self.bm * self.bn,
-                                                         device=a.device, dtype=torch.float32)}
-            work = cupy.asarray(self.workspace[(M, N, K)])
-            self.function((num_full + units, 1, 1), (32 * self.warps, 1, 1),
-                          (cupy.asarray(a), cupy.asarray(b), cupy.asarray(c), work,
-                           np.int32(M), np.int32(N), np.int32(K), np.int32(a.stride(0)),
-                           np.int32(b.stride(0)), np.int32(c.stride(0)),
-                           np.int32(num_full), np.int32(split_k)),
-                          shared_mem=self.dynamic_shared)
-            if units:
-                self.reduce(((gm * gn - num_full) * self.bm // self.red_rows, 1, 1),
-                            (self.reduce_threads, 1, 1),
-                            (cupy.asarray(c), work, np.int32(M), np.int32(N),
-                             np.int32(c.stride(0)), np.int32(num_full), np.int32(split_k)))
-            return c
+            # Partials, and one lock a split block (zero; each launch leaves
+            # them zero).
+            work = cupy.empty(max(units, 1) * self.bm * self.bn, dtype=cupy.float32)
+            locks = cupy.zeros(max(gm * gn - num_full, 1), dtype=cupy.int32)
+            return [(self.function, (num_full + units, 1, 1), block,
+                     (cupy.asarray(a), cupy.asarray(b), cupy.asarray(c), work, locks,
+                      np.int32(M), np.int32(N), np.int32(K), np.int32(a.stride(0)),
+                      np.int32(b.stride(0)), np.int32(c.stride(0)),
+                      np.int32(num_full), np.int32(split_k)), self.dynamic_shared)]
+        grid = (gm * gn, 1, 1) if self.kernel == "matmul" else (gm, gn, 1)
         if self.tma:
-            key = (a.data_ptr(), tuple(a.shape), b.data_ptr(), tuple(b.shape))
-            if key not in self.descriptors:
-                self.descriptors = {key: (encode_tensor_map(a, self.tma_boxes[0]),
-                                          encode_tensor_map(b, self.tma_boxes[1]))}
-            a_desc, b_desc = self.descriptors[key]
-            args = (a_desc, b_desc, cupy.asarray(c), np.int32(M), np.int32(N),
-                    np.int32(K), np.int32(c.stride(0)))
+            args = (encode_tensor_map(a, self.tma_boxes[0]), encode_tensor_map(b, self.tma_boxes[1]),
+                    cupy.asarray(c), np.int32(M), np.int32(N), np.int32(K), np.int32(c.stride(0)))
         else:
             args = (cupy.asarray(a), cupy.asarray(b), cupy.asarray(c),
                     np.int32(M), np.int32(N), np.int32(K),
                     np.int32(a.stride(0)), np.int32(b.stride(0)), np.int32(c.stride(0)))
-        self.function(grid, (32 * self.warps, 1, 1), args, shared_mem=self.dynamic_shared)
-        return c
+        return [(self.function, grid, block, args, self.dynamic_shared)]
 
 
 _libcuda = None
@@ -331,6 +326,14 @@ def main():
                     print(f"  {gemm_name} {g.label} at {shape}: rel err {err:.2e} FAIL")
                     continue
                 ms = do_bench(lambda: g(a, b, c))
+                # Again after the timed launches (state a launch leaves, as
+                # split-K's locks, must suit the next one).
+                c.fill_(float("nan"))
+                err = max(err, rel_error(g(a, b, c), ref))
+                if not err < tolerance:
+                    ok = False
+                    print(f"  {gemm_name} {g.label} at {shape} after timing: rel err {err:.2e} FAIL")
+                    continue
                 print(f"  llk {g.label:22s} {shape}: {tflops(m, n, k, ms):7.1f} TFLOP/s ({ms:.3f} ms)")
                 if name not in best or ms < best[name][1]:
                     best[name] = (g, ms)

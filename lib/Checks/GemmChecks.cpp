@@ -9,7 +9,6 @@
 
 #include "llk/Checks/KernelChecks.h"
 
-#include <algorithm>
 #include <cmath>
 
 using namespace llk::checks;
@@ -99,17 +98,6 @@ KernelCheck gemmCheck(ElemType type, double tolerance) {
            {"512x11008x4096", gemm(type, 512, 11008, 4096, true)}}};
 }
 
-/// The block of C that the grouped ordering of gemm.mlir (and
-/// gemm_splitk.mlir) gives number `block`: (block row, block column).
-std::pair<int64_t, int64_t> groupedBlock(int64_t block, int64_t numPidM,
-                                         int64_t numPidN) {
-  const int64_t group = 8;
-  int64_t first = block / (group * numPidN) * group;
-  int64_t size = std::min(numPidM - first, group);
-  int64_t inGroup = block % (group * numPidN);
-  return {first + inGroup % size, inGroup / size};
-}
-
 /// The split-K schedule of gemm_splitk.mlir: blocks of bm x bn, the first
 /// `numFull` over all of K, the others in `splitK` parts of K.
 struct SplitK {
@@ -118,102 +106,28 @@ struct SplitK {
   int64_t numPidN() const { return ceilDiv(n, bn); }
   int64_t splitBlocks() const { return numPidM() * numPidN() - numFull; }
   int64_t units() const { return splitBlocks() * splitK; }
-  /// K steps of each part (the last may have fewer, or none).
-  int64_t partSteps() const { return ceilDiv(ceilDiv(k, bk), splitK); }
 };
 
-/// gemm_splitk_kernel: C for the whole blocks; for the split ones each
-/// part's f32 partial sum over its K range, of the wrapped rows and
-/// columns, packed in `work`.
+/// gemm_splitk_kernel: C, every block; the split ones summed from their
+/// parts' partials in `work` by the part that arrives last at the block's
+/// lock. `work` is scratch (random on entry), `locks` zero.
 std::function<void(Problem &)> gemmSplitK(ElemType type, SplitK s,
                                           bool gpuBlocks) {
   return [=](Problem &p) {
-    int64_t m = s.m, n = s.n, k = s.k;
-    HostBuffer &a = p.randn("a", type, {m, k});
-    HostBuffer &b = p.randn("b", type, {k, n});
-    HostBuffer &c = p.output("c", type, {m, n});
-    HostBuffer &work = p.output("work", ElemType::F32, {s.units(), s.bm, s.bn});
-    // parts[(i * splitK + z) * n + j]: row i of A times B over part z's K.
-    int64_t partK = s.partSteps() * s.bk;
-    std::vector<double> parts(m * s.splitK * n, 0.0);
-    parallelRows(m, [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i)
-        for (int64_t q = 0; q < k; ++q) {
-          double x = a[i * k + q];
-          double *row = &parts[(i * s.splitK + q / partK) * n];
-          for (int64_t j = 0; j < n; ++j)
-            row[j] += x * b[q * n + j];
-        }
-    });
-    for (int64_t block = 0; block < s.numPidM() * s.numPidN(); ++block) {
-      auto [pidM, pidN] = groupedBlock(block, s.numPidM(), s.numPidN());
-      for (int64_t r = 0; r < s.bm; ++r)
-        for (int64_t col = 0; col < s.bn; ++col) {
-          int64_t i = pidM * s.bm + r, j = pidN * s.bn + col;
-          if (block < s.numFull) {
-            if (i >= m || j >= n)
-              continue;
-            double sum = 0;
-            for (int64_t z = 0; z < s.splitK; ++z)
-              sum += parts[(i * s.splitK + z) * n + j];
-            c.reference[i * n + j] = sum;
-            continue;
-          }
-          for (int64_t z = 0; z < s.splitK; ++z) {
-            int64_t unit = (block - s.numFull) * s.splitK + z;
-            work.reference[(unit * s.bm + r) * s.bn + col] =
-                parts[((i % m) * s.splitK + z) * n + j % n];
-          }
-        }
-    }
-    p.pointerArg(a);
-    p.pointerArg(b);
-    p.pointerArg(c);
-    p.pointerArg(work);
-    for (int64_t v : {m, n, k, k, n, n, s.numFull, s.splitK})
-      p.scalarArg(ElemType::I32, v);
-    p.bytes = 2.0 * (m * k + k * n + m * n);
+    gemmProblem(p, s.m, s.n, s.k, identity, type);
+    // gemmProblem's pointers (a, b, c) come first; then the scratch.
+    std::vector<Problem::Arg> scalars(p.args.begin() + 3, p.args.end());
+    p.args.resize(3);
+    p.pointerArg(p.randn("work", ElemType::F32, {s.units(), s.bm, s.bn}));
+    p.pointerArg(p.zeros("locks", ElemType::I32, {s.splitBlocks()}));
+    p.args.insert(p.args.end(), scalars.begin(), scalars.end());
+    p.scalarArg(ElemType::I32, s.numFull);
+    p.scalarArg(ElemType::I32, s.splitK);
     if (gpuBlocks) {
       p.constants = {{"BLOCK_M", s.bm}, {"BLOCK_N", s.bn}, {"BLOCK_K", s.bk}};
       p.numWarps = 4;
     }
     setGrid(p, s.numFull + s.units());
-  };
-}
-
-/// gemm_splitk_reduce_kernel: C for the split blocks, the sum of their
-/// parts (random partials in `work`), cast and masked to M x N.
-std::function<void(Problem &)> gemmSplitKReduce(ElemType type, SplitK s,
-                                                int64_t redRows, bool gpuBlocks) {
-  return [=](Problem &p) {
-    HostBuffer &c = p.output("c", type, {s.m, s.n});
-    HostBuffer &work = p.randn("work", ElemType::F32, {s.units(), s.bm, s.bn});
-    for (int64_t block = s.numFull; block < s.numPidM() * s.numPidN(); ++block) {
-      auto [pidM, pidN] = groupedBlock(block, s.numPidM(), s.numPidN());
-      for (int64_t r = 0; r < s.bm; ++r)
-        for (int64_t col = 0; col < s.bn; ++col) {
-          int64_t i = pidM * s.bm + r, j = pidN * s.bn + col;
-          if (i >= s.m || j >= s.n)
-            continue;
-          double sum = 0;
-          for (int64_t z = 0; z < s.splitK; ++z) {
-            int64_t unit = (block - s.numFull) * s.splitK + z;
-            sum += work[(unit * s.bm + r) * s.bn + col];
-          }
-          c.reference[i * s.n + j] = sum;
-        }
-    }
-    p.pointerArg(c);
-    p.pointerArg(work);
-    for (int64_t v : {s.m, s.n, s.n, s.numFull, s.splitK})
-      p.scalarArg(ElemType::I32, v);
-    p.bytes = 4.0 * s.units() * s.bm * s.bn + 2.0 * s.splitBlocks() * s.bm * s.bn;
-    if (gpuBlocks) {
-      p.constants = {{"BLOCK_M", s.bm}, {"BLOCK_N", s.bn}, {"BLOCK_K", s.bk},
-                     {"RED_ROWS", redRows}};
-      p.numWarps = 4;
-    }
-    setGrid(p, s.splitBlocks() * s.bm / redRows);
   };
 }
 
@@ -237,15 +151,11 @@ std::vector<KernelCheck> llk::checks::gemmChecks() {
       // whole blocks on 132 SMs x 2, the other 80 in 3 parts).
       {"gemm_splitk", "gemm_splitk.mlir", "gemm_splitk_kernel",
        {{"T", *llk::ConstantValue::fromTypeName("f16")},
-        {"BLOCK_M", 32}, {"BLOCK_N", 32}, {"BLOCK_K", 32}, {"RED_ROWS", 16}},
+        {"BLOCK_M", 32}, {"BLOCK_N", 32}, {"BLOCK_K", 32}},
        2e-3, gemmSplitK(ElemType::F16, {100, 72, 80, 32, 32, 32, 5, 4}, false),
        {{"512x11008x4096",
-         gemmSplitK(ElemType::F16, {512, 11008, 4096, 128, 128, 32, 264, 3}, true)}}},
-      {"gemm_splitk_reduce", "gemm_splitk.mlir", "gemm_splitk_reduce_kernel",
-       {{"T", *llk::ConstantValue::fromTypeName("f16")},
-        {"BLOCK_M", 32}, {"BLOCK_N", 32}, {"BLOCK_K", 32}, {"RED_ROWS", 16}},
-       2e-3, gemmSplitKReduce(ElemType::F16, {100, 72, 80, 32, 32, 32, 5, 4}, 16, false),
-       {{"512x11008x4096",
-         gemmSplitKReduce(ElemType::F16, {512, 11008, 4096, 128, 128, 32, 264, 3}, 16, true)}}},
+         gemmSplitK(ElemType::F16, {512, 11008, 4096, 128, 128, 32, 264, 3}, true)},
+        {"777x264x1048 all split",
+         gemmSplitK(ElemType::F16, {777, 264, 1048, 128, 128, 32, 0, 12}, true)}}},
   };
 }

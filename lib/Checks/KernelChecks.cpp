@@ -52,6 +52,13 @@ HostBuffer &Problem::uniform(std::string name, ElemType type,
   return buffer;
 }
 
+HostBuffer &Problem::zeros(std::string name, ElemType type,
+                           std::vector<int64_t> shape) {
+  HostBuffer &buffer = add(std::move(name), type, std::move(shape));
+  fill(buffer, [] { return 0.0; });
+  return buffer;
+}
+
 HostBuffer &Problem::output(std::string name, ElemType type,
                             std::vector<int64_t> shape) {
   HostBuffer &buffer = add(std::move(name), type, std::move(shape));

@@ -59,6 +59,9 @@ public:
   /// An input of values uniform in [lo, hi).
   HostBuffer &uniform(std::string name, interp::ElemType type,
                       std::vector<int64_t> shape, double lo, double hi);
+  /// An input of zeros (e.g. counters that a kernel leaves zero again).
+  HostBuffer &zeros(std::string name, interp::ElemType type,
+                    std::vector<int64_t> shape);
   /// An output; set its `reference` to the expected values. The run poisons
   /// it (NaN) and registers it as uninitialized first.
   HostBuffer &output(std::string name, interp::ElemType type,

@@ -913,14 +913,19 @@ struct PrefetchLowering : TilePattern<PrefetchOp> {
   }
 };
 
-/// One atomic instruction on one element, predicated; returns the old value.
-Value emitAtomic(IndexEmitter &e, StringRef opcode, Value addr,
-                 ArrayRef<Value> values, Value pred) {
+/// One atomic instruction on one element, predicated, ordered by `sem` at
+/// GPU scope (PTX's default, relaxed, needs no qualifier); returns the old
+/// value.
+Value emitAtomic(IndexEmitter &e, MemorySemantic sem, StringRef opcode,
+                 Value addr, ArrayRef<Value> values, Value pred) {
   Type type = values[0].getType();
   bool isFloat = isa<FloatType>(type);
   std::string reg = isFloat ? "f" : "r";
-  std::string text = "@$" + std::to_string(values.size() + 2) + " atom.global." +
-                     opcode.str() + " $0, [$1]";
+  std::string order = sem == MemorySemantic::Relaxed
+                          ? ""
+                          : "." + stringifyMemorySemantic(sem).str() + ".gpu";
+  std::string text = "@$" + std::to_string(values.size() + 2) + " atom" + order +
+                     ".global." + opcode.str() + " $0, [$1]";
   std::string constraints = "=" + reg + ",l";
   SmallVector<Value> operands{addr};
   for (auto [i, v] : llvm::enumerate(values)) {
@@ -936,29 +941,29 @@ Value emitAtomic(IndexEmitter &e, StringRef opcode, Value addr,
 
 /// atomic_rmw on one element. f32 max/min use the integer order of IEEE
 /// bits: signed max for non-negative values, unsigned min for negative ones.
-Value emitAtomicRMW(IndexEmitter &e, AtomicRMWKind kind, Value addr, Value value,
-                    Value pred) {
+Value emitAtomicRMW(IndexEmitter &e, AtomicRMWKind kind, MemorySemantic sem,
+                    Value addr, Value value, Value pred) {
   Type type = value.getType();
   bool isFloat = type.isF32();
   switch (kind) {
   case AtomicRMWKind::Add:
-    return emitAtomic(e, isFloat ? "add.f32" : "add.s32", addr, value, pred);
+    return emitAtomic(e, sem, isFloat ? "add.f32" : "add.s32", addr, value, pred);
   case AtomicRMWKind::Xchg:
-    return emitAtomic(e, "exch.b32", addr, value, pred);
+    return emitAtomic(e, sem, "exch.b32", addr, value, pred);
   case AtomicRMWKind::Max:
   case AtomicRMWKind::Min: {
     bool isMax = kind == AtomicRMWKind::Max;
     if (!isFloat)
-      return emitAtomic(e, isMax ? "max.s32" : "min.s32", addr, value, pred);
+      return emitAtomic(e, sem, isMax ? "max.s32" : "min.s32", addr, value, pred);
     Value bits = arith::BitcastOp::create(e.b, e.loc, e.b.getI32Type(), value);
     Value nonNegative = arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::sge,
                                               bits, e.i32(0));
     Value negative = arith::XOrIOp::create(e.b, e.loc, nonNegative, e.i1(true));
     // max: for v >= 0 signed max of the bits; for v < 0 unsigned min.
     // min: for v >= 0 signed min; for v < 0 unsigned max.
-    Value a = emitAtomic(e, isMax ? "max.s32" : "min.s32", addr, bits,
+    Value a = emitAtomic(e, sem, isMax ? "max.s32" : "min.s32", addr, bits,
                          andPredicates(e, pred, nonNegative));
-    Value b = emitAtomic(e, isMax ? "min.u32" : "max.u32", addr, bits,
+    Value b = emitAtomic(e, sem, isMax ? "min.u32" : "max.u32", addr, bits,
                          andPredicates(e, pred, negative));
     Value old = arith::SelectOp::create(e.b, e.loc, nonNegative, a, b);
     return arith::BitcastOp::create(e.b, e.loc, type, old);
@@ -1010,7 +1015,7 @@ struct AtomicRMWLowering : TilePattern<AtomicRMWOp> {
           Value addr = r < 0 ? adaptor.getPtr()
                              : toGlobalPtr(e, e.extract(adaptor.getPtr(), r));
           Value value = r < 0 ? adaptor.getValue() : e.extract(adaptor.getValue(), r);
-          return emitAtomicRMW(e, op.getKind(), addr, value, pred);
+          return emitAtomicRMW(e, op.getKind(), op.getSem(), addr, value, pred);
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -1036,7 +1041,7 @@ struct AtomicCASLowering : TilePattern<AtomicCASOp> {
             cmp = arith::BitcastOp::create(e.b, e.loc, e.b.getI32Type(), cmp);
             value = arith::BitcastOp::create(e.b, e.loc, e.b.getI32Type(), value);
           }
-          Value old = emitAtomic(e, "cas.b32", addr, {cmp, value}, pred);
+          Value old = emitAtomic(e, op.getSem(), "cas.b32", addr, {cmp, value}, pred);
           return type.isF32()
                      ? arith::BitcastOp::create(e.b, e.loc, type, old).getResult()
                      : old;

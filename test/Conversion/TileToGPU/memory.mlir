@@ -69,21 +69,23 @@ func.func @scalar(%x: !tile.ptr<f32>, %v: f32) {
 
 // Atomics: one predicated instruction per element, only from the thread
 // that owns it; f32 max goes through the integer order of IEEE bits.
+// Ordered acq_rel at GPU scope unless `sem` says otherwise (relaxed: PTX's
+// default, no qualifier).
 // CHECK-LABEL: gpu.func @atomics
-// CHECK: "@$3 atom.global.add.f32 $0, [$1], $2;", "=f,l,f,b"
+// CHECK: "@$3 atom.acq_rel.gpu.global.add.f32 $0, [$1], $2;", "=f,l,f,b"
 // CHECK: "@$3 atom.global.max.s32 $0, [$1], $2;", "=r,l,r,b"
 // CHECK: "@$3 atom.global.min.u32 $0, [$1], $2;", "=r,l,r,b"
-// CHECK: "@$4 atom.global.cas.b32 $0, [$1], $2, $3;", "=r,l,r,r,b"
+// CHECK: "@$4 atom.release.gpu.global.cas.b32 $0, [$1], $2, $3;", "=r,l,r,r,b"
 func.func @atomics(%x: !tile.ptr<f32> {tile.divisibility = 16}, %c: !tile.ptr<i32> {tile.divisibility = 16}) {
   %r = tile.make_range 0 to 128 : tensor<128xi32>
   %xs = tile.splat %x : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
   %p = tile.addptr %xs, %r : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
   %one = arith.constant dense<1.0> : tensor<128xf32>
   %a = tile.atomic_rmw add %p, %one : tensor<128x!tile.ptr<f32>>
-  %b = tile.atomic_rmw max %p, %a : tensor<128x!tile.ptr<f32>>
+  %b = tile.atomic_rmw max %p, %a sem = relaxed : tensor<128x!tile.ptr<f32>>
   %cs = tile.splat %c : !tile.ptr<i32> -> tensor<128x!tile.ptr<i32>>
   %q = tile.addptr %cs, %r : tensor<128x!tile.ptr<i32>>, tensor<128xi32>
-  %old = tile.atomic_cas %q, %r, %r : tensor<128x!tile.ptr<i32>>
+  %old = tile.atomic_cas %q, %r, %r sem = release : tensor<128x!tile.ptr<i32>>
   return
 }
 

@@ -307,19 +307,20 @@ func.func @stores(%p: tensor<128x!tile.ptr<f32>>, %m: tensor<128xi1>, %v: tensor
 // CHECK-NEXT:    %{{.*}} = tile.atomic_rmw min %[[PI]], %[[VI]] : tensor<64x!tile.ptr<i32>>
 // CHECK-NEXT:    %{{.*}} = tile.atomic_rmw xchg %[[PI]], %[[VI]] : tensor<64x!tile.ptr<i32>>
 // CHECK-NEXT:    %{{.*}} = tile.atomic_rmw add %[[PF]], %[[VF]] mask %[[M]] : tensor<64x!tile.ptr<f32>>
-// CHECK-NEXT:    %{{.*}} = tile.atomic_rmw max %[[PI]], %[[VI]] mask %[[M]] : tensor<64x!tile.ptr<i32>>
+// CHECK-NEXT:    %{{.*}} = tile.atomic_rmw max %[[PI]], %[[VI]] mask %[[M]] sem = relaxed : tensor<64x!tile.ptr<i32>>
 // CHECK-NEXT:    %{{.*}} = tile.atomic_rmw add %[[SP]], %[[SV]] : !tile.ptr<i32>
 // CHECK-NEXT:    %{{.*}} = tile.atomic_rmw xchg %[[SF]], %[[SFV]] : !tile.ptr<f32>
 // CHECK-NEXT:    %{{.*}} = tile.atomic_cas %[[PI]], %[[VI]], %[[VI]] : tensor<64x!tile.ptr<i32>>
 // CHECK-NEXT:    %{{.*}} = tile.atomic_cas %[[PF]], %[[VF]], %[[VF]] : tensor<64x!tile.ptr<f32>>
-// CHECK-NEXT:    %{{.*}} = tile.atomic_cas %[[SP]], %[[SV]], %[[SV]] : !tile.ptr<i32>
+// CHECK-NEXT:    %{{.*}} = tile.atomic_cas %[[SP]], %[[SV]], %[[SV]] sem = acquire : !tile.ptr<i32>
 // GENERIC-LABEL: sym_name = "atomics"
-// GENERIC:       "tile.atomic_rmw"(%{{.*}}, %{{.*}}) <{kind = 0 : i32}> : (tensor<64x!tile.ptr<f32>>, tensor<64xf32>) -> tensor<64xf32>
-// GENERIC:       "tile.atomic_rmw"(%{{.*}}, %{{.*}}) <{kind = 1 : i32}>
-// GENERIC:       "tile.atomic_rmw"(%{{.*}}, %{{.*}}) <{kind = 2 : i32}>
-// GENERIC:       "tile.atomic_rmw"(%{{.*}}, %{{.*}}) <{kind = 3 : i32}>
-// GENERIC:       "tile.atomic_rmw"(%{{.*}}, %{{.*}}, %{{.*}}) <{kind = 0 : i32}> : (tensor<64x!tile.ptr<f32>>, tensor<64xf32>, tensor<64xi1>) -> tensor<64xf32>
-// GENERIC:       "tile.atomic_cas"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<64x!tile.ptr<i32>>, tensor<64xi32>, tensor<64xi32>) -> tensor<64xi32>
+// GENERIC:       "tile.atomic_rmw"(%{{.*}}, %{{.*}}) <{kind = 0 : i32, sem = 3 : i32}> : (tensor<64x!tile.ptr<f32>>, tensor<64xf32>) -> tensor<64xf32>
+// GENERIC:       "tile.atomic_rmw"(%{{.*}}, %{{.*}}) <{kind = 1 : i32, sem = 3 : i32}>
+// GENERIC:       "tile.atomic_rmw"(%{{.*}}, %{{.*}}) <{kind = 2 : i32, sem = 3 : i32}>
+// GENERIC:       "tile.atomic_rmw"(%{{.*}}, %{{.*}}) <{kind = 3 : i32, sem = 3 : i32}>
+// GENERIC:       "tile.atomic_rmw"(%{{.*}}, %{{.*}}, %{{.*}}) <{kind = 0 : i32, sem = 3 : i32}> : (tensor<64x!tile.ptr<f32>>, tensor<64xf32>, tensor<64xi1>) -> tensor<64xf32>
+// GENERIC:       "tile.atomic_rmw"(%{{.*}}, %{{.*}}, %{{.*}}) <{kind = 1 : i32, sem = 0 : i32}>
+// GENERIC:       "tile.atomic_cas"(%{{.*}}, %{{.*}}, %{{.*}}) <{sem = 3 : i32}> : (tensor<64x!tile.ptr<i32>>, tensor<64xi32>, tensor<64xi32>) -> tensor<64xi32>
 func.func @atomics(%pf: tensor<64x!tile.ptr<f32>>, %vf: tensor<64xf32>,
                    %pi: tensor<64x!tile.ptr<i32>>, %vi: tensor<64xi32>,
                    %m: tensor<64xi1>, %sp: !tile.ptr<i32>, %sv: i32,
@@ -333,12 +334,12 @@ func.func @atomics(%pf: tensor<64x!tile.ptr<f32>>, %vf: tensor<64xf32>,
   %6 = tile.atomic_rmw min %pi, %vi : tensor<64x!tile.ptr<i32>>
   %7 = tile.atomic_rmw xchg %pi, %vi : tensor<64x!tile.ptr<i32>>
   %8 = tile.atomic_rmw add %pf, %vf mask %m : tensor<64x!tile.ptr<f32>>
-  %9 = tile.atomic_rmw max %pi, %vi mask %m : tensor<64x!tile.ptr<i32>>
+  %9 = tile.atomic_rmw max %pi, %vi mask %m sem = relaxed : tensor<64x!tile.ptr<i32>>
   %10 = tile.atomic_rmw add %sp, %sv : !tile.ptr<i32>
   %11 = tile.atomic_rmw xchg %sf, %sfv : !tile.ptr<f32>
   %12 = tile.atomic_cas %pi, %vi, %vi : tensor<64x!tile.ptr<i32>>
   %13 = tile.atomic_cas %pf, %vf, %vf : tensor<64x!tile.ptr<f32>>
-  %14 = tile.atomic_cas %sp, %sv, %sv : !tile.ptr<i32>
+  %14 = tile.atomic_cas %sp, %sv, %sv sem = acquire : !tile.ptr<i32>
   return
 }
 

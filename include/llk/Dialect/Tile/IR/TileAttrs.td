@@ -46,6 +46,15 @@ def Tile_AtomicRMWKind : I32EnumAttr<"AtomicRMWKind", "atomic read-modify-write"
   let cppNamespace = "::llk::tile";
 }
 
+// Memory ordering of an atomic at GPU scope, as PTX's `.sem` (and Triton's
+// `sem`): acq_rel, the default, orders the program's earlier memory accesses
+// before it and its later ones after it for any thread that observes it.
+def Tile_MemorySemantic : I32EnumAttr<"MemorySemantic", "atomic memory ordering", [
+    I32EnumAttrCase<"Relaxed", 0, "relaxed">, I32EnumAttrCase<"Acquire", 1, "acquire">,
+    I32EnumAttrCase<"Release", 2, "release">, I32EnumAttrCase<"AcqRel", 3, "acq_rel">]> {
+  let cppNamespace = "::llk::tile";
+}
+
 def Tile_RoundingMode : I32EnumAttr<"RoundingMode", "float rounding", [
     I32EnumAttrCase<"RNE", 0, "rne">,  // to nearest, ties to even
     I32EnumAttrCase<"RTZ", 1, "rtz">,  // toward zero

@@ -183,12 +183,27 @@ def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
     Tile_PointeeOf<"ptr", "result">, Tile_PointeeOf<"ptr", "value">,
     Tile_MaskOf<"ptr", "mask">]> {
   let summary = "atomic read-modify-write; returns the old values";
+  let description = [{
+    One atomic per element (on a scalar pointer: once, by the program, the
+    old value returned to all of its threads). `sem` orders it at GPU scope
+    (default acq_rel, as Triton's); with a `tile.barrier` before it, a
+    release publishes the whole program's earlier stores, as a split-K
+    block's last part relies on:
+
+    ```mlir
+    tile.barrier
+    %arrived = tile.atomic_rmw add %lock, %one : !tile.ptr<i32>
+    %n = tile.atomic_rmw add %hist, %ones mask %m sem = relaxed : tensor<256x!tile.ptr<i32>>
+    ```
+  }];
   let arguments = (ins Tile_AtomicRMWKind:$kind,
                        Arg<Tile_PtrLike, "", [MemRead, MemWrite]>:$ptr,
-                       Tile_Value:$value, Optional<Tile_BoolLike>:$mask);
+                       Tile_Value:$value, Optional<Tile_BoolLike>:$mask,
+                       DefaultValuedAttr<Tile_MemorySemantic,
+                                         "::llk::tile::MemorySemantic::AcqRel">:$sem);
   let results = (outs Tile_Value:$result);
   let assemblyFormat = [{
-    $kind $ptr `,` $value (`mask` $mask^)? attr-dict `:` type($ptr)
+    $kind $ptr `,` $value (`mask` $mask^)? (`sem` `=` $sem^)? attr-dict `:` type($ptr)
   }];
   let hasVerifier = 1;
 }
@@ -197,10 +212,17 @@ def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [
     Tile_PointeeOf<"ptr", "result">, Tile_PointeeOf<"ptr", "cmp">,
     Tile_PointeeOf<"ptr", "value">]> {
   let summary = "atomic compare-and-swap; returns the old values";
+  let description = [{
+    As `tile.atomic_rmw`, with the same `sem` (default acq_rel).
+  }];
   let arguments = (ins Arg<Tile_PtrLike, "", [MemRead, MemWrite]>:$ptr,
-                       Tile_Value:$cmp, Tile_Value:$value);
+                       Tile_Value:$cmp, Tile_Value:$value,
+                       DefaultValuedAttr<Tile_MemorySemantic,
+                                         "::llk::tile::MemorySemantic::AcqRel">:$sem);
   let results = (outs Tile_Value:$result);
-  let assemblyFormat = "$ptr `,` $cmp `,` $value attr-dict `:` type($ptr)";
+  let assemblyFormat = [{
+    $ptr `,` $cmp `,` $value (`sem` `=` $sem^)? attr-dict `:` type($ptr)
+  }];
   let hasVerifier = 1;
 }
 
