@@ -72,7 +72,7 @@ compile matmul 128 256 32 8 4 late_pre -D GROUP_SIZE_M=8
 # sm_90a (tag sm90a): the same sources, dots on warpgroup MMA (wgmma).
 # Asynchronous dots with 4+ stages run their cp.async copies S-2 steps
 # ahead (one barrier a step); with 3, S-1 ahead behind a second barrier.
-for cfg in "128 128 64 4 3" "128 128 64 8 3" "128 128 64 4 4" "128 128 64 4 5" "128 128 64 4 6" "128 256 64 8 4" \
+for cfg in "128 128 64 4 3" "128 128 64 8 3" "128 128 64 4 4" "128 128 64 4 5" "128 128 64 4 6" "128 128 64 4 7" "128 256 64 8 4" \
            "64 128 64 4 4" "64 256 64 4 4" "64 256 64 4 5" "128 128 64 8 4" \
            "128 128 64 8 5" "128 128 64 8 6" "256 128 64 8 4"; do
   set -- $cfg
