@@ -16,8 +16,8 @@
 // u = p - num_full: part z = u mod split_k of block j = num_full + u / split_k
 // (split block i = u / split_k), the K steps [z*s, min(K steps, (z+1)*s))
 // with s = ceil(K steps / split_k). It stores its f32 partial sum, a packed
-// BLOCK_M x BLOCK_N tile, to work[u], and counts itself in locks[i] (an
-// acq_rel atomic after a barrier: the program's stores happen before it).
+// BLOCK_M x BLOCK_N tile, to work[u], and counts itself in locks[i] (a
+// scalar acq_rel atomic: all the program's stores happen before it).
 // The part that counts last reads all split_k partials of the block back
 // (from L2: cache = cg), sums them, stores the block to C and sets locks[i]
 // back to 0 for the next launch.
@@ -177,8 +177,8 @@ func.func @gemm_splitk_kernel(%a: !tile.ptr<${T}> {tile.divisibility = 16},
     %w_ptrs = tile.addptr %w_base, %w_offs : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<f32>>, tensor<${BLOCK_M}x${BLOCK_N}xi32>
     tile.store %acc, %w_ptrs : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<f32>>
 
-    // Count this part in; every thread's store happens before the count.
-    tile.barrier
+    // Count this part in (a program's acq_rel atomic: every thread's store
+    // happens before it).
     %lock = tile.addptr %locks, %unit_block : !tile.ptr<i32>, i32
     %arrived = tile.atomic_rmw add %lock, %c1 : !tile.ptr<i32>
     %last = arith.cmpi eq, %arrived, %split_k_1 : i32

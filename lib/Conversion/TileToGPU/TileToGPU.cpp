@@ -974,10 +974,15 @@ Value emitAtomicRMW(IndexEmitter &e, AtomicRMWKind kind, MemorySemantic sem,
 
 /// Runs `perElement(register, pred)` for every register of a tile atomic
 /// (or once for a scalar one, from thread 0, broadcasting the old value).
+/// A scalar atomic is the program's: with release ordering, a barrier first
+/// puts every thread's earlier accesses before thread 0's atomic.
 template <typename Fn>
 Value lowerAtomic(IndexEmitter &e, LoweringState &state, Operation *op,
-                  Value ptr, Value mask, Type convertedResult, Fn perElement) {
+                  MemorySemantic sem, Value mask, Type convertedResult,
+                  Fn perElement) {
   if (!isa<VectorType>(convertedResult)) {
+    if (sem == MemorySemantic::Release || sem == MemorySemantic::AcqRel)
+      gpu::BarrierOp::create(e.b, e.loc);
     Value first = arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::eq,
                                         e.threadId(), e.i32(0));
     Value old = perElement(-1, andPredicates(e, first, mask));
@@ -1009,7 +1014,7 @@ struct AtomicRMWLowering : TilePattern<AtomicRMWOp> {
                   ConversionPatternRewriter &rewriter) const override {
     IndexEmitter e(rewriter, op.getLoc());
     Value result = lowerAtomic(
-        e, state, op, adaptor.getPtr(), adaptor.getMask(),
+        e, state, op, op.getSem(), adaptor.getMask(),
         getTypeConverter()->convertType(op.getType()),
         [&](int64_t r, Value pred) {
           Value addr = r < 0 ? adaptor.getPtr()
@@ -1029,7 +1034,7 @@ struct AtomicCASLowering : TilePattern<AtomicCASOp> {
                   ConversionPatternRewriter &rewriter) const override {
     IndexEmitter e(rewriter, op.getLoc());
     Value result = lowerAtomic(
-        e, state, op, adaptor.getPtr(), Value(),
+        e, state, op, op.getSem(), Value(),
         getTypeConverter()->convertType(op.getType()),
         [&](int64_t r, Value pred) {
           Value addr = r < 0 ? adaptor.getPtr()

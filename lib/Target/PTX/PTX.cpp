@@ -107,22 +107,21 @@ static LogicalResult linkLibdevice(ModuleOp module, llvm::Module &llvmModule,
 /// lane's scalars, so the vectors die; the optimizer cleans up after.
 static void scalarizeBooleanLanes(llvm::Function &function) {
   llvm::DenseMap<std::pair<llvm::Value *, unsigned>, llvm::Value *> lanes;
-  // Lane `i` of `vector`, built right after the vector's definition.
+  // Lane `i` of `vector`.
   std::function<llvm::Value *(llvm::Value *, unsigned)> lane =
       [&](llvm::Value *vector, unsigned i) -> llvm::Value * {
     if (auto *constant = dyn_cast<llvm::Constant>(vector))
       return constant->getAggregateElement(i);
-    auto *inst = dyn_cast<llvm::Instruction>(vector);
-    if (!inst) { // an argument
-      llvm::IRBuilder<> b(&*function.getEntryBlock().getFirstInsertionPt());
-      return b.CreateExtractElement(vector, b.getInt64(i));
-    }
     auto key = std::make_pair(vector, i);
     if (auto it = lanes.find(key); it != lanes.end())
       return it->second;
-    llvm::IRBuilder<> b(isa<llvm::PHINode>(inst)
-                            ? &*inst->getParent()->getFirstInsertionPt()
-                            : inst->getNextNode());
+    // Where the lane can be computed: after the definition (an argument's
+    // at the entry, a phi's after the block's phis).
+    auto *inst = dyn_cast<llvm::Instruction>(vector);
+    llvm::IRBuilder<> b(
+        !inst                       ? &*function.getEntryBlock().getFirstInsertionPt()
+        : isa<llvm::PHINode>(inst) ? &*inst->getParent()->getFirstInsertionPt()
+                                    : inst->getNextNode());
     auto scalar = [&](llvm::Value *operand) -> llvm::Value * {
       if (!operand->getType()->isVectorTy())
         return operand;
@@ -131,17 +130,17 @@ static void scalarizeBooleanLanes(llvm::Function &function) {
       return b.CreateExtractElement(operand, b.getInt64(i));
     };
     llvm::Value *result;
-    if (auto *cmp = dyn_cast<llvm::CmpInst>(inst)) {
+    if (auto *cmp = dyn_cast_or_null<llvm::CmpInst>(inst)) {
       result = b.CreateCmp(cmp->getPredicate(), scalar(cmp->getOperand(0)),
                            scalar(cmp->getOperand(1)));
-    } else if (auto *binary = dyn_cast<llvm::BinaryOperator>(inst)) {
+    } else if (auto *binary = dyn_cast_or_null<llvm::BinaryOperator>(inst)) {
       result = b.CreateBinOp(binary->getOpcode(), scalar(binary->getOperand(0)),
                              scalar(binary->getOperand(1)));
-    } else if (auto *select = dyn_cast<llvm::SelectInst>(inst)) {
+    } else if (auto *select = dyn_cast_or_null<llvm::SelectInst>(inst)) {
       result = b.CreateSelect(scalar(select->getCondition()),
                               scalar(select->getTrueValue()),
                               scalar(select->getFalseValue()));
-    } else if (auto *shuffle = dyn_cast<llvm::ShuffleVectorInst>(inst)) {
+    } else if (auto *shuffle = dyn_cast_or_null<llvm::ShuffleVectorInst>(inst)) {
       int from = shuffle->getMaskValue(i);
       unsigned width = cast<llvm::FixedVectorType>(
                            shuffle->getOperand(0)->getType())->getNumElements();
@@ -149,7 +148,7 @@ static void scalarizeBooleanLanes(llvm::Function &function) {
                : unsigned(from) < width
                    ? lane(shuffle->getOperand(0), from)
                    : lane(shuffle->getOperand(1), from - width);
-    } else if (auto *insert = dyn_cast<llvm::InsertElementInst>(inst);
+    } else if (auto *insert = dyn_cast_or_null<llvm::InsertElementInst>(inst);
                insert && isa<llvm::ConstantInt>(insert->getOperand(2))) {
       result = cast<llvm::ConstantInt>(insert->getOperand(2))->getZExtValue() == i
                    ? insert->getOperand(1)

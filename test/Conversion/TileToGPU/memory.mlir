@@ -91,6 +91,32 @@ func.func @atomics(%x: !tile.ptr<f32> {tile.divisibility = 16}, %c: !tile.ptr<i3
 
 // -----
 
+// A scalar atomic is the program's: thread 0 issues it and hands the old
+// value to every thread through shared memory. With release ordering (the
+// default acq_rel) a barrier comes first, so every thread's earlier stores
+// precede it; a relaxed one needs none.
+// CHECK-LABEL: gpu.func @scalar_atomics
+// CHECK: "@$2 st.global.b32 [$0], $1;"
+// CHECK-NEXT: gpu.barrier
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT: %[[OLD:.*]] = llvm.inline_asm has_side_effects "@$3 atom.acq_rel.gpu.global.add.s32 $0, [$1], $2;", "=r,l,r,b" %{{.*}}, %{{.*}}, %[[FIRST]]
+// CHECK: gpu.barrier
+// CHECK-NEXT: scf.if %[[FIRST]] {
+// CHECK-NEXT: llvm.store %[[OLD]]
+// CHECK: gpu.barrier
+// CHECK-NEXT: llvm.load
+// CHECK-NOT: gpu.barrier
+// CHECK: "@$3 atom.global.exch.b32 $0, [$1], $2;"
+func.func @scalar_atomics(%out: !tile.ptr<f32>, %lock: !tile.ptr<i32>, %v: f32) {
+  %one = arith.constant 1 : i32
+  tile.store %v, %out : !tile.ptr<f32>
+  %old = tile.atomic_rmw add %lock, %one : !tile.ptr<i32>
+  %prev = tile.atomic_rmw xchg %lock, %old sem = relaxed : !tile.ptr<i32>
+  return
+}
+
+// -----
+
 // A thread's 16 contiguous bytes that are only 2-byte aligned (34-byte
 // records) are read as the two aligned 16-byte windows holding their first
 // and last byte, each one predicated 16-byte load, then realigned: two

@@ -186,12 +186,11 @@ def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
   let description = [{
     One atomic per element (on a scalar pointer: once, by the program, the
     old value returned to all of its threads). `sem` orders it at GPU scope
-    (default acq_rel, as Triton's); with a `tile.barrier` before it, a
-    release publishes the whole program's earlier stores, as a split-K
-    block's last part relies on:
+    (default acq_rel, as Triton's). A scalar atomic with release ordering
+    (release, acq_rel) comes after all the program's earlier memory
+    accesses, every thread's, as a split-K block's last part relies on:
 
     ```mlir
-    tile.barrier
     %arrived = tile.atomic_rmw add %lock, %one : !tile.ptr<i32>
     %n = tile.atomic_rmw add %hist, %ones mask %m sem = relaxed : tensor<256x!tile.ptr<i32>>
     ```
