@@ -762,6 +762,15 @@ func.func @atomic_rmw_f16(%p: tensor<16x!tile.ptr<f16>>, %v: tensor<16xf16>) {
 
 // -----
 
+// The ordering is one of PTX's atomic semantics (no seq_cst).
+func.func @atomic_rmw_sem(%p: !tile.ptr<i32>, %v: i32) {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'sem' [relaxed, acquire, release, acq_rel]}}
+  %0 = tile.atomic_rmw add %p, %v sem = seq_cst : !tile.ptr<i32>
+  return
+}
+
+// -----
+
 func.func @atomic_rmw_i64(%p: !tile.ptr<i64>, %v: i64) {
   // expected-error @+1 {{'tile.atomic_rmw' op atomics support f32 and i32 elements, got 'i64'}}
   %0 = tile.atomic_rmw max %p, %v : !tile.ptr<i64>
