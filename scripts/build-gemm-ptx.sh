@@ -91,7 +91,8 @@ for cfg in "128 128 32 4 4 late_pre" "128 128 64 8 4 pre" "128 256 32 8 4 late_p
   case $cfg in *sm90a) compile gemm_splitk_bf16 "$@" ;; esac
 done
 # sm_90a with TMA: examples/gemm_tma.mlir (tensor descriptors).
-for cfg in "128 128 64 4 3" "128 128 64 4 4" "128 256 64 8 3" "128 256 64 8 4" \
+for cfg in "128 128 64 4 3" "128 128 64 4 4" "128 128 64 4 5" "128 128 64 4 6" \
+           "128 256 64 8 3" "128 256 64 8 4" \
            "64 256 64 4 4" "128 128 64 8 4" "256 128 64 8 3" "256 128 64 8 4"; do
   set -- $cfg
   compile gemm_tma_f16 "$@" sm90a

@@ -32,9 +32,6 @@ struct SharedOperand {
   unsigned innerDim;
   int64_t outer, inner, bytes, slabBytes;
   int64_t perPhase = 1, maxPhase = 1;
-  /// With wgmma's layout (useWgmmaLayout) and `warpgroupWarps` set, the rows
-  /// are stored in the order warpgroup MMA reads them (warpgroupRow).
-  unsigned warpgroupWarps = 0;
 
   SharedOperand(Value base, RankedTensorType type, unsigned innerDim,
                 bool swizzled)
@@ -51,48 +48,11 @@ struct SharedOperand {
   int64_t sizeInBytes() const { return outer * inner * bytes; }
 
   /// wgmma's layout: 128-byte slabs (the contiguous extent is whole slabs,
-  /// so the swizzle is c ^ (r % 8) already), rows reordered when the
-  /// accumulator's `accumulatorWarps` are given (A).
-  void useWgmmaLayout(unsigned accumulatorWarps) {
-    slabBytes = 128;
-    warpgroupWarps = accumulatorWarps;
-  }
-
-  /// Where warpgroup MMA wants row `row` of A when the accumulator puts its
-  /// `warpgroupWarps` warps along M: warp w of the layout holds rows
-  /// 8w + g + 8 * warps * i (g < 8), but the m64 instruction of warpgroup
-  /// G = w / 4 gives its warp w % 4 rows 16(w % 4) + g and + 8 of 64
-  /// consecutive ones. So repetitions i = 2mb + h go to block
-  /// mb * warpgroups + G, row 16(w % 4) + 8h + g.
-  Value warpgroupRow(IndexEmitter &e, Value row) const {
-    unsigned warps = warpgroupWarps, warpBits = llvm::Log2_32(warps);
-    auto shr = [&](Value x, int64_t n) {
-      return arith::ShRUIOp::create(e.b, e.loc, x, e.i32(n)).getResult();
-    };
-    auto shl = [&](Value x, int64_t n) {
-      return arith::ShLIOp::create(e.b, e.loc, x, e.i32(n)).getResult();
-    };
-    auto mask = [&](Value x, int64_t m) {
-      return arith::AndIOp::create(e.b, e.loc, x, e.i32(m)).getResult();
-    };
-    auto orI = [&](Value x, Value y) {
-      return arith::OrIOp::create(e.b, e.loc, x, y).getResult();
-    };
-    Value g = mask(row, 7);
-    Value warp = mask(shr(row, 3), warps - 1);
-    Value rep = shr(row, 3 + warpBits);
-    Value block = arith::AddIOp::create(
-        e.b, e.loc,
-        arith::MulIOp::create(e.b, e.loc, shr(rep, 1), e.i32(warps / 4)),
-        shr(warp, 2));
-    return orI(orI(shl(block, 6), shl(mask(warp, 3), 4)),
-               orI(shl(mask(rep, 1), 3), g));
-  }
+  /// so the swizzle is c ^ (r % 8) already).
+  void useWgmmaLayout() { slabBytes = 128; }
 
   /// Address of element (row, col) of the shared array (outer, inner).
   Value address(IndexEmitter &e, Value row, Value col) const {
-    if (warpgroupWarps)
-      row = warpgroupRow(e, row);
     Value rowStart = arith::MulIOp::create(e.b, e.loc, row, e.i32(slabBytes));
     Value colBytes = arith::MulIOp::create(e.b, e.loc, col, e.i32(bytes));
     Value inSlab = colBytes;
@@ -249,14 +209,16 @@ Value lowerMmaDot(IndexEmitter &e, SharedScratch &scratch, DotOp op, Value a,
 
   // The accumulator: warp (wM, wN) holds rows 8*wm*i + 8*wM + g and columns
   // 8*wn*j + 8*wN + 2t + {0, 1}; instruction tile (mi, nj) pairs rows
-  // i = 2mi (g) and 2mi + 1 (g + 8).
+  // i = 2mi (g) and 2mi + 1 (g + 8). With warpRepeat 2 along M, rows
+  // 16*wm*mi + 16*wM + 8h + g instead (DistributedView::localOffset).
   DistributedView cView = viewOf(cType);
-  unsigned wm = cView.warpsPerCTA[0], wn = cView.warpsPerCTA[1];
+  unsigned wn = cView.warpsPerCTA[1];
   int64_t mTiles = cView.elemsPerThread(0) / 2;
   int64_t nTiles = cView.elemsPerThread(1) / 2;
   Value lane = e.laneId();
   Value wM = e.warpCoord(cView, 0), wN = e.warpCoord(cView, 1);
-  Value rowBase = arith::MulIOp::create(e.b, e.loc, wM, e.i32(8));
+  Value rowBase =
+      arith::MulIOp::create(e.b, e.loc, wM, e.i32(8 * cView.warpRepeat[0]));
   Value colBase = arith::AndIOp::create(
       e.b, e.loc, arith::MulIOp::create(e.b, e.loc, wN, e.i32(8)), e.i32(N - 1));
   Value laneRow = arith::AndIOp::create(e.b, e.loc, lane, e.i32(7));
@@ -328,7 +290,9 @@ Value lowerMmaDot(IndexEmitter &e, SharedScratch &scratch, DotOp op, Value a,
     // A: one ldmatrix.x4 per 16-row tile; lane group m (0..3) addresses
     // matrix m: row half m & 1, K half m >> 1.
     for (int64_t mi = 0; mi < mTiles; ++mi) {
-      Value mn = add(add(mul(matrixLo, 8 * wm), e.i32(16 * wm * mi)), rowBase);
+      Value mn = add(add(mul(matrixLo, cView.localOffset(0, 1)),
+                         e.i32(cView.localOffset(0, 2 * mi))),
+                     rowBase);
       Value k = add(kFirst, mul(matrixHi, kb));
       f.a.push_back(ldmatrix(matrixRowAddress(aSmem, 0, mn, k), 4, aTrans));
     }
@@ -460,7 +424,8 @@ Value lowerWgmmaDot(IndexEmitter &e, DotOp op, Value acc,
     return arith::ConstantIntOp::create(e.b, e.loc, i64, byteOffset >> 4);
   };
 
-  // Warpgroup G starts at row block G of A (warpgroupRow).
+  // Warpgroup G's m64 blocks are rows 64 (G + groups * mb) of A, as the
+  // accumulator layout (warpRepeat [2, 1]) gives them to its warps.
   Value group = arith::ShRUIOp::create(e.b, e.loc, e.warpId(), e.i32(2));
   Value aDesc = addDesc(
       wgmmaDescriptor(e, aSlot.base, 16),
@@ -620,9 +585,8 @@ SharedOperand slotOperand(IndexEmitter &e, const LoweringState &state,
   Value offset = arith::MulIOp::create(e.b, e.loc, slot, e.i32(slotBytes));
   SharedOperand operand(byteAddress(e, base, offset), tile,
                         type.getContiguousDim(), /*swizzled=*/true);
-  auto it = state.wgmmaBuffers.find(buffer.getDefiningOp());
-  if (it != state.wgmmaBuffers.end())
-    operand.useWgmmaLayout(it->second);
+  if (state.wgmmaBuffers.contains(buffer.getDefiningOp()))
+    operand.useWgmmaLayout();
   return operand;
 }
 
@@ -676,28 +640,22 @@ void llk::togpu::findWgmmaDots(func::FuncOp func, LoweringState &state) {
         !suitsWarpgroupMma(dot, allocs[0].getType().getContiguousDim(),
                            allocs[1].getType().getContiguousDim()))
       return;
-    auto layout = cast<BlockedLayoutAttr>(dot.getType().getEncoding());
     state.wgmmaDots[dot] = runsAsynchronously(dot);
     state.wgmmaKernels.insert(func.getName());
-    state.wgmmaBuffers[allocs[0]] = layout.getWarpsPerCTA()[0];
-    state.wgmmaBuffers[allocs[1]] = 0;
+    state.wgmmaBuffers.insert(allocs.begin(), allocs.end());
   });
 }
 
-std::pair<int64_t, int64_t> llk::togpu::tmaBoxOf(SharedType buffer,
-                                                bool reorderedRows) {
-  int64_t rows = buffer.getSlotShape()[0];
-  return {reorderedRows ? 8 : std::min<int64_t>(rows, 256),
-          128 / byteWidth(buffer.getElementType())};
+std::pair<int64_t, int64_t> llk::togpu::tmaBoxOf(TensorDescType desc) {
+  return {std::min<int64_t>(desc.getBlockShape()[0], 256),
+          128 / byteWidth(desc.getElementType())};
 }
 
 LogicalResult llk::togpu::findTmaBuffers(func::FuncOp func,
                                          LoweringState &state) {
   WalkResult result = func.walk([&](AsyncTmaCopyOp copy) {
     auto alloc = copy.getBuffer().getDefiningOp<LocalAllocOp>();
-    auto wgmma = alloc ? state.wgmmaBuffers.find(alloc)
-                       : state.wgmmaBuffers.end();
-    if (wgmma == state.wgmmaBuffers.end()) {
+    if (!alloc || !state.wgmmaBuffers.contains(alloc)) {
       copy.emitOpError("fills a buffer that no warpgroup MMA (wgmma) reads; "
                        "TMA copies feed only wgmma so far (sm_90a, f16/bf16 "
                        "dots whose accumulator puts every warp along M)");
@@ -711,17 +669,8 @@ LogicalResult llk::togpu::findTmaBuffers(func::FuncOp func,
     if (!state.tmaBarrierOffsets.count(alloc))
       state.tmaBarrierOffsets[alloc] = state.scratch.reserve(
           func.getName(), alloc.getType().getNumSlots() * 8, 8);
-    auto box = tmaBoxOf(alloc.getType(), wgmma->second != 0);
-    auto &boxes = state.tmaBoxes[func.getName()];
-    auto [it, inserted] = boxes.try_emplace(arg.getArgNumber(), box);
-    if (!inserted && it->second != box) {
-      copy.emitOpError("reads descriptor argument ")
-          << arg.getArgNumber() << " with a " << box.first << "x"
-          << box.second << " box, but another use needs " << it->second.first
-          << "x" << it->second.second
-          << "; one CUtensorMap has one box: pass the tensor twice";
-      return WalkResult::interrupt();
-    }
+    state.tmaBoxes[func.getName()][arg.getArgNumber()] =
+        tmaBoxOf(copy.getDesc().getType());
     return WalkResult::advance();
   });
   if (result.wasInterrupted())
@@ -830,11 +779,8 @@ struct AsyncCopyLowering : TilePattern<AsyncCopyOp> {
     // plus constants, unless the tile is smaller than the layout's pattern).
     auto localOffsets = [&](unsigned d) {
       SmallVector<int64_t> offsets;
-      for (const auto &local : view.localIndices()) {
-        int64_t k = local[d];
-        offsets.push_back((k / view.contigPerThread(d)) * view.tileExtent(d) +
-                          k % view.contigPerThread(d));
-      }
+      for (const auto &local : view.localIndices())
+        offsets.push_back(view.localOffset(d, local[d]));
       return offsets;
     };
     bool wraps = view.shape[0] < view.tileExtent(0) ||
@@ -845,9 +791,8 @@ struct AsyncCopyLowering : TilePattern<AsyncCopyOp> {
     for (int64_t r = 0; r < view.totalElemsPerThread(); r += width) {
       int64_t dOuter = outerOffsets[r] - outerOffsets[0];
       Value dst;
-      // (Not where rows are reordered for warpgroups.)
       if (r > 0 && !wraps && innerOffsets[r] == innerOffsets[0] &&
-          !slot.warpgroupWarps && dOuter % (slot.perPhase * slot.maxPhase) == 0)
+          dOuter % (slot.perPhase * slot.maxPhase) == 0)
         dst = byteAddress(e, firstDst, e.i32(dOuter * slot.slabBytes));
       else
         dst = slot.tileAddress(e, e.extract(rows, r), e.extract(cols, r));
@@ -869,7 +814,7 @@ struct AsyncCopyLowering : TilePattern<AsyncCopyOp> {
 
 /// One thread announces the slot's bytes on its barrier and starts one
 /// cp.async.bulk.tensor per box (tmaBoxOf) into the slot's wgmma layout:
-/// 128-byte slabs of columns, rows in the order warpgroup MMA reads them.
+/// 128-byte slabs of columns, one after the other.
 struct AsyncTmaCopyLowering : TilePattern<AsyncTmaCopyOp> {
   using TilePattern::TilePattern;
   LogicalResult
@@ -881,7 +826,7 @@ struct AsyncTmaCopyLowering : TilePattern<AsyncTmaCopyOp> {
     SharedOperand slot = slotOperand(e, state, op.getBuffer(),
                                      adaptor.getBuffer(), adaptor.getSlot());
     Value barrier = tmaBarrier(e, state, alloc, op, adaptor.getSlot());
-    auto [boxRows, boxCols] = tmaBoxOf(type, slot.warpgroupWarps != 0);
+    auto [boxRows, boxCols] = tmaBoxOf(op.getDesc().getType());
     int64_t slabs = slot.inner / boxCols;
     ifFirstThread(e, adaptor.getPred(), [&] {
       NVVM::MBarrierArriveExpectTxOp::create(

@@ -729,6 +729,8 @@ struct TransLowering : TilePattern<TransOp> {
                    src.threadsPerWarp[1] == dst.threadsPerWarp[0] &&
                    src.warpsPerCTA[0] == dst.warpsPerCTA[1] &&
                    src.warpsPerCTA[1] == dst.warpsPerCTA[0] &&
+                   src.warpRepeat[0] == dst.warpRepeat[1] &&
+                   src.warpRepeat[1] == dst.warpRepeat[0] &&
                    src.laneStride[0] == dst.laneStride[1] &&
                    src.warpStride[0] == dst.warpStride[1];
     if (relabel) {

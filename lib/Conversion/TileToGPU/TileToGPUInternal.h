@@ -83,16 +83,14 @@ public:
   Value coordinates(const DistributedView &v, unsigned d) {
     Value threadPart = arith::AddIOp::create(
         b, loc,
-        arith::MulIOp::create(b, loc, warpCoord(v, d), i32(v.threadsPerWarp[d])),
+        arith::MulIOp::create(b, loc, warpCoord(v, d),
+                              i32(v.threadsPerWarp[d] * v.warpRepeat[d])),
         laneCoord(v, d));
     Value base =
         arith::MulIOp::create(b, loc, threadPart, i32(v.sizePerThread[d]));
     SmallVector<int32_t> offsets;
-    for (const auto &local : v.localIndices()) {
-      int64_t k = local[d];
-      offsets.push_back((k / v.contigPerThread(d)) * v.tileExtent(d) +
-                        k % v.contigPerThread(d));
-    }
+    for (const auto &local : v.localIndices())
+      offsets.push_back(v.localOffset(d, local[d]));
     auto type = VectorType::get({int64_t(offsets.size())}, b.getI32Type());
     Value result = arith::AddIOp::create(
         b, loc, vector::BroadcastOp::create(b, loc, type, base),
@@ -308,11 +306,10 @@ struct LoweringState {
   /// Offset in the kernel's shared memory of each tile.local_alloc.
   llvm::DenseMap<Operation *, int64_t> allocOffsets;
   /// Dots lowered to warpgroup MMA (findWgmmaDots), the kernels holding
-  /// them, and the buffers they read, with the warps of the accumulator
-  /// whose rows a buffer's rows follow (A), or 0 (B).
+  /// them, and the buffers they read.
   llvm::DenseMap<Operation *, bool> wgmmaDots; // dot -> runs asynchronously
   llvm::StringSet<> wgmmaKernels;
-  llvm::DenseMap<Operation *, unsigned> wgmmaBuffers;
+  llvm::DenseSet<Operation *> wgmmaBuffers;
   /// Buffers filled by TMA: the offset of their slots' mbarriers (8 bytes
   /// each) in the kernel's shared memory.
   llvm::DenseMap<Operation *, int64_t> tmaBarrierOffsets;
@@ -322,11 +319,11 @@ struct LoweringState {
   llvm::StringMap<std::map<unsigned, std::pair<int64_t, int64_t>>> tmaBoxes;
 };
 
-/// The TMA box (rows, columns) that fills a slot of `buffer` (a tile with
-/// `outer` rows of 128-byte slabs): 8 rows when warpgroup MMA reorders the
-/// rows (`reorderedRows`), else the slot's rows (at most 256, TMA's limit);
-/// 128 bytes of columns, the swizzle's width.
-std::pair<int64_t, int64_t> tmaBoxOf(SharedType buffer, bool reorderedRows);
+/// The TMA box (rows, columns) that copies of `desc`'s blocks use: the
+/// block's rows (at most 256, TMA's limit) by 128 bytes of columns, the
+/// swizzle's width; a block is as many boxes as its 128-byte slabs (and
+/// 256-row bands).
+std::pair<int64_t, int64_t> tmaBoxOf(TensorDescType desc);
 
 /// Records the TMA buffers of `func` in `state` (after findWgmmaDots):
 /// their barriers' place in shared memory and their descriptors' boxes.

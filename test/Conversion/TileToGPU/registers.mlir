@@ -27,3 +27,23 @@ func.func @relabel(%x: !tile.ptr<f32>) attributes {tile.num_warps = 4 : i32} {
   %t = tile.trans %bc : tensor<16x32xf32, #b> -> tensor<32x16xf32, #t>
   return
 }
+
+// -----
+
+// warpRepeat keeps a warp on consecutive blocks of its lanes: 2 warps of 32
+// lanes over 128 elements, warpRepeat 2: warp w holds 64w + lane and
+// 64w + 32 + lane (without it, 32w + lane and 64 + 32w + lane).
+#r = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0], warpRepeat = [2]>
+// CHECK-LABEL: gpu.func @warp_repeat
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[WARP:.*]] = arith.shrui %{{.*}}, %{{.*}} : i32
+// CHECK: %[[C64:.*]] = arith.constant 64 : i32
+// CHECK: arith.muli %{{.*}}, %[[C64]] : i32
+// CHECK: arith.constant dense<[0, 32]> : vector<2xi32>
+func.func @warp_repeat(%x: !tile.ptr<i32>) attributes {tile.num_warps = 2 : i32} {
+  %r = tile.make_range 0 to 128 : tensor<128xi32, #r>
+  %xs = tile.splat %x : !tile.ptr<i32> -> tensor<128x!tile.ptr<i32>, #r>
+  %p = tile.addptr %xs, %r : tensor<128x!tile.ptr<i32>, #r>, tensor<128xi32, #r>
+  tile.store %r, %p : tensor<128x!tile.ptr<i32>, #r>
+  return
+}

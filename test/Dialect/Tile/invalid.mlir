@@ -272,6 +272,36 @@ func.func @blocked_threads_not_32(%x: tensor<64x32xf32, #tile.blocked<sizePerThr
 
 // -----
 
+// expected-error @+1 {{#tile.blocked warpRepeat needs one entry per dimension (2)}}
+func.func @blocked_warp_repeat_rank(%x: tensor<64x32xf32, #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], warpRepeat = [2]>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tile.blocked warpRepeat of all ones is the default: omit it}}
+func.func @blocked_warp_repeat_ones(%x: tensor<64x32xf32, #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], warpRepeat = [1, 1]>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tile.blocked sizes must be powers of two}}
+func.func @blocked_warp_repeat_three(%x: tensor<64x32xf32, #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], warpRepeat = [3, 1]>>) {
+  return
+}
+
+// -----
+
+// 4 warps of 8 lanes take 16 rows each with warpRepeat 2: 64 rows at least.
+func.func @blocked_warp_repeat_short(%x: f32) {
+  // expected-error @+1 {{'tile.splat' op result #0: dimension 0 of 'tensor<32x8xf32, #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], warpRepeat = [2, 1]>>' must be a multiple of 64, the rows its layout's warps take with warpRepeat}}
+  %0 = tile.splat %x : f32 -> tensor<32x8xf32, #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], warpRepeat = [2, 1]>>
+  return
+}
+
+// -----
+
 // expected-error @+1 {{#tile.slice dim 2 is out of range for a parent of rank 2}}
 func.func @slice_dim_out_of_range(%x: tensor<64xf32, #tile.slice<dim = 2, parent = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>>>) {
   return

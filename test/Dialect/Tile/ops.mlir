@@ -141,6 +141,7 @@ func.func @shapes(%p: !tile.ptr<f16>, %x: f32, %i: i32, %t: tensor<64xf32>) {
 // CHECK:         %[[CV:.*]] = tile.convert_layout %[[A]] : tensor<64x32xf32, #tile.blocked<sizePerThread = [1, 4], {{.*}}>> -> tensor<64x32xf32, #tile.blocked<sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]>>
 // CHECK:         %{{.*}} = tile.convert_layout %[[CV]] : tensor<64x32xf32, #tile.blocked<sizePerThread = [4, 1], {{.*}}>> -> tensor<64x32xf32>
 // CHECK:         %{{.*}} = tile.make_range 0 to 512 : tensor<512xi32, #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+// CHECK:         %{{.*}} = tile.convert_layout %[[A]] : {{.*}} -> tensor<64x32xf32, #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], warpRepeat = [2, 1]>>
 // GENERIC-LABEL: sym_name = "layouts"
 // GENERIC:       "tile.convert_layout"(%{{.*}}) : (tensor<64x32xf32, #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>>) -> tensor<64x32xf32, #tile.blocked<sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]>>
 func.func @layouts(%a: tensor<64x32xf32, #blocked>) {
@@ -151,6 +152,7 @@ func.func @layouts(%a: tensor<64x32xf32, #blocked>) {
   %c = tile.convert_layout %a : tensor<64x32xf32, #blocked> -> tensor<64x32xf32, #tile.blocked<sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]>>
   %d = tile.convert_layout %c : tensor<64x32xf32, #tile.blocked<sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]>> -> tensor<64x32xf32>
   %l = tile.make_range 0 to 512 : tensor<512xi32, #blocked1d>
+  %w = tile.convert_layout %a : tensor<64x32xf32, #blocked> -> tensor<64x32xf32, #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], warpRepeat = [2, 1]>>
   return
 }
 

@@ -2,7 +2,8 @@
 // RUN: llk-opt %s -tile-assign-layouts -tile-pipeline=num-stages=4 -mlir-print-local-scope | FileCheck %s --check-prefix=SYNC
 // RUN: llk-opt %s -tile-assign-layouts=wgmma=true -tile-pipeline="num-stages=3 wgmma=true" -mlir-print-local-scope | FileCheck %s --check-prefix=S3
 
-// For sm_90a (wgmma), the accumulator puts all four warps along M, and the
+// For sm_90a (wgmma), the accumulator puts all four warps along M, 16 rows
+// each (warpRepeat: the rows warpgroup MMA gives a warp), and the
 // K loop lets the dot run asynchronously: each iteration waits for its
 // slot (which synchronizes the program: every warpgroup has by then waited
 // for step k-2), starts its dot, and then starts the copies of iteration
@@ -19,7 +20,7 @@
 // CHECK-NOT: tile.async_copy
 // CHECK: tile.local_load %[[RA]]
 // CHECK: tile.local_load %[[RB]]
-// CHECK: %[[D:.*]] = tile.dot {{.*}} -> tensor<128x128xf32, #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>>
+// CHECK: %[[D:.*]] = tile.dot {{.*}} -> tensor<128x128xf32, #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], warpRepeat = [2, 1]>>
 // CHECK-NOT: tile.barrier
 // CHECK: tile.async_copy %{{.*}}, %[[RA]]
 // CHECK: tile.async_copy %{{.*}}, %[[RB]]

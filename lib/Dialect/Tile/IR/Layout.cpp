@@ -13,6 +13,15 @@ int64_t DistributedView::tileExtent(unsigned d) const {
   return int64_t(sizePerThread[d]) * threadsPerWarp[d] * warpsPerCTA[d];
 }
 
+int64_t DistributedView::localOffset(unsigned d, int64_t k) const {
+  // Runs of contigPerThread elements, one per lane block; a warp takes
+  // warpRepeat blocks in a row, then the pattern repeats.
+  int64_t contig = contigPerThread(d), block = k / contig;
+  int64_t repeat = warpRepeat[d], laneBlock = sizePerThread[d] * threadsPerWarp[d];
+  return (block / repeat) * tileExtent(d) * repeat +
+         (block % repeat) * laneBlock + k % contig;
+}
+
 int64_t DistributedView::elemsPerThread(unsigned d) const {
   return contigPerThread(d) * std::max<int64_t>(1, shape[d] / tileExtent(d));
 }
@@ -23,8 +32,8 @@ unsigned DistributedView::distinctLanes(unsigned d) const {
 }
 
 unsigned DistributedView::distinctWarps(unsigned d) const {
-  int64_t warps =
-      shape[d] / (int64_t(sizePerThread[d]) * threadsPerWarp[d]);
+  int64_t warps = shape[d] / (int64_t(sizePerThread[d]) * threadsPerWarp[d] *
+                              warpRepeat[d]);
   return std::clamp<int64_t>(warps, 1, warpsPerCTA[d]);
 }
 
@@ -98,7 +107,12 @@ llk::tile::getDistributedView(RankedTensorType type) {
     view.sizePerThread.push_back(blocked.getSizePerThread()[p]);
     view.threadsPerWarp.push_back(blocked.getThreadsPerWarp()[p]);
     view.warpsPerCTA.push_back(blocked.getWarpsPerCTA()[p]);
+    view.warpRepeat.push_back(blocked.getWarpRepeatOf(p));
     view.laneStride.push_back(laneStride[p]);
+    // A warp's repeated block must come whole, every warp's.
+    if (view.warpRepeat.back() > 1 &&
+        view.shape[d] % (view.tileExtent(d) * view.warpRepeat.back()) != 0)
+      return failure();
     view.warpStride.push_back(warpStride[p]);
   }
   if (slicedDim) {
@@ -157,7 +171,8 @@ BlockedLayoutAttr llk::tile::getMmaAccumulatorLayout(MLIRContext *ctx,
                                                      bool warpgroupRows) {
   SmallVector<unsigned> spt{1, 2}, tpw{8, 4}, order{1, 0};
   if (warpgroupRows && warpgroupsFit(shape, numWarps))
-    return BlockedLayoutAttr::get(ctx, spt, tpw, {numWarps, 1}, order);
+    return BlockedLayoutAttr::get(ctx, spt, tpw, {numWarps, 1}, order,
+                                  ArrayRef<unsigned>{2, 1});
   unsigned wm = 1, wn = 1;
   while (wm * wn < numWarps) {
     int64_t rowsPerWarp = shape[0] / wm, colsPerWarp = shape[1] / wn;
@@ -179,16 +194,20 @@ bool llk::tile::isMmaAccumulatorLayout(Attribute layout,
   auto spt = blocked.getSizePerThread(), tpw = blocked.getThreadsPerWarp(),
        wpc = blocked.getWarpsPerCTA(), order = blocked.getOrder();
   return spt[0] == 1 && spt[1] == 2 && tpw[0] == 8 && tpw[1] == 4 &&
-         order[0] == 1 && order[1] == 0 && shape[0] >= 16 * int64_t(wpc[0]) &&
-         shape[1] >= 8;
+         order[0] == 1 && order[1] == 0 &&
+         blocked.getWarpRepeatOf(1) == 1 && blocked.getWarpRepeatOf(0) <= 2 &&
+         shape[0] >= 16 * int64_t(wpc[0]) && shape[1] >= 8;
 }
 
 bool llk::tile::isWarpgroupAccumulatorLayout(Attribute layout,
                                              ArrayRef<int64_t> shape) {
-  if (!isMmaAccumulatorLayout(layout, shape))
+  auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(layout);
+  if (!blocked || shape.size() != 2)
     return false;
-  auto wpc = cast<BlockedLayoutAttr>(layout).getWarpsPerCTA();
-  return wpc[1] == 1 && warpgroupsFit(shape, wpc[0]);
+  unsigned numWarps = blocked.getNumWarps();
+  return warpgroupsFit(shape, numWarps) &&
+         blocked == getMmaAccumulatorLayout(layout.getContext(), shape,
+                                            numWarps, /*warpgroupRows=*/true);
 }
 
 bool llk::tile::suitsWarpgroupMma(DotOp dot, unsigned aContiguousDim,

@@ -202,6 +202,27 @@ LogicalResult llk::tile::verifyTileType(Operation *op, Type type,
              << what << " must have power-of-two dimensions, but dimension "
              << dim << " of " << type << " is " << size;
   }
+  // A warp's repeated block comes whole along a dimension with warpRepeat.
+  BlockedLayoutAttr blocked;
+  std::optional<unsigned> slicedDim;
+  if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(tensor.getEncoding())) {
+    blocked = slice.getParent();
+    slicedDim = slice.getDim();
+  } else {
+    blocked = dyn_cast_or_null<BlockedLayoutAttr>(tensor.getEncoding());
+  }
+  if (blocked && !blocked.getWarpRepeat().empty())
+    for (auto [dim, size] : llvm::enumerate(tensor.getShape())) {
+      unsigned p = slicedDim && dim >= *slicedDim ? dim + 1 : dim;
+      int64_t span = int64_t(blocked.getSizePerThread()[p]) *
+                     blocked.getThreadsPerWarp()[p] *
+                     blocked.getWarpsPerCTA()[p] * blocked.getWarpRepeatOf(p);
+      if (blocked.getWarpRepeatOf(p) > 1 && size % span != 0)
+        return op->emitOpError()
+               << what << ": dimension " << dim << " of " << type
+               << " must be a multiple of " << span
+               << ", the rows its layout's warps take with warpRepeat";
+    }
   return success();
 }
 
@@ -307,7 +328,8 @@ BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           ArrayRef<unsigned> sizePerThread,
                           ArrayRef<unsigned> threadsPerWarp,
                           ArrayRef<unsigned> warpsPerCTA,
-                          ArrayRef<unsigned> order) {
+                          ArrayRef<unsigned> order,
+                          ArrayRef<unsigned> warpRepeat) {
   size_t rank = order.size();
   if (rank == 0 || sizePerThread.size() != rank ||
       threadsPerWarp.size() != rank || warpsPerCTA.size() != rank)
@@ -322,6 +344,18 @@ BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
         return emitError() << "#tile.blocked sizes must be powers of two";
   if (product(threadsPerWarp) != 32)
     return emitError() << "#tile.blocked threadsPerWarp must multiply to 32";
+  if (!warpRepeat.empty()) {
+    if (warpRepeat.size() != rank)
+      return emitError() << "#tile.blocked warpRepeat needs one entry per "
+                            "dimension ("
+                         << rank << ")";
+    for (unsigned v : warpRepeat)
+      if (v == 0 || !llvm::isPowerOf2_32(v))
+        return emitError() << "#tile.blocked sizes must be powers of two";
+    if (product(warpRepeat) == 1)
+      return emitError() << "#tile.blocked warpRepeat of all ones is the "
+                            "default: omit it";
+  }
   return success();
 }
 

@@ -54,10 +54,11 @@ BlockedLayoutAttr transposed(BlockedLayoutAttr layout) {
   SmallVector<unsigned> order;
   for (unsigned d : layout.getOrder())
     order.push_back(1 - d);
-  return BlockedLayoutAttr::get(layout.getContext(),
-                                swap(layout.getSizePerThread()),
-                                swap(layout.getThreadsPerWarp()),
-                                swap(layout.getWarpsPerCTA()), order);
+  ArrayRef<unsigned> repeat = layout.getWarpRepeat();
+  return BlockedLayoutAttr::get(
+      layout.getContext(), swap(layout.getSizePerThread()),
+      swap(layout.getThreadsPerWarp()), swap(layout.getWarpsPerCTA()), order,
+      repeat.empty() ? SmallVector<unsigned>() : swap(repeat));
 }
 
 unsigned reduceAxis(Operation *op) {

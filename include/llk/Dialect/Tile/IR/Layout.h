@@ -20,6 +20,9 @@ namespace llk::tile {
 struct DistributedView {
   llvm::SmallVector<int64_t> shape;
   llvm::SmallVector<unsigned> sizePerThread, threadsPerWarp, warpsPerCTA;
+  /// Repetitions of a warp's lane block along each dimension before the next
+  /// warp's (the layout's warpRepeat; 1 by default).
+  llvm::SmallVector<unsigned> warpRepeat;
   /// Tensor dimensions, fastest varying first.
   llvm::SmallVector<unsigned> order;
   /// Stride of each dimension's lane (warp) coordinate inside the lane id
@@ -37,6 +40,8 @@ struct DistributedView {
   int64_t contigPerThread(unsigned d) const;
   /// Extent of one repetition of the pattern along `d`.
   int64_t tileExtent(unsigned d) const;
+  /// Where the thread's `k`-th element along `d` lies from its first one.
+  int64_t localOffset(unsigned d, int64_t k) const;
   /// Lanes (warps) along `d` whose elements differ: the rest replicate.
   unsigned distinctLanes(unsigned d) const;
   unsigned distinctWarps(unsigned d) const;
@@ -69,22 +74,26 @@ BlockedLayoutAttr getDefaultBlockedLayout(mlir::MLIRContext *ctx,
 /// Warps go to M while each warp keeps at least 16 rows and its tile is
 /// taller than wide, the rest to N (replicating along N when N < 8*wn).
 /// With `warpgroupRows` (for wgmma) every warp goes to M when whole
-/// warpgroups fit: numWarps a multiple of 4, M a multiple of 16 * numWarps
-/// and N a multiple of 8 up to 256.
+/// warpgroups fit (numWarps a multiple of 4, M a multiple of 16 * numWarps
+/// and N a multiple of 8 up to 256), with warpRepeat = [2, 1]: warp w holds
+/// rows 16w + g and 16w + 8 + g of each 16 * numWarps, as warpgroup MMA
+/// m64 gives them, so that A's rows stay in order in shared memory.
 BlockedLayoutAttr getMmaAccumulatorLayout(mlir::MLIRContext *ctx,
                                           llvm::ArrayRef<int64_t> shape,
                                           unsigned numWarps,
                                           bool warpgroupRows = false);
 
 /// Whether an accumulator of `shape` in `layout` suits warpgroup MMA
-/// (m64nNk16 per warpgroup): an mma accumulator layout with every warp
-/// along M, as getMmaAccumulatorLayout gives with `warpgroupRows`.
+/// (m64nNk16 per warpgroup): the layout getMmaAccumulatorLayout gives with
+/// `warpgroupRows`.
 bool isWarpgroupAccumulatorLayout(mlir::Attribute layout,
                                   llvm::ArrayRef<int64_t> shape);
 
 /// Whether `layout` is an mma.sync accumulator layout that a dot of result
-/// shape `shape` can use: [1, 2] x [8, 4] order [1, 0], at least 16 rows per
-/// warp (two repetitions), and no replication along M.
+/// shape `shape` can use: [1, 2] x [8, 4] order [1, 0], warpRepeat along M
+/// of 1 or 2 (a warp's 16-row instruction tiles interleaved with the other
+/// warps' or whole), at least 16 rows per warp (two repetitions), and no
+/// replication along M.
 bool isMmaAccumulatorLayout(mlir::Attribute layout,
                             llvm::ArrayRef<int64_t> shape);
 

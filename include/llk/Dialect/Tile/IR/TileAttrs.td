@@ -81,21 +81,44 @@ def Tile_BlockedLayoutAttr : AttrDef<Tile_Dialect, "BlockedLayout"> {
     `warpsPerCTA`. `order` lists dimensions from fastest to slowest varying.
     The pattern repeats to cover larger tiles; along a dimension smaller than
     the pattern, elements are replicated across threads.
+
+    The optional `warpRepeat[d]` (default 1) keeps a warp on `warpRepeat[d]`
+    consecutive repetitions of its lanes' block along `d` before the next
+    warp's: with `threadsPerWarp = [8, 4]`, `warpsPerCTA = [8, 1]` and
+    `warpRepeat = [2, 1]`, warp w holds rows 16w to 16w + 15 (then
+    16w + 128, ...) instead of 8w to 8w + 7 (then 8w + 64, ...) - the rows
+    warpgroup MMA gives it. A dimension with `warpRepeat[d] > 1` must be a
+    multiple of the repeated pattern.
   }];
   let parameters = (ins ArrayRefParameter<"unsigned">:$sizePerThread,
                         ArrayRefParameter<"unsigned">:$threadsPerWarp,
                         ArrayRefParameter<"unsigned">:$warpsPerCTA,
-                        ArrayRefParameter<"unsigned">:$order);
+                        ArrayRefParameter<"unsigned">:$order,
+                        OptionalArrayRefParameter<"unsigned">:$warpRepeat);
   let assemblyFormat = [{
     `<` `sizePerThread` `=` `[` $sizePerThread `]` `,`
         `threadsPerWarp` `=` `[` $threadsPerWarp `]` `,`
         `warpsPerCTA` `=` `[` $warpsPerCTA `]` `,`
-        `order` `=` `[` $order `]` `>`
+        `order` `=` `[` $order `]`
+        (`,` `warpRepeat` `=` `[` $warpRepeat^ `]`)? `>`
   }];
+  let builders = [
+    AttrBuilder<(ins "::llvm::ArrayRef<unsigned>":$sizePerThread,
+                     "::llvm::ArrayRef<unsigned>":$threadsPerWarp,
+                     "::llvm::ArrayRef<unsigned>":$warpsPerCTA,
+                     "::llvm::ArrayRef<unsigned>":$order), [{
+      return $_get($_ctxt, sizePerThread, threadsPerWarp, warpsPerCTA, order,
+                   ::llvm::ArrayRef<unsigned>());
+    }]>
+  ];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     unsigned getRank() const { return getOrder().size(); }
     unsigned getNumWarps() const;
+    /// warpRepeat[d], 1 where it is omitted.
+    unsigned getWarpRepeatOf(unsigned d) const {
+      return getWarpRepeat().empty() ? 1 : getWarpRepeat()[d];
+    }
   }];
 }
 
