@@ -7,7 +7,8 @@
 # File names: <kernel>_<BM>x<BN>x<BK>_w<warps>_s<stages>[_<tag>].ptx (matmul
 # adds GROUP_SIZE_M=8; gemm_f16 and gemm_bf16 are gemm.mlir at T=f16 and
 # T=bf16, gemm_tma_f16 and gemm_tma_bf16 gemm_tma.mlir, gemm_splitk_f16 and
-# gemm_splitk_bf16 gemm_splitk.mlir), each with llkc's launch metadata <file>.json beside it. Tags name
+# gemm_splitk_bf16 gemm_splitk.mlir, gemm_tma_splitk_f16 and
+# gemm_tma_splitk_bf16 gemm_tma_splitk.mlir), each with llkc's launch metadata <file>.json beside it. Tags name
 # the code-generation options of a configuration: sm90a (--arch sm_90a: dots
 # on warpgroup MMA), late (--late-copies), pre (--mma-prefetch), c<N>
 # (--min-programs-per-sm N).
@@ -41,6 +42,8 @@ compile() { # kernel bm bn bk warps stages [tag] [extra -D...]
     gemm_tma_f16 | gemm_tma_bf16) source=gemm_tma; set -- -D T="${kernel#gemm_tma_}" "$@" ;;
     gemm_splitk_f16 | gemm_splitk_bf16)
       source=gemm_splitk; set -- -D T="${kernel#gemm_splitk_}" "$@" ;;
+    gemm_tma_splitk_f16 | gemm_tma_splitk_bf16)
+      source=gemm_tma_splitk; set -- -D T="${kernel#gemm_tma_splitk_}" "$@" ;;
   esac
   "$llkc" "examples/$source.mlir" -D BLOCK_M="$bm" -D BLOCK_N="$bn" -D BLOCK_K="$bk" \
     "$@" --num-warps "$w" --num-stages "$s" "${flags[@]}" --arch "$arch" -o "$file"
@@ -97,5 +100,11 @@ for cfg in "128 128 64 4 3" "128 128 64 4 4" "128 128 64 4 5" "128 128 64 4 6" \
   set -- $cfg
   compile gemm_tma_f16 "$@" sm90a
   compile gemm_tma_bf16 "$@" sm90a
+done
+# Both: examples/gemm_tma_splitk.mlir.
+for cfg in "128 128 64 4 4" "128 128 64 8 4" "128 256 64 8 3" "128 256 64 8 4"; do
+  set -- $cfg
+  compile gemm_tma_splitk_f16 "$@" sm90a
+  compile gemm_tma_splitk_bf16 "$@" sm90a
 done
 ls "$out"

@@ -108,21 +108,23 @@ def triton_matmul(a, b):
 # --------------------------------------------------------------------------
 class LlkGemm:
     """One llkc-compiled PTX: gemm_f16 or gemm_bf16 (2-D grid), matmul (grouped,
-    1-D), gemm_tma_* (tensor descriptors) or gemm_splitk_* (split-K tail:
-    partials, locks and a schedule from the occupancy)."""
+    1-D), gemm_tma_* (tensor descriptors), gemm_splitk_* (split-K tail:
+    partials, locks and a schedule from the occupancy) or gemm_tma_splitk_*
+    (both)."""
 
     def __init__(self, path):
         name = os.path.basename(path)
         # Optional tags after the stages: _sm90a (built for sm_90a: dots on
         # wgmma), _late, _pre, _c<N> (build-gemm-ptx.sh names them).
-        m = re.match(r"(gemm_tma_f16|gemm_tma_bf16|gemm_splitk_f16|gemm_splitk_bf16|gemm_f16|gemm_bf16|matmul)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)((?:_[a-z]+\d*[a-z]*)*)\.ptx$", name)
+        m = re.match(r"(gemm_tma_splitk_f16|gemm_tma_splitk_bf16|gemm_tma_f16|gemm_tma_bf16|gemm_splitk_f16|gemm_splitk_bf16|gemm_f16|gemm_bf16|matmul)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)((?:_[a-z]+\d*[a-z]*)*)\.ptx$", name)
         if not m:
             raise ValueError(f"unexpected PTX name {name}")
         self.kernel = m.group(1)
         # gemm_f16 and gemm_bf16 are both examples/gemm.mlir's gemm_kernel.
         self.tma = self.kernel.startswith("gemm_tma")
-        self.splitk = self.kernel.startswith("gemm_splitk")
+        self.splitk = "splitk" in self.kernel
         self.entry = ("matmul_kernel" if self.kernel == "matmul" else
+                      "gemm_tma_splitk_kernel" if self.tma and self.splitk else
                       "gemm_tma_kernel" if self.tma else
                       "gemm_splitk_kernel" if self.splitk else "gemm_kernel")
         self.bm, self.bn, self.bk, self.warps, self.stages = map(int, m.group(2, 3, 4, 5, 6))
@@ -191,11 +193,16 @@ class LlkGemm:
             # them zero).
             work = cupy.empty(max(units, 1) * self.bm * self.bn, dtype=cupy.float32)
             locks = cupy.zeros(max(gm * gn - num_full, 1), dtype=cupy.int32)
-            return ((num_full + units, 1, 1),
-                    (cupy.asarray(a), cupy.asarray(b), cupy.asarray(c), work, locks,
-                     np.int32(M), np.int32(N), np.int32(K), np.int32(a.stride(0)),
-                     np.int32(b.stride(0)), np.int32(c.stride(0)),
-                     np.int32(num_full), np.int32(split_k)))
+            schedule = (np.int32(num_full), np.int32(split_k))
+            if self.tma:
+                args = (encode_tensor_map(a, self.tma_boxes[0]), encode_tensor_map(b, self.tma_boxes[1]),
+                        cupy.asarray(c), work, locks, np.int32(M), np.int32(N), np.int32(K),
+                        np.int32(c.stride(0))) + schedule
+            else:
+                args = (cupy.asarray(a), cupy.asarray(b), cupy.asarray(c), work, locks,
+                        np.int32(M), np.int32(N), np.int32(K), np.int32(a.stride(0)),
+                        np.int32(b.stride(0)), np.int32(c.stride(0))) + schedule
+            return (num_full + units, 1, 1), args
         grid = (gm * gn, 1, 1) if self.kernel == "matmul" else (gm, gn, 1)
         if self.tma:
             args = (encode_tensor_map(a, self.tma_boxes[0]), encode_tensor_map(b, self.tma_boxes[1]),
@@ -268,7 +275,8 @@ def main():
     dtype, tolerance, gemm_name = DTYPES[args.dtype], TOLERANCES[args.dtype], f"gemm_{args.dtype}"
     gemms = [LlkGemm(p) for p in sorted(glob.glob(os.path.join(args.ptx_dir, gemm_name + "_*.ptx")) +
                                         glob.glob(os.path.join(args.ptx_dir, f"gemm_tma_{args.dtype}_*.ptx")) +
-                                        glob.glob(os.path.join(args.ptx_dir, f"gemm_splitk_{args.dtype}_*.ptx")))]
+                                        glob.glob(os.path.join(args.ptx_dir, f"gemm_splitk_{args.dtype}_*.ptx")) +
+                                        glob.glob(os.path.join(args.ptx_dir, f"gemm_tma_splitk_{args.dtype}_*.ptx")))]
     matmuls = [] if args.dtype != "f16" else [
         LlkGemm(p) for p in sorted(glob.glob(os.path.join(args.ptx_dir, "matmul_*.ptx")))]
     if not gemms:
