@@ -8,7 +8,8 @@
 # adds GROUP_SIZE_M=8; gemm_f16 and gemm_bf16 are gemm.mlir at T=f16 and
 # T=bf16, gemm_tma_f16 and gemm_tma_bf16 gemm_tma.mlir, gemm_splitk_f16 and
 # gemm_splitk_bf16 gemm_splitk.mlir, gemm_tma_splitk_f16 and
-# gemm_tma_splitk_bf16 gemm_tma_splitk.mlir), each with llkc's launch metadata <file>.json beside it. Tags name
+# gemm_tma_splitk_bf16 gemm_tma_splitk.mlir, gemm_tma_persistent_f16 and
+# gemm_tma_persistent_bf16 gemm_tma_persistent.mlir), each with llkc's launch metadata <file>.json beside it. Tags name
 # the code-generation options of a configuration: sm90a (--arch sm_90a: dots
 # on warpgroup MMA), late (--late-copies), pre (--mma-prefetch), c<N>
 # (--min-programs-per-sm N).
@@ -44,6 +45,8 @@ compile() { # kernel bm bn bk warps stages [tag] [extra -D...]
       source=gemm_splitk; set -- -D T="${kernel#gemm_splitk_}" "$@" ;;
     gemm_tma_splitk_f16 | gemm_tma_splitk_bf16)
       source=gemm_tma_splitk; set -- -D T="${kernel#gemm_tma_splitk_}" "$@" ;;
+    gemm_tma_persistent_f16 | gemm_tma_persistent_bf16)
+      source=gemm_tma_persistent; set -- -D T="${kernel#gemm_tma_persistent_}" "$@" ;;
   esac
   "$llkc" "examples/$source.mlir" -D BLOCK_M="$bm" -D BLOCK_N="$bn" -D BLOCK_K="$bk" \
     "$@" --num-warps "$w" --num-stages "$s" "${flags[@]}" --arch "$arch" -o "$file"
@@ -106,5 +109,11 @@ for cfg in "128 128 64 4 4" "128 128 64 8 4" "128 256 64 8 3" "128 256 64 8 4"; 
   set -- $cfg
   compile gemm_tma_splitk_f16 "$@" sm90a
   compile gemm_tma_splitk_bf16 "$@" sm90a
+done
+# Persistent (examples/gemm_tma_persistent.mlir): one program per slot.
+for cfg in "128 128 64 4 3" "128 128 64 4 4" "128 256 64 8 3" "128 256 64 8 4" "64 128 64 4 4"; do
+  set -- $cfg
+  compile gemm_tma_persistent_f16 "$@" sm90a
+  compile gemm_tma_persistent_bf16 "$@" sm90a
 done
 ls "$out"

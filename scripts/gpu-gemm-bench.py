@@ -109,22 +109,24 @@ def triton_matmul(a, b):
 class LlkGemm:
     """One llkc-compiled PTX: gemm_f16 or gemm_bf16 (2-D grid), matmul (grouped,
     1-D), gemm_tma_* (tensor descriptors), gemm_splitk_* (split-K tail:
-    partials, locks and a schedule from the occupancy) or gemm_tma_splitk_*
-    (both)."""
+    partials, locks and a schedule from the occupancy), gemm_tma_splitk_*
+    (both) or gemm_tma_persistent_* (descriptors, one program per slot)."""
 
     def __init__(self, path):
         name = os.path.basename(path)
         # Optional tags after the stages: _sm90a (built for sm_90a: dots on
         # wgmma), _late, _pre, _c<N> (build-gemm-ptx.sh names them).
-        m = re.match(r"(gemm_tma_splitk_f16|gemm_tma_splitk_bf16|gemm_tma_f16|gemm_tma_bf16|gemm_splitk_f16|gemm_splitk_bf16|gemm_f16|gemm_bf16|matmul)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)((?:_[a-z]+\d*[a-z]*)*)\.ptx$", name)
+        m = re.match(r"(gemm_tma_persistent_f16|gemm_tma_persistent_bf16|gemm_tma_splitk_f16|gemm_tma_splitk_bf16|gemm_tma_f16|gemm_tma_bf16|gemm_splitk_f16|gemm_splitk_bf16|gemm_f16|gemm_bf16|matmul)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)((?:_[a-z]+\d*[a-z]*)*)\.ptx$", name)
         if not m:
             raise ValueError(f"unexpected PTX name {name}")
         self.kernel = m.group(1)
         # gemm_f16 and gemm_bf16 are both examples/gemm.mlir's gemm_kernel.
         self.tma = self.kernel.startswith("gemm_tma")
         self.splitk = "splitk" in self.kernel
+        self.persistent = "persistent" in self.kernel
         self.entry = ("matmul_kernel" if self.kernel == "matmul" else
                       "gemm_tma_splitk_kernel" if self.tma and self.splitk else
+                      "gemm_tma_persistent_kernel" if self.persistent else
                       "gemm_tma_kernel" if self.tma else
                       "gemm_splitk_kernel" if self.splitk else "gemm_kernel")
         self.bm, self.bn, self.bk, self.warps, self.stages = map(int, m.group(2, 3, 4, 5, 6))
@@ -137,6 +139,8 @@ class LlkGemm:
             self.label += " tma"
         if self.splitk:
             self.label += " splitk"
+        if self.persistent:
+            self.label += " persistent"
         self.module = cupy.RawModule(path=path)
         self.function = self.module.get_function(self.entry)
         # llkc's launch metadata: a buffer past 48 KB is dynamic shared
@@ -155,9 +159,8 @@ class LlkGemm:
         # configurations).
         self.function.preferred_shared_memory_carveout = 100
 
-    def schedule(self, M, N, K):
-        """gemm_splitk's (num_full, split_k): the blocks of the whole waves
-        over all of K; the rest in as many parts of K as fill the last wave."""
+    def resident(self):
+        """Programs of this kernel resident on the GPU at once."""
         if self.slots is None:
             per_sm = ctypes.c_int()
             check_cu(libcuda().cuOccupancyMaxActiveBlocksPerMultiprocessor(
@@ -165,9 +168,15 @@ class LlkGemm:
                 32 * self.warps, ctypes.c_size_t(self.dynamic_shared)),
                 "cuOccupancyMaxActiveBlocksPerMultiprocessor")
             self.slots = per_sm.value * torch.cuda.get_device_properties(0).multi_processor_count
+        return self.slots
+
+    def schedule(self, M, N, K):
+        """gemm_splitk's (num_full, split_k): the blocks of the whole waves
+        over all of K; the rest in as many parts of K as fill the last wave."""
+        slots = self.resident()
         tiles = triton.cdiv(M, self.bm) * triton.cdiv(N, self.bn)
-        tail = tiles % self.slots
-        split_k = min(self.slots // tail, triton.cdiv(K, self.bk)) if tail else 1
+        tail = tiles % slots
+        split_k = min(slots // tail, triton.cdiv(K, self.bk)) if tail else 1
         return (tiles, 1) if split_k <= 1 else (tiles - tail, split_k)
 
     def __call__(self, a, b, c):
@@ -203,7 +212,8 @@ class LlkGemm:
                         np.int32(M), np.int32(N), np.int32(K), np.int32(a.stride(0)),
                         np.int32(b.stride(0)), np.int32(c.stride(0))) + schedule
             return (num_full + units, 1, 1), args
-        grid = (gm * gn, 1, 1) if self.kernel == "matmul" else (gm, gn, 1)
+        grid = ((gm * gn, 1, 1) if self.kernel == "matmul" else
+                (min(gm * gn, self.resident()), 1, 1) if self.persistent else (gm, gn, 1))
         if self.tma:
             args = (encode_tensor_map(a, self.tma_boxes[0]), encode_tensor_map(b, self.tma_boxes[1]),
                     cupy.asarray(c), np.int32(M), np.int32(N), np.int32(K), np.int32(c.stride(0)))
@@ -276,7 +286,8 @@ def main():
     gemms = [LlkGemm(p) for p in sorted(glob.glob(os.path.join(args.ptx_dir, gemm_name + "_*.ptx")) +
                                         glob.glob(os.path.join(args.ptx_dir, f"gemm_tma_{args.dtype}_*.ptx")) +
                                         glob.glob(os.path.join(args.ptx_dir, f"gemm_splitk_{args.dtype}_*.ptx")) +
-                                        glob.glob(os.path.join(args.ptx_dir, f"gemm_tma_splitk_{args.dtype}_*.ptx")))]
+                                        glob.glob(os.path.join(args.ptx_dir, f"gemm_tma_splitk_{args.dtype}_*.ptx")) +
+                                        glob.glob(os.path.join(args.ptx_dir, f"gemm_tma_persistent_{args.dtype}_*.ptx")))]
     matmuls = [] if args.dtype != "f16" else [
         LlkGemm(p) for p in sorted(glob.glob(os.path.join(args.ptx_dir, "matmul_*.ptx")))]
     if not gemms:

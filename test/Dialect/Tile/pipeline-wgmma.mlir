@@ -169,3 +169,41 @@ func.func @tma_loop(%a: !tile.tensordesc<128x64xf16>, %b: !tile.tensordesc<64x12
   tile.store %acc, %cp : tensor<128x128x!tile.ptr<f32>>
   return
 }
+
+// A K loop inside a loop over blocks (a persistent program): the buffers,
+// and so the TMA slots' barriers, are allocated in the outer loop's body,
+// before the inner loop's prologue, so every block starts its barriers
+// over at phase 0, as the inner loop's waits count them.
+// CHECK-LABEL: func.func @tma_persistent
+// CHECK: scf.for
+// CHECK-NEXT: %[[TA:.*]] = tile.local_alloc : !tile.shared<4x128x64xf16, contiguous = 1>
+// CHECK-NEXT: %[[TB:.*]] = tile.local_alloc : !tile.shared<4x64x128xf16, contiguous = 1>
+// CHECK-COUNT-3: tile.async_tma_copy %arg1
+// CHECK: scf.for
+// CHECK: tile.async_tma_wait %[[TA]]
+// CHECK: tile.dot_wait
+// CHECK: tile.store
+func.func @tma_persistent(%a: !tile.tensordesc<128x64xf16>, %b: !tile.tensordesc<64x128xf16>,
+                          %c: !tile.ptr<f32> {tile.divisibility = 16}, %tiles: i32, %K: i32) attributes {tile.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %first = tile.program_id x
+  %programs = tile.num_programs x
+  %kt = arith.divsi %K, %c64 : i32
+  scf.for %t = %first to %tiles step %programs : i32 {
+    %acc = scf.for %i = %c0 to %kt step %c1 iter_args(%acc_i = %zero) -> (tensor<128x128xf32>) : i32 {
+      %k0 = arith.muli %i, %c64 : i32
+      %av = tile.descriptor_load %a[%t, %k0] : !tile.tensordesc<128x64xf16> -> tensor<128x64xf16>
+      %bv = tile.descriptor_load %b[%k0, %t] : !tile.tensordesc<64x128xf16> -> tensor<64x128xf16>
+      %r = tile.dot %av, %bv, %acc_i : tensor<128x64xf16>, tensor<64x128xf16> -> tensor<128x128xf32>
+      scf.yield %r : tensor<128x128xf32>
+    }
+    %o = tile.splat %t : i32 -> tensor<128x128xi32>
+    %cs = tile.splat %c : !tile.ptr<f32> -> tensor<128x128x!tile.ptr<f32>>
+    %cp = tile.addptr %cs, %o : tensor<128x128x!tile.ptr<f32>>, tensor<128x128xi32>
+    tile.store %acc, %cp : tensor<128x128x!tile.ptr<f32>>
+  }
+  return
+}
