@@ -111,7 +111,7 @@ for cfg in "128 128 64 4 4" "128 128 64 8 4" "128 256 64 8 3" "128 256 64 8 4"; 
   compile gemm_tma_splitk_bf16 "$@" sm90a
 done
 # Persistent (examples/gemm_tma_persistent.mlir): one program per slot.
-for cfg in "128 128 64 4 3" "128 128 64 4 4" "128 256 64 8 3" "128 256 64 8 4" "64 128 64 4 4"; do
+for cfg in "128 128 64 4 3" "128 128 64 4 4" "128 128 64 4 5" "128 256 64 8 3" "64 128 64 4 4" "64 256 64 4 4"; do
   set -- $cfg
   compile gemm_tma_persistent_f16 "$@" sm90a
   compile gemm_tma_persistent_bf16 "$@" sm90a

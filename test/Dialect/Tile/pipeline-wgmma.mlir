@@ -170,19 +170,31 @@ func.func @tma_loop(%a: !tile.tensordesc<128x64xf16>, %b: !tile.tensordesc<64x12
   return
 }
 
-// A K loop inside a loop over blocks (a persistent program): the buffers,
-// and so the TMA slots' barriers, are allocated in the outer loop's body,
-// before the inner loop's prologue, so every block starts its barriers
-// over at phase 0, as the inner loop's waits count them.
+// A K loop of TMA copies inside a loop over blocks (a persistent program):
+// the buffers live across the outer loop, which counts the K steps of the
+// blocks before (its new iter arg) so that slots and barrier phases run on
+// from block to block; the first block's copies start before the outer
+// loop (if it runs), each next block's as soon as this block's dot is done
+// (every warpgroup past it: a barrier), before this block's epilogue.
 // CHECK-LABEL: func.func @tma_persistent
-// CHECK: scf.for
-// CHECK-NEXT: %[[TA:.*]] = tile.local_alloc : !tile.shared<4x128x64xf16, contiguous = 1>
+// CHECK: %[[TA:.*]] = tile.local_alloc : !tile.shared<4x128x64xf16, contiguous = 1>
 // CHECK-NEXT: %[[TB:.*]] = tile.local_alloc : !tile.shared<4x64x128xf16, contiguous = 1>
+// CHECK: %[[RUNS:.*]] = arith.cmpi slt, %{{.*}}, %arg3 : i32
 // CHECK-COUNT-3: tile.async_tma_copy %arg1
-// CHECK: scf.for
+// CHECK: scf.for %[[T:.*]] = %{{.*}} to %arg3 step %{{.*}} iter_args(%[[DONE:.*]] = %{{.*}}) -> (i32)
+// CHECK: scf.for %[[K:.*]] = 
+// CHECK: %[[STEP:.*]] = arith.addi %[[DONE]], %{{.*}} : i32
+// CHECK: arith.remui %[[STEP]]
 // CHECK: tile.async_tma_wait %[[TA]]
-// CHECK: tile.dot_wait
+// CHECK: tile.dot
+// CHECK: tile.async_tma_copy
+// CHECK: %[[W:.*]] = tile.dot_wait
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[T]], %{{.*}} : i32
+// CHECK: %[[NEXT_DONE:.*]] = arith.addi %[[DONE]], %{{.*}} : i32
+// CHECK-COUNT-3: tile.async_tma_copy %arg1[%{{.*}}, %[[NEXT]]]
 // CHECK: tile.store
+// CHECK: scf.yield %[[NEXT_DONE]] : i32
 func.func @tma_persistent(%a: !tile.tensordesc<128x64xf16>, %b: !tile.tensordesc<64x128xf16>,
                           %c: !tile.ptr<f32> {tile.divisibility = 16}, %tiles: i32, %K: i32) attributes {tile.num_warps = 4 : i32} {
   %c0 = arith.constant 0 : i32

@@ -86,7 +86,9 @@ public:
 
   /// Finds the loads to pipeline and checks the loop can be shifted.
   bool analyze();
-  void transform();
+  /// Pipelines the loop; returns the loop that replaces the enclosing one
+  /// when it gains an iteration count (blockLoop), else null.
+  scf::ForOp transform();
 
 private:
   /// Adds the in-loop computation of `value` to `slice` (and the iter args
@@ -99,6 +101,9 @@ private:
   /// A dot that warpgroup MMA can run asynchronously, one K step in
   /// flight (see transform), and the index of its loop-carried accumulator.
   std::optional<std::pair<DotOp, unsigned>> asyncDot() const;
+  /// The loop around this one whose next iteration's copies may start as
+  /// soon as this loop is done (see transform), if any.
+  scf::ForOp blockLoop();
 
   scf::ForOp loop;
   unsigned numStages;
@@ -263,7 +268,30 @@ std::optional<std::pair<DotOp, unsigned>> LoopPipeliner::asyncDot() const {
   return std::nullopt;
 }
 
-void LoopPipeliner::transform() {
+scf::ForOp LoopPipeliner::blockLoop() {
+  // TMA copies only (they complete on barriers, whose phases can run on
+  // across blocks; cp.async groups would need their counts reworked), no
+  // carried addresses, directly in an scf.for whose body before this loop
+  // only computes values (the next block's coordinates are recomputed
+  // early), and bounds known there.
+  auto outer = dyn_cast<scf::ForOp>(loop->getParentOp());
+  if (!outer || !carried.empty() ||
+      !llvm::all_of(loads, [](const PipelinedLoad &l) { return l.isTma(); }))
+    return nullptr;
+  for (Operation &op : *outer.getBody()) {
+    if (&op == loop.getOperation())
+      break;
+    if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op))
+      return nullptr;
+  }
+  for (Value bound : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+    if (!outer.isDefinedOutsideOfLoop(bound) &&
+        bound.getParentBlock() != outer.getBody())
+      return nullptr;
+  return outer;
+}
+
+scf::ForOp LoopPipeliner::transform() {
   MLIRContext *ctx = loop.getContext();
   Location loc = loop.getLoc();
   OpBuilder b(loop);
@@ -358,6 +386,28 @@ void LoopPipeliner::transform() {
     return AddPtrOp::create(b, loc, ptrType, init, offset);
   };
 
+  // In a loop over blocks (a persistent program), the next block's first
+  // copies start when this block's K loop is done, before its epilogue: the
+  // buffers live across the outer loop, and the steps are counted across
+  // blocks (`done`, the steps of the blocks before) for slots and phases.
+  scf::ForOp outer = blockLoop();
+  Value done;
+  if (outer) {
+    // (The outer loop's body block is replaced: no insertion point in it
+    // survives.)
+    b.setInsertionPoint(outer);
+    IRRewriter rewriter(b);
+    // Yields the count unchanged for now; the count after this block is
+    // computed once the K loop is done (below).
+    auto replaced = outer.replaceWithAdditionalYields(
+        rewriter, ValueRange{constant(0)}, /*replaceInitOperandUsesInLoop=*/false,
+        [&](OpBuilder &, Location, ArrayRef<BlockArgument> args) {
+          return SmallVector<Value>(args.begin(), args.end());
+        });
+    outer = cast<scf::ForOp>(replaced->getOperation());
+    done = outer.getRegionIterArgs().back();
+    b.setInsertionPoint(outer);
+  }
   for (PipelinedLoad &l : loads) {
     RankedTensorType type = l.type();
     SmallVector<int64_t> shape{numStages};
@@ -365,14 +415,19 @@ void LoopPipeliner::transform() {
     l.buffer = LocalAllocOp::create(
         b, loc, SharedType::get(ctx, shape, type.getElementType(), l.contiguousDim));
   }
+  if (outer)
+    b.setInsertionPoint(loop);
 
   // Starts the copies of the iteration whose induction variable is `stepIv`
   // (values of the slice already mapped), into `slot`; off past the end.
   // cp.async copies are waited for by groups (tile.async_wait, which also
   // synchronizes the program); TMA copies by their slot's barrier.
-  auto issueCopies = [&](Value stepIv, Value slot, IRMapping &map) {
-    Value inRange =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, stepIv, ub);
+  auto issueCopies = [&](Value stepIv, Value slot, IRMapping &map,
+                         Value extra = Value()) {
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                          stepIv, map.lookupOrDefault(ub));
+    if (extra)
+      inRange = arith::AndIOp::create(b, loc, inRange, extra);
     for (PipelinedLoad &l : loads) {
       if (auto tma = dyn_cast<DescriptorLoadOp>(l.load)) {
         AsyncTmaCopyOp::create(b, tma.getLoc(), tma.getDesc(),
@@ -393,37 +448,75 @@ void LoopPipeliner::transform() {
       AsyncCommitOp::create(b, loc);
   };
 
-  // Prologue: iterations 0 .. distance-1, advancing the carried values.
-  SmallVector<Value> state;
-  for (unsigned i : carried)
-    state.push_back(loop.getInitArgs()[i]);
-  for (unsigned s = 0; s < distance; ++s) {
-    Value stepIv = arith::AddIOp::create(
-        b, loc, lb, arith::MulIOp::create(b, loc, step, constant(s)));
+  // Prologue: iterations 0 .. distance-1, advancing the carried values,
+  // into slots (first + s) % S; `blockMap` gives the values of the block
+  // (the bounds, the slice's inputs), `extra` a further condition.
+  auto prologue = [&](IRMapping &blockMap, Value first, Value extra) {
+    SmallVector<Value> state;
+    for (unsigned i : carried)
+      state.push_back(loop.getInitArgs()[i]);
+    Value blockLb = blockMap.lookupOrDefault(lb);
+    Value blockStep = blockMap.lookupOrDefault(step);
+    for (unsigned s = 0; s < distance; ++s) {
+      Value stepIv = arith::AddIOp::create(
+          b, loc, blockLb, arith::MulIOp::create(b, loc, blockStep, constant(s)));
+      IRMapping map = blockMap;
+      map.map(iv, stepIv);
+      for (auto [k, i] : llvm::enumerate(carried))
+        map.map(body->getArgument(i + 1),
+                uniformStep.count(i) ? pointerAt(i, constant(s)) : state[k]);
+      for (Operation *op : slice)
+        b.clone(*op, map);
+      Value slot = constant(s);
+      if (first)
+        slot = arith::RemUIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, first, slot),
+            constant(numStages));
+      issueCopies(stepIv, toI32(slot), map, extra);
+      for (auto [k, i] : llvm::enumerate(carried))
+        state[k] = map.lookupOrDefault(yield.getOperand(i));
+    }
+    for (auto [k, i] : llvm::enumerate(carried))
+      if (!uniformStep.count(i))
+        loop.getTiedLoopInit(body->getArgument(i + 1))->set(state[k]);
+  };
+  // The values of the block an outer iteration `blockIv` computes: the
+  // outer body's ops before this loop, cloned.
+  auto cloneBlockValues = [&](Value blockIv, IRMapping &map) {
+    map.map(outer.getInductionVar(), blockIv);
+    for (Operation &op : *outer.getBody()) {
+      if (&op == loop.getOperation())
+        break;
+      b.clone(op, map);
+    }
+  };
+  if (outer) {
+    // The first block's copies, before the outer loop (if it runs at all).
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(outer);
     IRMapping map;
-    map.map(iv, stepIv);
-    for (auto [k, i] : llvm::enumerate(carried))
-      map.map(body->getArgument(i + 1),
-              uniformStep.count(i) ? pointerAt(i, constant(s)) : state[k]);
-    for (Operation *op : slice)
-      b.clone(*op, map);
-    issueCopies(stepIv, arith::ConstantIntOp::create(b, loc, b.getI32Type(), s), map);
-    for (auto [k, i] : llvm::enumerate(carried))
-      state[k] = map.lookupOrDefault(yield.getOperand(i));
+    cloneBlockValues(outer.getLowerBound(), map);
+    Value runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                       outer.getLowerBound(),
+                                       outer.getUpperBound());
+    prologue(map, constant(0), runs);
+  } else {
+    IRMapping none;
+    prologue(none, Value(), Value());
   }
-  for (auto [k, i] : llvm::enumerate(carried))
-    if (!uniformStep.count(i))
-      loop.getTiedLoopInit(body->getArgument(i + 1))->set(state[k]);
 
   // The loop: wait for this iteration's slot, copy iteration k+distance's.
   b.setInsertionPointToStart(body);
   Value index = arith::SubIOp::create(b, loc, iv, lb);
   if (*getConstantIntValue(step) != 1)
     index = arith::DivUIOp::create(b, loc, index, step);
+  // Steps of earlier blocks count for slots and phases (blockLoop).
+  Value stepNumber = done ? arith::AddIOp::create(b, loc, done, index).getResult()
+                          : index;
   Value stages = constant(numStages);
-  Value readSlot = toI32(arith::RemUIOp::create(b, loc, index, stages));
+  Value readSlot = toI32(arith::RemUIOp::create(b, loc, stepNumber, stages));
   Value writeSlot = toI32(arith::RemUIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, index, constant(distance)),
+      b, loc, arith::AddIOp::create(b, loc, stepNumber, constant(distance)),
       stages));
   Value aheadIv = arith::AddIOp::create(
       b, loc, iv, arith::MulIOp::create(b, loc, step, constant(distance)));
@@ -432,7 +525,7 @@ void LoopPipeliner::transform() {
   if (anyTma) {
     // A slot's n-th fill completes its barrier's phase n.
     Value phase = toI32(arith::AndIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, index, stages), constant(1)));
+        b, loc, arith::DivUIOp::create(b, loc, stepNumber, stages), constant(1)));
     for (PipelinedLoad &l : loads)
       if (l.isTma())
         AsyncTmaWaitOp::create(b, loc, l.buffer, readSlot, phase);
@@ -475,11 +568,6 @@ void LoopPipeliner::transform() {
     l.load->getResult(0).replaceAllUsesWith(tile);
     l.load->erase();
   }
-  // The original address computation is dead now (the shifted copy feeds the
-  // yield); erase it in reverse order.
-  for (Operation *op : llvm::reverse(slice))
-    if (op->use_empty())
-      op->erase();
 
   // Epilogue: the copies past the end wrote zeros into unused slots; let
   // them finish before the kernel goes on.
@@ -492,6 +580,32 @@ void LoopPipeliner::transform() {
     auto wait = DotWaitOp::create(b, loc, result.getType(), result);
     result.replaceAllUsesExcept(wait, wait);
   }
+  if (outer) {
+    // Every warpgroup is done with the slots; the next block's first copies
+    // start now, under this block's epilogue.
+    BarrierOp::create(b, loc);
+    Value nextIv =
+        arith::AddIOp::create(b, loc, outer.getInductionVar(), outer.getStep());
+    Value next = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                       nextIv, outer.getUpperBound());
+    Value trips = arith::MaxSIOp::create(
+        b, loc,
+        arith::CeilDivSIOp::create(b, loc, arith::SubIOp::create(b, loc, ub, lb),
+                                   step),
+        constant(0));
+    Value nextDone = arith::AddIOp::create(b, loc, done, trips);
+    auto outerYield = cast<scf::YieldOp>(outer.getBody()->getTerminator());
+    outerYield->setOperand(outerYield.getNumOperands() - 1, nextDone);
+    IRMapping map;
+    cloneBlockValues(nextIv, map);
+    prologue(map, nextDone, next);
+  }
+  // The original address computation is dead now (the shifted copy feeds the
+  // yield); erase it in reverse order.
+  for (Operation *op : llvm::reverse(slice))
+    if (op->use_empty())
+      op->erase();
+  return outer;
 }
 
 struct TilePipelinePass : llk::tile::impl::TilePipelineBase<TilePipelinePass> {
@@ -507,10 +621,17 @@ struct TilePipelinePass : llk::tile::impl::TilePipelineBase<TilePipelinePass> {
     SmallVector<scf::ForOp> loops;
     func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
     llk::AxisInfoAnalysis axisInfo(func);
-    for (scf::ForOp loop : loops) {
-      LoopPipeliner pipeliner(loop, stages, wgmma, axisInfo, lateCopies);
-      if (pipeliner.analyze())
-        pipeliner.transform();
+    for (size_t i = 0; i < loops.size(); ++i) {
+      LoopPipeliner pipeliner(loops[i], stages, wgmma, axisInfo, lateCopies);
+      if (!pipeliner.analyze())
+        continue;
+      // An enclosing loop that was replaced comes later in the post-order
+      // walk: visit its replacement instead.
+      Operation *parent = loops[i]->getParentOp();
+      if (scf::ForOp replaced = pipeliner.transform())
+        for (scf::ForOp &later : llvm::drop_begin(loops, i + 1))
+          if (later.getOperation() == parent)
+            later = replaced;
     }
   }
 };
