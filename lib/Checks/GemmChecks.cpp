@@ -131,6 +131,73 @@ std::function<void(Problem &)> gemmSplitK(ElemType type, SplitK s,
   };
 }
 
+/// The TMA GEMMs (gemm_tma*.mlir, sm_90a): A and B as tensor descriptors,
+/// then C, M, N, K, stride_cm; `extra` adds the pointers that follow C.
+void gemmTmaProblem(Problem &p, int64_t m, int64_t n, int64_t k,
+                    const std::function<void(Problem &)> &extra = {}) {
+  gemmProblem(p, m, n, k, identity, ElemType::F16);
+  HostBuffer &a = *p.args[0].buffer, &b = *p.args[1].buffer,
+             &c = *p.args[2].buffer;
+  p.args.clear();
+  p.descriptorArg(a);
+  p.descriptorArg(b);
+  p.pointerArg(c);
+  if (extra)
+    extra(p);
+  p.scalarArg(ElemType::I32, m);
+  p.scalarArg(ElemType::I32, n);
+  p.scalarArg(ElemType::I32, k);
+  p.scalarArg(ElemType::I32, n); // stride_cm
+  p.arch = "sm_90a";
+}
+
+/// Block shapes and warps of a TMA GEMM launch.
+struct Blocks {
+  int64_t bm, bn, bk;
+  unsigned warps;
+};
+
+void useBlocks(Problem &p, Blocks blocks) {
+  p.constants = {{"BLOCK_M", blocks.bm}, {"BLOCK_N", blocks.bn},
+                 {"BLOCK_K", blocks.bk}};
+  p.numWarps = blocks.warps;
+}
+
+/// gemm_tma_kernel: a 2-D grid of blocks.
+std::function<void(Problem &)> gemmTma(int64_t m, int64_t n, int64_t k,
+                                       Blocks blocks) {
+  return [=](Problem &p) {
+    gemmTmaProblem(p, m, n, k);
+    useBlocks(p, blocks);
+    setGrid(p, ceilDiv(m, blocks.bm), ceilDiv(n, blocks.bn));
+  };
+}
+
+/// gemm_tma_splitk_kernel: gemm_splitk's schedule on TMA loads.
+std::function<void(Problem &)> gemmTmaSplitK(SplitK s, unsigned warps) {
+  return [=](Problem &p) {
+    gemmTmaProblem(p, s.m, s.n, s.k, [&](Problem &q) {
+      q.pointerArg(q.randn("work", ElemType::F32, {s.units(), s.bm, s.bn}));
+      q.pointerArg(q.zeros("locks", ElemType::I32, {s.splitBlocks()}));
+    });
+    p.scalarArg(ElemType::I32, s.numFull);
+    p.scalarArg(ElemType::I32, s.splitK);
+    useBlocks(p, {s.bm, s.bn, s.bk, warps});
+    setGrid(p, s.numFull + s.units());
+  };
+}
+
+/// gemm_tma_persistent_kernel: `programs` programs looping over the blocks.
+std::function<void(Problem &)> gemmTmaPersistent(int64_t m, int64_t n,
+                                                 int64_t k, Blocks blocks,
+                                                 int64_t programs) {
+  return [=](Problem &p) {
+    gemmTmaProblem(p, m, n, k);
+    useBlocks(p, blocks);
+    setGrid(p, programs);
+  };
+}
+
 } // namespace
 
 std::vector<KernelCheck> llk::checks::gemmChecks() {
@@ -157,5 +224,32 @@ std::vector<KernelCheck> llk::checks::gemmChecks() {
          gemmSplitK(ElemType::F16, {512, 11008, 4096, 128, 128, 32, 264, 3}, true)},
         {"777x264x1048 all split",
          gemmSplitK(ElemType::F16, {777, 264, 1048, 128, 128, 32, 0, 12}, true)}}},
+      // TMA (sm_90a on the GPU; the interpreter reads the descriptors'
+      // blocks with the same zero fill). Small shape as above in 64x64x64
+      // blocks, the smallest warpgroup MMA takes: M and N edges and the K
+      // tail past the tensor's edges.
+      {"gemm_tma", "gemm_tma.mlir", "gemm_tma_kernel",
+       {{"T", *llk::ConstantValue::fromTypeName("f16")}},
+       2e-3, gemmTma(100, 72, 80, {64, 64, 64, 4}),
+       {{"777x264x1048", gemmTma(777, 264, 1048, {128, 128, 64, 4})},
+        {"512x11008x4096", gemmTma(512, 11008, 4096, {128, 256, 64, 8})}}},
+      // 4 blocks: 1 whole, 3 in 2 parts of K's 2 steps. GPU: the H100's
+      // schedule at 512x11008x4096 in 128x256 blocks (132 whole, 40 in 3
+      // parts), and every block split in 12.
+      {"gemm_tma_splitk", "gemm_tma_splitk.mlir", "gemm_tma_splitk_kernel",
+       {{"T", *llk::ConstantValue::fromTypeName("f16")}},
+       2e-3, gemmTmaSplitK({100, 72, 80, 64, 64, 64, 1, 2}, 4),
+       {{"512x11008x4096",
+         gemmTmaSplitK({512, 11008, 4096, 128, 256, 64, 132, 3}, 8)},
+        {"777x264x1048 all split",
+         gemmTmaSplitK({777, 264, 1048, 128, 128, 64, 0, 12}, 4)}}},
+      // 4 blocks on 3 programs (the first takes two). GPU: 272 blocks on
+      // 132 programs, the next block's copies under the epilogue.
+      {"gemm_tma_persistent", "gemm_tma_persistent.mlir",
+       "gemm_tma_persistent_kernel",
+       {{"T", *llk::ConstantValue::fromTypeName("f16")}},
+       2e-3, gemmTmaPersistent(100, 72, 80, {64, 64, 64, 4}, 3),
+       {{"2100x2048x520",
+         gemmTmaPersistent(2100, 2048, 520, {128, 128, 64, 4}, 132)}}},
   };
 }

@@ -171,7 +171,14 @@ CheckResult llk::checks::runCheck(const KernelCheck &check,
       return result;
     }
   interp::KernelArgs args;
+  std::deque<interp::TensorDescriptor> descriptors; // stable addresses
   for (const Problem::Arg &arg : problem.args) {
+    if (arg.descriptor) {
+      const std::vector<int64_t> &shape = arg.buffer->shape;
+      descriptors.push_back({arg.buffer->bytes.data(), shape[0], shape[1], shape[1]});
+      args.addPointer(&descriptors.back());
+      continue;
+    }
     if (arg.buffer) {
       args.addPointer(arg.buffer->bytes.data());
       continue;

@@ -1012,6 +1012,32 @@ private:
     return true;
   }
 
+  /// A block of a tensor descriptor's tensor (TensorDescriptor): zeros past
+  /// its edges, every element inside read from its buffer.
+  bool descriptorLoad(tile::DescriptorLoadOp op) {
+    const auto *desc = reinterpret_cast<const TensorDescriptor *>(
+        static_cast<uintptr_t>(get(op.getDesc()).data[0].i));
+    int64_t row = get(op.getRow()).data[0].i, col = get(op.getCol()).data[0].i;
+    ElemInfo info = infoOf(op.getType().getElementType());
+    unsigned size = (info.bits + 7) / 8;
+    Tile out = makeTile(op.getType());
+    int64_t cols = out.shape[1];
+    for (size_t i = 0; i < out.size(); ++i) {
+      int64_t r = row + int64_t(i) / cols, c = col + int64_t(i) % cols;
+      if (r < 0 || r >= desc->rows || c < 0 || c >= desc->cols) {
+        out.data[i] = elemFromBits(info, 0);
+        continue;
+      }
+      uint64_t address = reinterpret_cast<uintptr_t>(desc->base) +
+                         uint64_t(r * desc->rowStride + c) * size;
+      if (!check(op, "load", true, address, size, out.shape, i))
+        return false;
+      out.data[i] = elemFromBits(info, readBits(address, size));
+    }
+    set(op.getResult(), std::move(out));
+    return true;
+  }
+
   /// A prefetch changes nothing, but its addresses must be valid.
   bool prefetch(tile::PrefetchOp op) {
     const Tile &ptrs = get(op.getPtr());
@@ -1301,7 +1327,8 @@ private:
                                "-D tensor with a dynamic dimension");
         type = tensor.getElementType();
       }
-      if (!isSupportedElement(type)) {
+      // (A tensor descriptor is the address of its TensorDescriptor.)
+      if (!isSupportedElement(type) && !isa<tile::TensorDescType>(type)) {
         std::string text;
         llvm::raw_string_ostream os(text);
         os << type;
@@ -1341,6 +1368,7 @@ private:
         .Case([&](tile::TransOp o) { return trans(o); })
         .Case([&](tile::AddPtrOp o) { return addptr(o); })
         .Case([&](tile::LoadOp o) { return load(o); })
+        .Case([&](tile::DescriptorLoadOp o) { return descriptorLoad(o); })
         .Case([&](tile::StoreOp o) { return store(o); })
         .Case([&](tile::PrefetchOp o) { return prefetch(o); })
         .Case([&](tile::AtomicRMWOp o) { return atomicRMW(o); })
@@ -1630,6 +1658,20 @@ std::optional<std::string> Interpreter::run(func::FuncOp kernel, Grid grid,
 
   std::vector<Tile> values;
   for (auto [i, argType] : llvm::enumerate(type.getInputs())) {
+    if (auto descType = dyn_cast<tile::TensorDescType>(argType)) {
+      // The address of a TensorDescriptor, checked once here.
+      const auto *desc = args[i] ? *static_cast<const TensorDescriptor *const *>(args[i])
+                                 : nullptr;
+      if (!desc || !desc->base || desc->rows < 0 || desc->cols < 0 ||
+          desc->rowStride < desc->cols)
+        return "argument " + std::to_string(i) + " of kernel '" + name +
+               "' must point at a tensor descriptor (base, rows, cols and a "
+               "row stride of at least cols)";
+      Tile tile;
+      tile.data.push_back(Elem{static_cast<int64_t>(reinterpret_cast<uintptr_t>(desc))});
+      values.push_back(std::move(tile));
+      continue;
+    }
     if (isa<RankedTensorType>(argType) || !isSupportedElement(argType))
       return "kernel '" + name + "' argument " + std::to_string(i) +
              " has a type the launch ABI cannot pass";

@@ -88,6 +88,8 @@ Row runCase(rt::Device &device, rt::JIT &jit, const KernelCheck &check,
     jitOptions.constants[name] = value;
   if (problem.numWarps)
     jitOptions.numWarps = problem.numWarps;
+  if (!problem.arch.empty())
+    jitOptions.arch = problem.arch;
   rt::Kernel kernel = jit.compile(
       rt::Source::fromFile(opts.examples + "/" + check.source), jitOptions,
       check.kernel);
@@ -108,7 +110,17 @@ Row runCase(rt::Device &device, rt::JIT &jit, const KernelCheck &check,
     throw rt::Error(rt::ErrorCode::InvalidArgument, "argument buffer not found");
   };
   rt::ArgList args;
-  for (const Problem::Arg &arg : problem.args)
+  std::deque<rt::TensorMap> maps; // alive until the last launch
+  for (const Problem::Arg &arg : problem.args) {
+    if (arg.descriptor) {
+      // A CUtensorMap with the box the kernel's metadata gives.
+      const std::vector<int64_t> &shape = arg.buffer->shape;
+      maps.emplace_back(device, kernel.info().params[args.size()],
+                        memoryOf(arg.buffer).address(), shape[0], shape[1],
+                        shape[1] * interp::elemTypeSize(arg.buffer->type));
+      args.push_back(maps.back());
+      continue;
+    }
     // Pointers go untyped: a check may hand a kernel raw bytes (a byte
     // pointer over f32 data, as ggml's cpy does), which the interpreter
     // accepts too; only scalars must match the signature exactly.
@@ -117,6 +129,7 @@ Row runCase(rt::Device &device, rt::JIT &jit, const KernelCheck &check,
                                           std::nullopt)
                        : rt::Arg::scalar(scalarType(arg.type),
                                          scalarBits(arg.type, arg.value)));
+  }
   rt::Grid grid(problem.grid.x, problem.grid.y, problem.grid.z);
   rt::LaunchOptions checked;
   checked.synchronize = true;

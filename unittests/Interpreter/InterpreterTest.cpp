@@ -568,6 +568,59 @@ func.func @k(%in: !tile.ptr<f32>, %out: !tile.ptr<f32>) {
 // Launch errors
 //===----------------------------------------------------------------------===//
 
+TEST(Semantics, DescriptorLoadsZeroFillPastTheTensor) {
+  // A 3x5 tensor (rows 8 elements apart) read in a 4x4 block at (1, 2):
+  // rows 1..2 and columns 2..4 exist, the rest is zero, as TMA fills it;
+  // nothing past the tensor is read (the buffer ends with it).
+  std::string source = R"(
+func.func @k(%d: !tile.tensordesc<4x4xf16>, %out: !tile.ptr<f16>) {
+  %r = arith.constant 1 : i32
+  %c = arith.constant 2 : i32
+  %x = tile.descriptor_load %d[%r, %c] : !tile.tensordesc<4x4xf16> -> tensor<4x4xf16>
+  %rows = tile.make_range 0 to 4 : tensor<4xi32>
+  %re = tile.expand_dims %rows axis = 1 : tensor<4xi32> -> tensor<4x1xi32>
+  %four = arith.constant dense<4> : tensor<4x1xi32>
+  %ro = arith.muli %re, %four : tensor<4x1xi32>
+  %rb = tile.broadcast %ro : tensor<4x1xi32> -> tensor<4x4xi32>
+  %ce = tile.expand_dims %rows axis = 0 : tensor<4xi32> -> tensor<1x4xi32>
+  %cb = tile.broadcast %ce : tensor<1x4xi32> -> tensor<4x4xi32>
+  %off = arith.addi %rb, %cb : tensor<4x4xi32>
+  %ob = tile.splat %out : !tile.ptr<f16> -> tensor<4x4x!tile.ptr<f16>>
+  %op = tile.addptr %ob, %off : tensor<4x4x!tile.ptr<f16>>, tensor<4x4xi32>
+  tile.store %x, %op : tensor<4x4x!tile.ptr<f16>>
+  return
+})";
+  Loaded loaded = load(source);
+  ASSERT_TRUE(loaded.kernel);
+  std::vector<uint16_t> tensor(2 * 8 + 5), out(16);
+  for (size_t i = 0; i < tensor.size(); ++i)
+    encodeElement(ElemType::F16, double(i), &tensor[i]);
+  Interpreter interp;
+  ASSERT_FALSE(interp.addBuffer(tensor.data(), tensor.size() * 2, "t"));
+  ASSERT_FALSE(interp.addBuffer(out.data(), 32, "out"));
+  TensorDescriptor desc{tensor.data(), 3, 5, 8};
+  KernelArgs args;
+  args.addPointer(&desc);
+  args.addPointer(out.data());
+  auto error = interp.run(loaded.kernel, {1, 1, 1}, args.pointers());
+  ASSERT_FALSE(error) << *error;
+  std::vector<double> got;
+  for (uint16_t bits : out)
+    got.push_back(decodeElement(ElemType::F16, &bits));
+  EXPECT_EQ(got, (std::vector<double>{10, 11, 12, 0, 18, 19, 20, 0, 0, 0, 0, 0,
+                                      0, 0, 0, 0}));
+
+  // A descriptor whose rows overlap (stride below the width) is refused.
+  TensorDescriptor bad{tensor.data(), 3, 5, 4};
+  KernelArgs badArgs;
+  badArgs.addPointer(&bad);
+  badArgs.addPointer(out.data());
+  error = interp.run(loaded.kernel, {1, 1, 1}, badArgs.pointers());
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("must point at a tensor descriptor"), std::string::npos)
+      << *error;
+}
+
 TEST(Launch, BadArgumentsAndGridsAreErrors) {
   Loaded loaded = load(kUnmaskedAdd);
   ASSERT_TRUE(loaded.kernel);

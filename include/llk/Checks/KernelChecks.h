@@ -71,11 +71,18 @@ public:
   void scalarArg(interp::ElemType type, double value) {
     args.push_back({nullptr, type, value});
   }
+  /// A `!tile.tensordesc` of the 2-D row-major `buffer` (its shape): a
+  /// TensorDescriptor in the interpreter, a CUtensorMap with the kernel's
+  /// box on the GPU.
+  void descriptorArg(HostBuffer &buffer) {
+    args.push_back({&buffer, buffer.type, 0, /*descriptor=*/true});
+  }
 
   struct Arg {
     HostBuffer *buffer; // null for scalars
     interp::ElemType type;
     double value;
+    bool descriptor = false; // the buffer as a tensor descriptor
   };
   std::deque<HostBuffer> buffers; // stable addresses
   std::vector<Arg> args;
@@ -84,6 +91,9 @@ public:
   /// the kernel's), for shapes that need another specialization.
   llk::Constants constants;
   unsigned numWarps = 0;
+  /// The GPU target when the kernel needs more than the default (sm_90a:
+  /// warpgroup MMA, tensor descriptors); the interpreter ignores it.
+  std::string arch;
   /// Bytes the launch must move at the least (every input read once, every
   /// output written once): what bandwidth is measured against.
   double bytes = 0;
