@@ -1658,7 +1658,7 @@ std::optional<std::string> Interpreter::run(func::FuncOp kernel, Grid grid,
 
   std::vector<Tile> values;
   for (auto [i, argType] : llvm::enumerate(type.getInputs())) {
-    if (auto descType = dyn_cast<tile::TensorDescType>(argType)) {
+    if (isa<tile::TensorDescType>(argType)) {
       // The address of a TensorDescriptor, checked once here.
       const auto *desc = args[i] ? *static_cast<const TensorDescriptor *const *>(args[i])
                                  : nullptr;

@@ -669,16 +669,15 @@ LogicalResult llk::togpu::findTmaBuffers(func::FuncOp func,
     if (!state.tmaBarrierOffsets.count(alloc))
       state.tmaBarrierOffsets[alloc] = state.scratch.reserve(
           func.getName(), alloc.getType().getNumSlots() * 8, 8);
-    state.tmaBoxes[func.getName()][arg.getArgNumber()] =
-        tmaBoxOf(copy.getDesc().getType());
     return WalkResult::advance();
   });
   if (result.wasInterrupted())
     return failure();
-  // The host encodes every descriptor with the box a copy chose.
+  // The host encodes every descriptor with the box of its copies.
   for (BlockArgument arg : func.getArguments())
     if (isa<TensorDescType>(arg.getType()) &&
-        !state.tmaBoxes.lookup(func.getName()).count(arg.getArgNumber()))
+        llvm::none_of(arg.getUsers(),
+                      [](Operation *user) { return isa<AsyncTmaCopyOp>(user); }))
       return func.emitError("kernel argument ")
              << arg.getArgNumber()
              << " is a tensor descriptor that no pipelined tile.dot operand "
@@ -822,7 +821,6 @@ struct AsyncTmaCopyLowering : TilePattern<AsyncTmaCopyOp> {
                   ConversionPatternRewriter &rewriter) const override {
     IndexEmitter e(rewriter, op.getLoc());
     Operation *alloc = op.getBuffer().getDefiningOp();
-    SharedType type = op.getBuffer().getType();
     SharedOperand slot = slotOperand(e, state, op.getBuffer(),
                                      adaptor.getBuffer(), adaptor.getSlot());
     Value barrier = tmaBarrier(e, state, alloc, op, adaptor.getSlot());

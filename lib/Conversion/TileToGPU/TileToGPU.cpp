@@ -430,14 +430,15 @@ struct FuncLowering : TilePattern<func::FuncOp> {
                     rewriter.getUnitAttr());
     int32_t threads = getNumWarps(func) * 32;
     kernel.setKnownBlockSizeAttr(rewriter.getDenseI32ArrayAttr({threads, 1, 1}));
-    auto boxes = state.tmaBoxes.find(func.getName());
-    if (boxes != state.tmaBoxes.end()) {
-      SmallVector<Attribute> entries;
-      for (auto [arg, box] : boxes->second)
-        entries.push_back(rewriter.getDenseI64ArrayAttr(
-            {int64_t(arg), box.first, box.second}));
-      kernel->setAttr(kTmaBoxesAttr, rewriter.getArrayAttr(entries));
-    }
+    // The box the host encodes each descriptor argument with.
+    SmallVector<Attribute> boxes;
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+      if (auto desc = dyn_cast<TensorDescType>(type)) {
+        auto [rows, cols] = tmaBoxOf(desc);
+        boxes.push_back(rewriter.getDenseI64ArrayAttr({int64_t(i), rows, cols}));
+      }
+    if (!boxes.empty())
+      kernel->setAttr(kTmaBoxesAttr, rewriter.getArrayAttr(boxes));
     // .minnctapersm: ptxas fits the registers to that many programs an SM.
     if (auto min = func->getAttrOfType<IntegerAttr>(
             tile::TileDialect::kMinProgramsPerSMAttr))

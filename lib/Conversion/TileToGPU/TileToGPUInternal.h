@@ -20,7 +20,6 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/StringSet.h"
-#include <map>
 
 namespace llk::togpu {
 
@@ -315,10 +314,6 @@ struct LoweringState {
   /// Buffers filled by TMA: the offset of their slots' mbarriers (8 bytes
   /// each) in the kernel's shared memory.
   llvm::DenseMap<Operation *, int64_t> tmaBarrierOffsets;
-  /// The TMA box (rows, columns) of each tensor-descriptor argument of each
-  /// kernel, which the host must encode; recorded as the kernel's
-  /// `llk.tma_boxes` attribute ([argument, rows, columns] triples).
-  llvm::StringMap<std::map<unsigned, std::pair<int64_t, int64_t>>> tmaBoxes;
 };
 
 /// The TMA box (rows, columns) that copies of `desc`'s blocks use: the
@@ -328,7 +323,8 @@ struct LoweringState {
 std::pair<int64_t, int64_t> tmaBoxOf(TensorDescType desc);
 
 /// Records the TMA buffers of `func` in `state` (after findWgmmaDots):
-/// their barriers' place in shared memory and their descriptors' boxes.
+/// their barriers' place in shared memory; checks that every descriptor
+/// argument has copies (whose box, tmaBoxOf, the host encodes).
 LogicalResult findTmaBuffers(func::FuncOp func, LoweringState &state);
 
 /// Alignment of a buffer that warpgroup MMA reads: its 128-byte swizzle

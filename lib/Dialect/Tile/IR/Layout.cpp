@@ -109,10 +109,6 @@ llk::tile::getDistributedView(RankedTensorType type) {
     view.warpsPerCTA.push_back(blocked.getWarpsPerCTA()[p]);
     view.warpRepeat.push_back(blocked.getWarpRepeatOf(p));
     view.laneStride.push_back(laneStride[p]);
-    // A warp's repeated block must come whole, every warp's.
-    if (view.warpRepeat.back() > 1 &&
-        view.shape[d] % (view.tileExtent(d) * view.warpRepeat.back()) != 0)
-      return failure();
     view.warpStride.push_back(warpStride[p]);
   }
   if (slicedDim) {

@@ -1,6 +1,7 @@
 //===- TileDialect.cpp - tile dialect registration and attributes --------===//
 
 #include "llk/Dialect/Tile/IR/TileDialect.h"
+#include "llk/Dialect/Tile/IR/Layout.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -202,27 +203,20 @@ LogicalResult llk::tile::verifyTileType(Operation *op, Type type,
              << what << " must have power-of-two dimensions, but dimension "
              << dim << " of " << type << " is " << size;
   }
-  // A warp's repeated block comes whole along a dimension with warpRepeat.
-  BlockedLayoutAttr blocked;
-  std::optional<unsigned> slicedDim;
-  if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(tensor.getEncoding())) {
-    blocked = slice.getParent();
-    slicedDim = slice.getDim();
-  } else {
-    blocked = dyn_cast_or_null<BlockedLayoutAttr>(tensor.getEncoding());
-  }
-  if (blocked && !blocked.getWarpRepeat().empty())
+  // A warp's repeated block comes whole along a dimension with warpRepeat
+  // (the one rule of a distributed view the layout itself cannot check).
+  if (tensor.getEncoding()) {
+    // (The encoding is a layout of the tile's rank, checked above.)
+    DistributedView view = *getDistributedView(tensor);
     for (auto [dim, size] : llvm::enumerate(tensor.getShape())) {
-      unsigned p = slicedDim && dim >= *slicedDim ? dim + 1 : dim;
-      int64_t span = int64_t(blocked.getSizePerThread()[p]) *
-                     blocked.getThreadsPerWarp()[p] *
-                     blocked.getWarpsPerCTA()[p] * blocked.getWarpRepeatOf(p);
-      if (blocked.getWarpRepeatOf(p) > 1 && size % span != 0)
+      int64_t span = view.tileExtent(dim) * view.warpRepeat[dim];
+      if (view.warpRepeat[dim] > 1 && size % span != 0)
         return op->emitOpError()
                << what << ": dimension " << dim << " of " << type
                << " must be a multiple of " << span
                << ", the rows its layout's warps take with warpRepeat";
     }
+  }
   return success();
 }
 
