@@ -116,21 +116,19 @@ class LlkGemm:
         name = os.path.basename(path)
         # Optional tags after the stages: _sm90a (built for sm_90a: dots on
         # wgmma), _late, _pre, _c<N> (build-gemm-ptx.sh names them).
-        m = re.match(r"(gemm_tma_persistent_f16|gemm_tma_persistent_bf16|gemm_tma_splitk_f16|gemm_tma_splitk_bf16|gemm_tma_f16|gemm_tma_bf16|gemm_splitk_f16|gemm_splitk_bf16|gemm_f16|gemm_bf16|matmul)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)((?:_[a-z]+\d*[a-z]*)*)\.ptx$", name)
+        # <source>_<T>: gemm[_tma][_splitk|_persistent], T f16 or bf16; or matmul.
+        m = re.match(r"(matmul|(gemm(_tma)?(_splitk|_persistent)?)_(?:f16|bf16))_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)((?:_[a-z]+\d*[a-z]*)*)\.ptx$", name)
         if not m:
             raise ValueError(f"unexpected PTX name {name}")
         self.kernel = m.group(1)
-        # gemm_f16 and gemm_bf16 are both examples/gemm.mlir's gemm_kernel.
-        self.tma = self.kernel.startswith("gemm_tma")
-        self.splitk = "splitk" in self.kernel
-        self.persistent = "persistent" in self.kernel
-        self.entry = ("matmul_kernel" if self.kernel == "matmul" else
-                      "gemm_tma_splitk_kernel" if self.tma and self.splitk else
-                      "gemm_tma_persistent_kernel" if self.persistent else
-                      "gemm_tma_kernel" if self.tma else
-                      "gemm_splitk_kernel" if self.splitk else "gemm_kernel")
-        self.bm, self.bn, self.bk, self.warps, self.stages = map(int, m.group(2, 3, 4, 5, 6))
-        tags = m.group(7).split("_")[1:]
+        self.tma = m.group(3) is not None
+        self.splitk = m.group(4) == "_splitk"
+        self.persistent = m.group(4) == "_persistent"
+        # Each source's kernel is <source>_kernel (gemm_f16 and gemm_bf16 are
+        # both examples/gemm.mlir's gemm_kernel).
+        self.entry = (m.group(2) or "matmul") + "_kernel"
+        self.bm, self.bn, self.bk, self.warps, self.stages = map(int, m.group(5, 6, 7, 8, 9))
+        tags = m.group(10).split("_")[1:]
         self.wgmma = "sm90a" in tags
         self.label = f"{self.bm}x{self.bn}x{self.bk} w{self.warps} s{self.stages}"
         for t in tags:
@@ -283,11 +281,8 @@ def main():
           f"triton {triton.__version__}, cupy {cupy.__version__}")
 
     dtype, tolerance, gemm_name = DTYPES[args.dtype], TOLERANCES[args.dtype], f"gemm_{args.dtype}"
-    gemms = [LlkGemm(p) for p in sorted(glob.glob(os.path.join(args.ptx_dir, gemm_name + "_*.ptx")) +
-                                        glob.glob(os.path.join(args.ptx_dir, f"gemm_tma_{args.dtype}_*.ptx")) +
-                                        glob.glob(os.path.join(args.ptx_dir, f"gemm_splitk_{args.dtype}_*.ptx")) +
-                                        glob.glob(os.path.join(args.ptx_dir, f"gemm_tma_splitk_{args.dtype}_*.ptx")) +
-                                        glob.glob(os.path.join(args.ptx_dir, f"gemm_tma_persistent_{args.dtype}_*.ptx")))]
+    # Every GEMM source at this type: gemm, gemm_tma, gemm_splitk, ...
+    gemms = [LlkGemm(p) for p in sorted(glob.glob(os.path.join(args.ptx_dir, f"gemm*_{args.dtype}_*.ptx")))]
     matmuls = [] if args.dtype != "f16" else [
         LlkGemm(p) for p in sorted(glob.glob(os.path.join(args.ptx_dir, "matmul_*.ptx")))]
     if not gemms:
