@@ -59,10 +59,16 @@ class Timer:
     a GPU spin (torch.cuda._sleep) long enough for the host to enqueue all k
     launches first, so host launch overhead (Python, Triton's launcher) is not
     timed, only the GPU's. Inputs that would stay in L2 are rotated among
-    several copies (the callables in `fns`, used round-robin)."""
+    several copies (the callables in `fns`, used round-robin).
 
-    def __init__(self, batches):
+    With graph=True the k launches are captured once into a CUDA graph and
+    each sample is one replay of it: how the kernels run in a decode step
+    (llk-decode-block replays the block as a graph), without the stream's
+    per-launch front-end cost between back-to-back kernels."""
+
+    def __init__(self, batches, graph=False):
         self.batches = batches
+        self.graph = graph
         self.s = torch.cuda.Event(enable_timing=True)
         self.e = torch.cuda.Event(enable_timing=True)
         self.has_sleep = hasattr(torch.cuda, "_sleep")
@@ -94,6 +100,25 @@ class Timer:
         self.e.synchronize()
         return self.s.elapsed_time(self.e) * 1000.0 / k, host_us
 
+    def _graph_time(self, fns, k):
+        n = len(fns)
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            for i in range(k):
+                fns[i % n]()
+        g.replay()  # upload
+        torch.cuda.synchronize()
+        samples = []
+        for _ in range(self.batches):
+            self.s.record()
+            g.replay()
+            self.e.record()
+            self.e.synchronize()
+            samples.append(self.s.elapsed_time(self.e) * 1000.0 / k)
+        del g
+        return SimpleNamespace(median=statistics.median(samples), lo=min(samples), hi=max(samples),
+                               k=k, sets=n)
+
     def time(self, fns):
         n = len(fns)
         for f in fns:  # warm-up: module load, JIT, first-touch
@@ -103,6 +128,8 @@ class Timer:
         host_per = host / n
         k = max(n, min(1000, math.ceil(2000.0 / max(t_est, 0.5))))  # ~2 ms of GPU work
         k = cdiv(k, n) * n
+        if self.graph:
+            return self._graph_time(fns, k)
         sleep_us = 1.5 * host_per * k + 100.0
         samples, retries = [], 0
         while len(samples) < self.batches:
@@ -706,6 +733,8 @@ def main():
     ap.add_argument("--seed", type=int, default=None, help="random seed (default: from the clock)")
     ap.add_argument("--batches", type=int, default=15, help="timed batches per row (median)")
     ap.add_argument("--quick", action="store_true", help="1024 rows instead of 16384 for the large shapes")
+    ap.add_argument("--graph", action="store_true",
+                    help="time each batch as one CUDA-graph replay of its launches (as in a decode step)")
     a = ap.parse_args()
 
     import cupy
@@ -725,7 +754,7 @@ def main():
     L = CupyLauncher(cupy)
     S = SeedModule(cupy, arch) if "seed" in impls else None
     M = LlkModules(cupy, a.ptx_dir)
-    timer = Timer(a.batches)
+    timer = Timer(a.batches, graph=a.graph)
 
     # -------------------------------------------------- copy bandwidth
     n_copy = 64 * 2**20  # 256 MiB of f32
@@ -747,6 +776,7 @@ def main():
         f"- llk PTX: {a.ptx_dir or '(none: llk rows skipped)'}",
         f"- command: python3 bench/llama/bench.py {' '.join(sys.argv[1:])}",
         f"- random seed: {seed}",
+        f"- timing: {'one CUDA-graph replay of k launches a batch' if a.graph else 'k stream launches a batch'}",
         f"- copy bandwidth (torch D2D copy of 256 MiB, read + write, median): **{copy_bw / GB:.1f} GB/s**",
         "",
         "| kernel | shape | impl | median µs | floor µs | GB/s | % of copy | rel err | tol | check | notes |",

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""What a pure streaming read can reach on this GPU, at the mat-vec sizes.
+
+Runs ON THE GPU MACHINE (torch, cupy), from the repo root:
+
+    python3 bench/llama/read_ceiling.py [--graph]
+
+The q8_0 mat-vecs' targets are shares of a floor computed from the
+device-to-device copy bandwidth; a mat-vec only reads. This times, with
+bench.py's Timer (same rotation of inputs out of L2), hand-written CUDA
+kernels that read N bytes as 16-byte loads and do nothing else with them
+(an xor per block is stored so the loads stay), at the weight sizes of
+4096x4096 and 11008x4096 q8_0 (17.8 and 47.9 MB) and a large 1 GiB read,
+and an empty kernel (the fixed cost of one launch in this method).
+Prints one Markdown table; also $OUT/read-ceiling.md when $OUT is set.
+"""
+import argparse
+import os
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+from bench import GB, Timer, cdiv  # noqa: E402
+
+SOURCE = r"""
+extern "C" __global__ void empty_kernel() {}
+
+// Each thread reads UNROLL 16-byte words per pass, strided by the grid.
+template <int UNROLL>
+__device__ void read_words(const uint4 *__restrict__ p, long n, unsigned *out) {
+  unsigned acc = 0;
+  long stride = (long)gridDim.x * blockDim.x;
+  long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  for (; i + (UNROLL - 1) * stride < n; i += UNROLL * stride) {
+    uint4 v[UNROLL];
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) v[u] = __ldcs(p + i + u * stride);
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) acc ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
+  }
+  for (; i < n; i += stride) {
+    uint4 v = __ldcs(p + i);
+    acc ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (acc == 0x9e3779b9u) out[blockIdx.x] = acc;  // keeps the loads
+}
+extern "C" __global__ void read_u1(const uint4 *p, long n, unsigned *out) { read_words<1>(p, n, out); }
+extern "C" __global__ void read_u4(const uint4 *p, long n, unsigned *out) { read_words<4>(p, n, out); }
+"""
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--graph", action="store_true", help="time CUDA-graph replays (bench.py --graph)")
+    ap.add_argument("--batches", type=int, default=15)
+    a = ap.parse_args()
+    import cupy
+
+    mod = cupy.RawModule(code=SOURCE, options=("-std=c++17",))
+    props = torch.cuda.get_device_properties(0)
+    sms = props.multi_processor_count
+    l2 = getattr(props, "L2_cache_size", 50 * 2**20) or 50 * 2**20
+    timer = Timer(a.batches, graph=a.graph)
+
+    def launch(name, grid, block, args):
+        fn = mod.get_function(name)
+        with cupy.cuda.ExternalStream(torch.cuda.current_stream().cuda_stream):
+            fn((grid,), (block,), args)
+
+    n_copy = 64 * 2**20
+    src = torch.randn(n_copy, device="cuda")
+    dst = torch.empty_like(src)
+    copy_bw = 2 * n_copy * 4 / (timer.time([lambda: dst.copy_(src)]).median * 1e-6)
+    del src, dst
+
+    rows = [f"- device: {props.name}, {sms} SMs; timing: {'CUDA graph' if a.graph else 'stream'} "
+            f"(bench.py Timer); copy bandwidth {copy_bw / GB:.1f} GB/s", "",
+            "| what | bytes | config | median µs | GB/s | % of copy |", "|---|---:|---|---:|---:|---:|"]
+    t = timer.time([lambda: launch("empty_kernel", 1, 32, ())])
+    rows.append(f"| empty kernel | 0 | 1×32 | {t.median:.2f} | – | – |")
+    t = timer.time([lambda: launch("empty_kernel", 1024, 128, ())])
+    rows.append(f"| empty kernel | 0 | 1024×128 | {t.median:.2f} | – | – |")
+    out = torch.empty(1 << 20, dtype=torch.int32, device="cuda")
+    for nbytes in (4096 * 128 * 34, 11008 * 128 * 34, 1 << 30):
+        words = nbytes // 16
+        nsets = 1 if nbytes >= 4 * l2 else cdiv(4 * l2, nbytes)
+        bufs = [torch.empty(words * 4, dtype=torch.int32, device="cuda").random_() for _ in range(nsets)]
+        configs = [("read_u1", cdiv(words, 256), 256, "one word a thread"),
+                   ("read_u4", cdiv(words, 4 * 256), 256, "4 words a thread"),
+                   ("read_u4", sms * 8, 256, f"{sms}·8 blocks, 4 words/pass"),
+                   ("read_u4", sms * 16, 256, f"{sms}·16 blocks, 4 words/pass")]
+        for name, grid, block, what in configs:
+            fns = [(lambda b=b, g=grid, n=name, bl=block: launch(n, g, bl, (np.uint64(b.data_ptr()), np.int64(words), np.uint64(out.data_ptr()))))
+                   for b in bufs]
+            t = timer.time(fns)
+            rows.append(f"| read | {nbytes} | {what} ({grid}×{block}) | {t.median:.2f} | "
+                        f"{nbytes / (t.median * 1e-6) / GB:.1f} | {100 * nbytes / (t.median * 1e-6) / copy_bw:.1f}% |")
+        del bufs
+        torch.cuda.empty_cache()
+    text = "\n".join(rows) + "\n"
+    print(text)
+    if os.environ.get("OUT"):
+        Path(os.environ["OUT"]).mkdir(parents=True, exist_ok=True)
+        (Path(os.environ["OUT"]) / f"read-ceiling{'-graph' if a.graph else ''}.md").write_text(text)
+
+
+if __name__ == "__main__":
+    main()
