@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Mutation fuzzing of llkc: bad input must get an MLIR diagnostic, never a crash.
+
+    scripts/fuzz-llkc.py [SEED] [COUNT]        # LLKC=path/to/llkc (default build/bin/llkc)
+
+Takes the kernels of examples/kernels.list with their constants, applies one
+random mutation each (delete or duplicate a line, change a number, a type, a
+shape extent, swap two SSA names), compiles the mutant to PTX for a random
+target, and reports every run that crashed (signal, assertion, LLVM ERROR)
+or failed without a file:line:col diagnostic; those mutants are kept under
+$TMPDIR/llk-fuzz. Not in CI (random); build with assertions to make it
+sharper (e.g. CMAKE_CXX_FLAGS_RELEASE=-O1, without -DNDEBUG). Exit status 1
+if anything was reported.
+"""
+import os
+import pathlib
+import random
+import re
+import subprocess
+import sys
+import tempfile
+random.seed(int(sys.argv[1]) if len(sys.argv) > 1 else 1)
+N = int(sys.argv[2]) if len(sys.argv) > 2 else 200
+root = pathlib.Path(__file__).resolve().parent.parent
+out_dir = pathlib.Path(tempfile.gettempdir()) / 'llk-fuzz'
+out_dir.mkdir(exist_ok=True)
+lines = [l.split() for l in (root/'examples/kernels.list').read_text().splitlines() if l.strip() and not l.startswith('#')]
+srcs = {}
+for name, src, consts, warps in lines:
+    srcs.setdefault(src, (consts, warps))
+TYPES = ['f32', 'f16', 'bf16', 'i32', 'i8', 'i1', 'i64', 'index', 'f64']
+def mutate(t):
+    ls = t.splitlines()
+    kind = random.randrange(6)
+    body = [i for i, l in enumerate(ls) if l.strip() and not l.strip().startswith('//')]
+    i = random.choice(body)
+    l = ls[i]
+    if kind == 0:
+        del ls[i]
+    elif kind == 1:
+        nums = list(re.finditer(r'(?<![\w%$])\d+', l))
+        if not nums: return None
+        m = random.choice(nums)
+        ls[i] = l[:m.start()] + str(random.choice([0, 1, 2, 3, 5, 7, 64, 100000, 2**31])) + l[m.end():]
+    elif kind == 2:
+        ts = list(re.finditer(r'\b(f32|f16|bf16|i32|i8|i1|i64)\b', l))
+        if not ts: return None
+        m = random.choice(ts)
+        ls[i] = l[:m.start()] + random.choice(TYPES) + l[m.end():]
+    elif kind == 3:
+        vs = list(re.finditer(r'%[\w]+', l))
+        if len(vs) < 2: return None
+        a, b = random.sample(vs, 2)
+        ls[i] = l.replace(a.group(), '\0').replace(b.group(), a.group()).replace('\0', b.group())
+    elif kind == 4:
+        j = random.choice(body); ls.insert(j, ls[i])
+    else:
+        shp = list(re.finditer(r'(\d+)x', l))
+        if not shp: return None
+        m = random.choice(shp)
+        ls[i] = l[:m.start()] + str(random.choice([1, 2, 3, 6, 128, 4096])) + 'x' + l[m.end():]
+    return '\n'.join(ls) + '\n'
+bad = 0
+keys = list(srcs)
+for n in range(N):
+    src = random.choice(keys); consts, warps = srcs[src]
+    text = (root/'examples'/src).read_text()
+    m = mutate(text)
+    if m is None: continue
+    f = str(out_dir / f'm{n}.mlir'); open(f, 'w').write(m)
+    args = [os.environ.get('LLKC', str(root/'build/bin/llkc')), f, '--num-warps', warps, '--arch', random.choice(['sm_90', 'sm_90a', 'sm_80']), '-o', '/dev/null', '--no-metadata']
+    if consts != '-':
+        for b in consts.split(','): args += ['-D', b]
+    try:
+        r = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        print('TIMEOUT', f, src); bad += 1; continue
+    err = r.stderr
+    crash = r.returncode < 0 or r.returncode >= 128 or any(s in err for s in ('Assertion', 'UNREACHABLE', 'Stack dump', 'LLVM ERROR', 'PLEASE submit'))
+    nodiag = r.returncode != 0 and not re.search(r':\d+:\d+: error', err) and not crash
+    if crash or nodiag:
+        bad += 1
+        print('CRASH' if crash else 'NODIAG', r.returncode, f, src, '|', err.strip().splitlines()[0][:200] if err.strip() else '')
+    else:
+        os.remove(f)
+print(f'{N} mutants, {bad} reported')
+sys.exit(1 if bad else 0)
