@@ -7,7 +7,8 @@ Takes the kernels of examples/kernels.list with their constants, applies one
 random mutation each (delete or duplicate a line, change a number, a type, a
 shape extent, swap two SSA names), compiles the mutant to PTX for a random
 target, and reports every run that crashed (signal, assertion, LLVM ERROR)
-or failed without a file:line:col diagnostic; those mutants are kept under
+or failed without a file:line:col diagnostic, and every mutant it compiled
+whose PTX ptxas rejects; those mutants are kept under
 $TMPDIR/llk-fuzz. Not in CI (random); build with assertions to make it
 sharper (e.g. CMAKE_CXX_FLAGS_RELEASE=-O1, without -DNDEBUG). Exit status 1
 if anything was reported.
@@ -28,6 +29,8 @@ lines = [l.split() for l in (root/'examples/kernels.list').read_text().splitline
 srcs = {}
 for name, src, consts, warps in lines:
     srcs.setdefault(src, (consts, warps))
+PTXAS = os.environ.get('PTXAS', '/usr/local/cuda/bin/ptxas')
+PTXAS = PTXAS if os.path.exists(PTXAS) else None
 TYPES = ['f32', 'f16', 'bf16', 'i32', 'i8', 'i1', 'i64', 'index', 'f64']
 def mutate(t):
     ls = t.splitlines()
@@ -60,7 +63,7 @@ def mutate(t):
         m = random.choice(shp)
         ls[i] = l[:m.start()] + str(random.choice([1, 2, 3, 6, 128, 4096])) + 'x' + l[m.end():]
     return '\n'.join(ls) + '\n'
-bad = 0
+bad = compiled = 0
 keys = list(srcs)
 for n in range(N):
     src = random.choice(keys); consts, warps = srcs[src]
@@ -68,7 +71,9 @@ for n in range(N):
     m = mutate(text)
     if m is None: continue
     f = str(out_dir / f'm{n}.mlir'); open(f, 'w').write(m)
-    args = [os.environ.get('LLKC', str(root/'build/bin/llkc')), f, '--num-warps', warps, '--arch', random.choice(['sm_90', 'sm_90a', 'sm_80']), '-o', '/dev/null', '--no-metadata']
+    arch = random.choice(['sm_90', 'sm_90a', 'sm_80'])
+    ptx = f[:-5] + '.ptx'
+    args = [os.environ.get('LLKC', str(root/'build/bin/llkc')), f, '--num-warps', warps, '--arch', arch, '-o', ptx, '--no-metadata']
     if consts != '-':
         for b in consts.split(','): args += ['-D', b]
     try:
@@ -78,10 +83,21 @@ for n in range(N):
     err = r.stderr
     crash = r.returncode < 0 or r.returncode >= 128 or any(s in err for s in ('Assertion', 'UNREACHABLE', 'Stack dump', 'LLVM ERROR', 'PLEASE submit'))
     nodiag = r.returncode != 0 and not re.search(r':\d+:\d+: error', err) and not crash
-    if crash or nodiag:
+    bad_ptx = ''
+    compiled += r.returncode == 0
+    if r.returncode == 0 and PTXAS:  # what llkc accepts, ptxas must accept too
+        p = subprocess.run([PTXAS, f'-arch={arch}', ptx, '-o', os.devnull], capture_output=True, text=True)
+        if p.returncode != 0:
+            bad_ptx = p.stderr.strip().splitlines()[0][:200] if p.stderr.strip() else 'ptxas failed'
+    if bad_ptx:
+        bad += 1
+        print('PTXAS', f, src, '|', bad_ptx)
+    elif crash or nodiag:
         bad += 1
         print('CRASH' if crash else 'NODIAG', r.returncode, f, src, '|', err.strip().splitlines()[0][:200] if err.strip() else '')
     else:
         os.remove(f)
-print(f'{N} mutants, {bad} reported')
+    if os.path.exists(ptx):
+        os.remove(ptx)
+print(f'{N} mutants, {compiled} compiled (PTX checked by ptxas: {bool(PTXAS)}), {bad} reported')
 sys.exit(1 if bad else 0)
