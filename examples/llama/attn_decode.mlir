@@ -45,6 +45,10 @@ func.func @attn_decode_partial_kernel(%part_o: !tile.ptr<f32> {tile.divisibility
                                       %cap: i32 {tile.divisibility = 16},
                                       %g: i32,
                                       %scale: f32) {
+  // Programmatic dependent launch (llk-decode-block): the next kernel may
+  // start launching now; this one waits here for the kernel before it.
+  tile.launch_dependents
+  tile.grid_dependency_wait
   %c = tile.program_id x
   %h = tile.program_id y
   %n_chunks = tile.num_programs x
@@ -185,6 +189,10 @@ func.func @attn_decode_combine_kernel(%o: !tile.ptr<f32> {tile.divisibility = 16
                                       %part_m: !tile.ptr<f32>,
                                       %part_l: !tile.ptr<f32>,
                                       %n_chunks: i32) {
+  // Programmatic dependent launch (llk-decode-block): the next kernel may
+  // start launching now; this one waits here for the kernel before it.
+  tile.launch_dependents
+  tile.grid_dependency_wait
   %h = tile.program_id x
   %c_d = arith.constant ${D} : i32
   %hn = arith.muli %h, %n_chunks : i32

@@ -15,6 +15,10 @@ func.func @binary_f32(%x: !tile.ptr<f32> {tile.divisibility = 16},
                       %y: !tile.ptr<f32> {tile.divisibility = 16},
                       %dst: !tile.ptr<f32> {tile.divisibility = 16},
                       %ky: i32 {tile.divisibility = 16}) {
+  // Programmatic dependent launch (llk-decode-block): the next kernel may
+  // start launching now; this one waits here for the kernel before it.
+  tile.launch_dependents
+  tile.grid_dependency_wait
   %bx = tile.program_id x
   %row = tile.program_id y
   %block = arith.constant ${BLOCK} : i32

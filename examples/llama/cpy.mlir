@@ -29,6 +29,10 @@ func.func @cpy_f32_f16(%src: !tile.ptr<i8> {tile.divisibility = 16},
                        %nb00: i32, %nb01: i32, %nb02: i32,
                        %ne10: i32, %ne11: i32,
                        %nb10: i32, %nb11: i32, %nb12: i32) {
+  // Programmatic dependent launch (llk-decode-block): the next kernel may
+  // start launching now; this one waits here for the kernel before it.
+  tile.launch_dependents
+  tile.grid_dependency_wait
   %pid = tile.program_id x
   %block = arith.constant ${BLOCK} : i32
   %start = arith.muli %pid, %block : i32

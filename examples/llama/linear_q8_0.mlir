@@ -50,6 +50,10 @@ func.func @linear_q8_0(%y: !tile.ptr<f32> {tile.divisibility = 16},
                        %x: !tile.ptr<f32> {tile.divisibility = 16},
                        %n_rows: i32,
                        %n_cols: i32 {tile.divisibility = 16}) {
+  // Programmatic dependent launch (llk-decode-block): the next kernel may
+  // start launching now; this one waits here for the kernel before it.
+  tile.launch_dependents
+  tile.grid_dependency_wait
   %pid = tile.program_id x
   %c0 = arith.constant 0 : i32
   %c17 = arith.constant 17 : i32

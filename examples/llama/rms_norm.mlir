@@ -14,6 +14,10 @@ func.func @rms_norm_f32(%dst: !tile.ptr<f32> {tile.divisibility = 16},
                         %x_row_stride: i32 {tile.divisibility = 16},
                         %n_cols: i32 {tile.divisibility = 16},
                         %eps: f32) {
+  // Programmatic dependent launch (llk-decode-block): the next kernel may
+  // start launching now; this one waits here for the kernel before it.
+  tile.launch_dependents
+  tile.grid_dependency_wait
   %row = tile.program_id x
   %cols = tile.make_range 0 to ${BLOCK} : tensor<${BLOCK}xi32>
   %n = tile.splat %n_cols : i32 -> tensor<${BLOCK}xi32>

@@ -21,6 +21,10 @@ func.func @rope_f32(%dst: !tile.ptr<f32> {tile.divisibility = 16},
                     %x_token_stride: i32 {tile.divisibility = 16},
                     %n_cols: i32 {tile.divisibility = 16},
                     %n_past: i32, %freq_base: f32) {
+  // Programmatic dependent launch (llk-decode-block): the next kernel may
+  // start launching now; this one waits here for the kernel before it.
+  tile.launch_dependents
+  tile.grid_dependency_wait
   %bx = tile.program_id x
   %token = tile.program_id y
   %block = arith.constant ${BLOCK} : i32

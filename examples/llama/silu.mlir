@@ -11,6 +11,10 @@
 func.func @silu_f32(%x: !tile.ptr<f32> {tile.divisibility = 16},
                     %dst: !tile.ptr<f32> {tile.divisibility = 16},
                     %n: i32 {tile.divisibility = 16}) {
+  // Programmatic dependent launch (llk-decode-block): the next kernel may
+  // start launching now; this one waits here for the kernel before it.
+  tile.launch_dependents
+  tile.grid_dependency_wait
   %pid = tile.program_id x
   %block = arith.constant ${BLOCK} : i32
   %start = arith.muli %pid, %block : i32
@@ -40,6 +44,10 @@ func.func @swiglu_f32(%gate: !tile.ptr<f32> {tile.divisibility = 16},
                       %up: !tile.ptr<f32> {tile.divisibility = 16},
                       %dst: !tile.ptr<f32> {tile.divisibility = 16},
                       %n: i32 {tile.divisibility = 16}) {
+  // Programmatic dependent launch (llk-decode-block): the next kernel may
+  // start launching now; this one waits here for the kernel before it.
+  tile.launch_dependents
+  tile.grid_dependency_wait
   %pid = tile.program_id x
   %block = arith.constant ${BLOCK} : i32
   %start = arith.muli %pid, %block : i32

@@ -44,6 +44,10 @@ std::optional<std::string> llk::checkNumStages(unsigned numStages) {
 
 bool llk::hasWgmma(llvm::StringRef arch) { return arch == "sm_90a"; }
 
+bool llk::hasGridDependencyControl(llvm::StringRef arch) {
+  return arch.starts_with("sm_90");
+}
+
 std::optional<std::string> llk::checkMinProgramsPerSM(unsigned programs) {
   if (programs == 0 || programs > 32)
     return "--min-programs-per-sm must be in [1, 32], got " +
@@ -73,6 +77,7 @@ void llk::buildLoweringPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   ConvertTileToGPUOptions loweringOptions;
   loweringOptions.wgmma = options.wgmma;
+  loweringOptions.gridDependencyControl = options.gridDependencyControl;
   pm.addPass(createConvertTileToGPU(loweringOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -140,7 +145,8 @@ LogicalResult llk::compileModule(
   if (stage != Stage::Tile && stage != Stage::Layout)
     buildLoweringPipeline(
         pm, {options.numStages.value_or(3), hasWgmma(options.target.arch),
-             options.lateCopies, options.mmaPrefetch});
+             options.lateCopies, options.mmaPrefetch,
+             hasGridDependencyControl(options.target.arch)});
   if (failed(pm.run(module)))
     return failure();
   if (metadata) {

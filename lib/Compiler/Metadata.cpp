@@ -61,6 +61,10 @@ LogicalResult llk::collectSignatures(ModuleOp tileModule,
       param.type = *name;
       kernel.params.push_back(param);
     }
+    kernel.gridDependencyWait =
+        func.walk([](tile::GridDependencyWaitOp) {
+              return WalkResult::interrupt();
+            }).wasInterrupted();
     metadata.kernels.push_back(std::move(kernel));
   }
   return success();
@@ -159,6 +163,8 @@ llvm::json::Value llk::toJSON(const ModuleMetadata &metadata) {
                                          {"shared_bytes", kernel.sharedBytes},
                                          {"dynamic_shared_bytes",
                                           kernel.dynamicSharedBytes},
+                                         {"grid_dependency_wait",
+                                          kernel.gridDependencyWait},
                                          {"params", std::move(params)}});
   }
   return llvm::json::Object{{"format", kMetadataFormat},
@@ -224,7 +230,8 @@ static bool fromJSON(const llvm::json::Value &value, KernelMetadata &kernel,
       !mapper.map("num_warps", warps) ||
       !mapper.map("shared_bytes", kernel.sharedBytes) ||
       !mapper.map("params", kernel.params) ||
-      !mapper.mapOptional("dynamic_shared_bytes", kernel.dynamicSharedBytes))
+      !mapper.mapOptional("dynamic_shared_bytes", kernel.dynamicSharedBytes) ||
+      !mapper.mapOptional("grid_dependency_wait", kernel.gridDependencyWait))
     return false;
   if (warps <= 0 || warps > 32) {
     path.field("num_warps").report("expected 1 to 32");

@@ -1373,7 +1373,8 @@ private:
         .Case([&](tile::PrefetchOp o) { return prefetch(o); })
         .Case([&](tile::AtomicRMWOp o) { return atomicRMW(o); })
         .Case([&](tile::AtomicCASOp o) { return atomicCAS(o); })
-        .Case([&](tile::BarrierOp) { return true; })
+        .Case<tile::BarrierOp, tile::GridDependencyWaitOp,
+              tile::LaunchDependentsOp>([&](Operation *) { return true; })
         .Case([&](tile::ReduceOp o) { return reduce(o); })
         .Case([&](tile::GenericReduceOp o) { return genericReduce(o); })
         .Case([&](tile::CastOp o) { return cast(o); })

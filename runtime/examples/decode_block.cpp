@@ -775,6 +775,23 @@ int main(int argc, char **argv) {
     stream.synchronize();
     pass &= check("graph replay");
 
+    // 3. The same graph of dependent launches (programmatic dependent launch:
+    // each kernel launches while the one before it runs and waits for it in
+    // tile.grid_dependency_wait), on devices that have it (sm_90 and later).
+    const bool dependentLaunch = device.computeCapabilityMajor() >= 9;
+    rt::LaunchOptions onDependent = on;
+    onDependent.dependentLaunch = dependentLaunch;
+    rt::Graph dependentGraph = rt::Graph::capture(stream, [&] {
+      for (const Step &s : steps)
+        launch(s, onDependent);
+    });
+    if (dependentLaunch) {
+      poison();
+      dependentGraph.launch(stream);
+      stream.synchronize();
+      pass &= check("graph of dependent launches");
+    }
+
     // Copy bandwidth: the DSL copy kernel and cuMemcpyDtoD over 256 MiB.
     const size_t copyFloats = size_t(64) << 20, flushFloats = size_t(16) << 20;
     rt::DeviceMemory src(device, copyFloats * 4), dst(device, copyFloats * 4);
@@ -844,18 +861,30 @@ int main(int argc, char **argv) {
         launch(s, on);
     });
     double graphUs = timeUs(c.reps, flush, [&] { graph.launch(stream); });
+    double dependentUs =
+        dependentLaunch ? timeUs(c.reps, flush, [&] { dependentGraph.launch(stream); }) : 0;
     const int burst = 100;
-    start.record(&stream);
-    for (int r = 0; r < burst; ++r)
-      graph.launch(stream);
-    end.record(&stream);
-    end.synchronize();
-    double burstUs = rt::Event::elapsedMs(start, end) * 1e3 / burst;
+    auto burstUs = [&](const rt::Graph &g) {
+      start.record(&stream);
+      for (int r = 0; r < burst; ++r)
+        g.launch(stream);
+      end.record(&stream);
+      end.synchronize();
+      return rt::Event::elapsedMs(start, end) * 1e3 / burst;
+    };
+    double graphBurstUs = burstUs(graph);
+    double dependentBurstUs = dependentLaunch ? burstUs(dependentGraph) : 0;
     std::printf("\nwhole step (%zu launches, %zu graph nodes)%s:\n", steps.size(),
                 graph.nodeCount(), c.flush ? ", L2 flushed before each" : "");
     std::printf("  direct launches on a stream  %9.2f us (median)\n", directUs);
     std::printf("  CUDA graph replay            %9.2f us (median)\n", graphUs);
-    std::printf("  CUDA graph, %d back to back %9.2f us a step (no flush)\n", burst, burstUs);
+    std::printf("  CUDA graph, %d back to back %9.2f us a step (no flush)\n", burst,
+                graphBurstUs);
+    if (dependentLaunch) {
+      std::printf("  graph of dependent launches  %9.2f us (median)\n", dependentUs);
+      std::printf("  the same, %d back to back   %9.2f us a step (no flush)\n", burst,
+                  dependentBurstUs);
+    }
     std::printf("  sum of kernels alone         %9.2f us\n", sumUs);
     std::printf("  sum of bandwidth floors      %9.2f us (%s at %.0f GB/s): graph step at %.0f%% "
                 "of the floor's speed\n",

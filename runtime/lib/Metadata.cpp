@@ -341,6 +341,12 @@ ModuleInfo llk::rt::parseModuleInfo(std::string_view json) {
       kernel.dynamicSharedBytes = getInt(*dynamic, path + ".dynamic_shared_bytes");
     if (kernel.dynamicSharedBytes < 0)
       badField(path + ".dynamic_shared_bytes", "expected a non-negative size");
+    if (const Json *wait = optionalMember(kernels[k], "grid_dependency_wait")) {
+      const bool *flag = std::get_if<bool>(&wait->value);
+      if (!flag)
+        badField(path + ".grid_dependency_wait", "expected true or false");
+      kernel.gridDependencyWait = *flag;
+    }
     const JsonArray &params =
         getArray(member(kernels[k], "params", path), path + ".params");
     for (size_t p = 0; p < params.size(); ++p) {

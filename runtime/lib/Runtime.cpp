@@ -606,6 +606,12 @@ void Kernel::launch(const Grid &grid, const ArgList &args,
   PackedArgs packed = packArgs(info, args);
   checkGrid(info, grid, device.limits);
   checkSharedMemory(info, options.dynamicSharedBytes, device.limits);
+  if (options.dependentLaunch && !info.gridDependencyWait)
+    throw Error(ErrorCode::InvalidArgument,
+                "kernel '" + info.name +
+                    "': a dependent launch needs tile.grid_dependency_wait in "
+                    "the kernel, before what it shares with the kernel ahead "
+                    "of it in the stream");
   if (impl_->module->host) {
     launchOnHost(grid, std::move(packed), options);
     return;
@@ -627,11 +633,29 @@ void Kernel::launch(const Grid &grid, const ArgList &args,
   }
   std::vector<void *> pointers = packed.pointers();
   CUstream stream = options.stream ? options.stream->handle() : options.rawStream;
-  check(d.cuLaunchKernel(impl_->function, grid.x, grid.y, grid.z,
-                         info.numWarps * 32, 1, 1, dynamicBytes,
-                         stream, pointers.empty() ? nullptr : pointers.data(),
-                         nullptr),
-        "cuLaunchKernel", info.name);
+  void **params = pointers.empty() ? nullptr : pointers.data();
+  if (options.dependentLaunch && device.major >= 9) {
+    CUlaunchAttribute attribute = {};
+    attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attribute.value.programmaticStreamSerializationAllowed = 1;
+    CUlaunchConfig config = {};
+    config.gridDimX = grid.x;
+    config.gridDimY = grid.y;
+    config.gridDimZ = grid.z;
+    config.blockDimX = info.numWarps * 32;
+    config.blockDimY = config.blockDimZ = 1;
+    config.sharedMemBytes = dynamicBytes;
+    config.hStream = stream;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    check(d.cuLaunchKernelEx(&config, impl_->function, params, nullptr),
+          "cuLaunchKernelEx (dependent launch)", info.name);
+  } else {
+    check(d.cuLaunchKernel(impl_->function, grid.x, grid.y, grid.z,
+                           info.numWarps * 32, 1, 1, dynamicBytes, stream,
+                           params, nullptr),
+          "cuLaunchKernel", info.name);
+  }
   if (options.synchronize)
     check(d.cuStreamSynchronize(stream), "cuStreamSynchronize after the launch",
           info.name);

@@ -164,6 +164,16 @@ TEST(Metadata, DynamicSharedBytes) {
             std::string::npos);
 }
 
+TEST(Metadata, GridDependencyWait) {
+  EXPECT_FALSE(parseModuleInfo(kMetadata).kernels[0].gridDependencyWait); // optional
+  std::string json = kMetadata;
+  json.replace(json.find("\"shared_bytes\": 64"), 18,
+               "\"shared_bytes\": 64, \"grid_dependency_wait\": true");
+  EXPECT_TRUE(parseModuleInfo(json).kernels[0].gridDependencyWait);
+  json.replace(json.find("true"), 4, "1");
+  EXPECT_NE(metadataError(json).find("kernels[0].grid_dependency_wait"), std::string::npos);
+}
+
 TEST(Metadata, RejectsMalformedInput) {
   EXPECT_NE(metadataError("{").find("malformed"), std::string::npos);
   EXPECT_NE(metadataError("{} x").find("trailing"), std::string::npos);
@@ -882,6 +892,52 @@ TEST(Interpreter, ArgumentsAreCheckedAsOnTheGPU) {
     ADD_FAILURE() << "a raw CUstream accepted";
   } catch (const Error &e) {
     EXPECT_NE(std::string(e.what()).find("interpreter"), std::string::npos);
+  }
+}
+
+// y = x + 1 behind tile.grid_dependency_wait (test/llkc/Inputs has the same).
+static const char kDependentInc[] = R"(
+func.func @inc_kernel(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>) {
+  tile.launch_dependents
+  tile.grid_dependency_wait
+  %offsets = tile.make_range 0 to 128 : tensor<128xi32>
+  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
+  %x_ptrs = tile.addptr %xs, %offsets : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+  %v = tile.load %x_ptrs : tensor<128x!tile.ptr<f32>>
+  %one = arith.constant dense<1.0> : tensor<128xf32>
+  %w = arith.addf %v, %one : tensor<128xf32>
+  %ys = tile.splat %y : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
+  %y_ptrs = tile.addptr %ys, %offsets : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+  tile.store %w, %y_ptrs : tensor<128x!tile.ptr<f32>>
+  return
+}
+)";
+
+TEST(Interpreter, DependentLaunchNeedsTheWait) {
+  InterpreterJIT t;
+  Kernel inc = t.jit.compile(Source::fromText(kDependentInc, "inc.mlir"), JITOptions());
+  EXPECT_TRUE(inc.info().gridDependencyWait);
+  JITOptions addOptions;
+  addOptions.constants["BLOCK"] = 128;
+  Kernel add = t.jit.compile(Source::fromFile(examplePath("vector_add.mlir")), addOptions);
+  EXPECT_FALSE(add.info().gridDependencyWait);
+  std::vector<float> x = randomFloats(128, 21);
+  DeviceBuffer<float> in(t.device, 128), mid(t.device, 128), out(t.device, 128);
+  in.copyFrom(x);
+  LaunchOptions dependent;
+  dependent.dependentLaunch = true;
+  // Two dependent launches in a row: the second reads what the first wrote.
+  inc.launch(1, {in, mid}, dependent);
+  inc.launch(1, {mid, out}, dependent);
+  std::vector<float> y = out.toVector();
+  for (int i = 0; i < 128; ++i)
+    ASSERT_EQ(y[i], (x[i] + 1.0f) + 1.0f) << i;
+  try {
+    add.launch(1, {in, in, out, 128}, dependent);
+    ADD_FAILURE() << "a dependent launch of a kernel without the wait";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("tile.grid_dependency_wait"), std::string::npos);
   }
 }
 

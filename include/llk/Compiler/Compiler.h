@@ -65,6 +65,9 @@ std::optional<std::string> checkMinProgramsPerSM(unsigned programs);
 
 /// Whether `arch` has warpgroup MMA (wgmma): sm_90a.
 bool hasWgmma(llvm::StringRef arch);
+/// Whether `arch` has programmatic dependent launch (griddepcontrol): sm_90
+/// and sm_90a.
+bool hasGridDependencyControl(llvm::StringRef arch);
 
 /// Tile IR to laid-out tile IR; `wgmma` lays out dots for warpgroup MMA.
 void buildLayoutPipeline(mlir::OpPassManager &pm, unsigned numWarps,
@@ -79,6 +82,9 @@ struct LoweringOptions {
   /// mma.sync loop schedules (see CompileOptions).
   bool lateCopies = false;
   bool mmaPrefetch = false;
+  /// griddepcontrol for tile.grid_dependency_wait / tile.launch_dependents
+  /// (otherwise they are dropped).
+  bool gridDependencyControl = true;
 };
 
 /// Laid-out tile IR to a gpu.module in the LLVM and NVVM dialects, software

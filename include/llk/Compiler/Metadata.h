@@ -61,6 +61,9 @@ struct KernelMetadata {
   /// Dynamic shared memory the kernel needs (its buffer when larger than the
   /// 48 KB a kernel may declare statically); launches must provide it.
   int64_t dynamicSharedBytes = 0;
+  /// The kernel holds tile.grid_dependency_wait: it may be launched as a
+  /// dependent launch (programmatic stream serialization).
+  bool gridDependencyWait = false;
 };
 
 struct ModuleMetadata {

@@ -28,7 +28,10 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"wgmma", "wgmma", "bool", "false",
-           "lower pipelined f16/bf16 dots to warpgroup MMA (sm_90a)">
+           "lower pipelined f16/bf16 dots to warpgroup MMA (sm_90a)">,
+    Option<"gridDependencyControl", "grid-dependency-control", "bool", "true",
+           "lower tile.grid_dependency_wait / tile.launch_dependents to "
+           "griddepcontrol (sm_90 and later); otherwise drop them">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::vector::VectorDialect",

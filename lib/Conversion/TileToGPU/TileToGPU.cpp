@@ -523,6 +523,28 @@ struct BarrierLowering : TilePattern<BarrierOp> {
   }
 };
 
+/// griddepcontrol, or nothing on targets without it (the ops only relax
+/// or restore the order of a dependent launch, which those cannot make).
+/// Inline assembly that clobbers memory rather than nvvm.griddepcontrol:
+/// LLVM's intrinsics are IntrNoMem, so loads could be hoisted above the wait.
+template <typename OpTy>
+struct GridDependencyLowering : TilePattern<OpTy> {
+  GridDependencyLowering(const TypeConverter &converter, MLIRContext *ctx,
+                         LoweringState &state, StringRef instruction)
+      : TilePattern<OpTy>(converter, ctx, state), instruction(instruction) {}
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (this->state.gridDependencyControl) {
+      IndexEmitter e(rewriter, op.getLoc());
+      e.inlineAsm(Type(), {}, instruction, "~{memory}");
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+  std::string instruction;
+};
+
 struct MakeRangeLowering : TilePattern<MakeRangeOp> {
   using TilePattern::TilePattern;
   LogicalResult
@@ -1563,6 +1585,7 @@ struct ConvertTileToGPUPass
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
     LoweringState state;
+    state.gridDependencyControl = gridDependencyControl;
 
     if (failed(checkLowerable(module)))
       return signalPassFailure();
@@ -1657,6 +1680,10 @@ struct ConvertTileToGPUPass
                  AtomicRMWLowering, AtomicCASLowering, CastLowering,
                  BitcastLowering, ReduceLowering<ReduceOp>,
                  ReduceLowering<GenericReduceOp>>(converter, ctx, state);
+    patterns.add<GridDependencyLowering<GridDependencyWaitOp>>(
+        converter, ctx, state, "griddepcontrol.wait;");
+    patterns.add<GridDependencyLowering<LaunchDependentsOp>>(
+        converter, ctx, state, "griddepcontrol.launch_dependents;");
     populateDotPatterns(converter, patterns, state);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);

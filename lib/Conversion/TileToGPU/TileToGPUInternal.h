@@ -314,6 +314,8 @@ struct LoweringState {
   /// Buffers filled by TMA: the offset of their slots' mbarriers (8 bytes
   /// each) in the kernel's shared memory.
   llvm::DenseMap<Operation *, int64_t> tmaBarrierOffsets;
+  /// The target has griddepcontrol (sm_90 and later).
+  bool gridDependencyControl = true;
 };
 
 /// The TMA box (rows, columns) that copies of `desc`'s blocks use: the

@@ -111,6 +111,9 @@ struct KernelInfo {
   /// Dynamic shared memory the kernel itself needs (its buffer past 48 KB);
   /// every launch provides it, on top of LaunchOptions::dynamicSharedBytes.
   int64_t dynamicSharedBytes = 0;
+  /// It holds tile.grid_dependency_wait, so LaunchOptions::dependentLaunch
+  /// may start it before the kernel ahead of it in the stream finishes.
+  bool gridDependencyWait = false;
   std::string signature() const; // softmax_kernel(ptr<f32>, i32, ...)
 };
 
@@ -413,6 +416,14 @@ struct LaunchOptions {
   /// Wait for the kernel and report its execution errors (an illegal
   /// address, a trap) as this launch's, with the kernel's name.
   bool synchronize = false;
+  /// Programmatic dependent launch (sm_90 and later; captured into graphs
+  /// as programmatic edges): the kernel may start while the one before it in
+  /// the stream runs — once that one's programs have all executed
+  /// tile.launch_dependents or exited — and waits for it in
+  /// tile.grid_dependency_wait. Only for kernels holding that op
+  /// (KernelInfo::gridDependencyWait; otherwise InvalidArgument); a plain
+  /// launch on devices before sm_90 and on the interpreter.
+  bool dependentLaunch = false;
 };
 
 class Kernel {

@@ -230,6 +230,44 @@ def Tile_BarrierOp : Tile_Op<"barrier"> {
   let assemblyFormat = "attr-dict";
 }
 
+def Tile_GridDependencyWaitOp : Tile_Op<"grid_dependency_wait"> {
+  let summary = "wait for the kernel before this one in the stream to finish";
+  let description = [{
+    Programmatic dependent launch (sm_90 and later). A kernel launched as a
+    dependent launch (the runtime's `LaunchOptions::dependentLaunch`) may
+    start while the kernel before it in the stream is still running; this
+    waits until that kernel has completed and its memory writes are
+    visible (`griddepcontrol.wait`). Everything that reads what the earlier
+    kernel writes, or writes what it reads, must come after it; work that
+    touches neither (index arithmetic, prefetching weights) may come before
+    and overlap the earlier kernel's tail. In a normal launch, on the
+    interpreter and on targets before sm_90 it does nothing. The runtime
+    makes a dependent launch only of kernels that hold this op.
+
+    ```mlir
+    tile.launch_dependents
+    tile.grid_dependency_wait
+    %x = tile.load %x_ptrs : tensor<1024x!tile.ptr<f32>>
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_LaunchDependentsOp : Tile_Op<"launch_dependents"> {
+  let summary = "let the next kernel in the stream start launching";
+  let description = [{
+    Programmatic dependent launch (sm_90 and later): once every program of
+    this kernel has executed this op (or exited), a dependent launch that
+    follows it in the stream may start its programs, which then wait in
+    `tile.grid_dependency_wait` (`griddepcontrol.launch_dependents`). It
+    orders no memory: the dependent's wait still waits for this whole
+    kernel. Early in a one-wave kernel it hides the next kernel's launch;
+    in a kernel of many waves the dependent's waiting programs take SM
+    slots from this one's later waves. Elsewhere it does nothing.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // Shared-memory buffers and asynchronous copies (software pipelining)
 //===----------------------------------------------------------------------===//
