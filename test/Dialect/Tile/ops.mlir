@@ -561,3 +561,15 @@ func.func @dots(%ah: tensor<64x32xf16>, %bh: tensor<32x128xf16>, %ch: tensor<64x
   %5 = tile.dot %af, %bf, %cf precision = ieee : tensor<32x32xf32>, tensor<32x32xf32> -> tensor<32x32xf32>
   return
 }
+
+// CHECK-LABEL: func.func @grid_dependency(
+// CHECK-NEXT:    tile.launch_dependents
+// CHECK-NEXT:    tile.grid_dependency_wait
+// GENERIC-LABEL: sym_name = "grid_dependency"
+// GENERIC:       "tile.launch_dependents"() : () -> ()
+// GENERIC:       "tile.grid_dependency_wait"() : () -> ()
+func.func @grid_dependency() {
+  tile.launch_dependents
+  tile.grid_dependency_wait
+  return
+}
