@@ -149,32 +149,6 @@ static std::string runChild(const std::string &mode) {
   return out;
 }
 
-// y = x + 1 over n elements, BLOCK a program, behind tile.grid_dependency_wait
-// (and letting its own dependent launch start at once).
-static const char kDependentInc[] = R"(
-func.func @inc_kernel(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %n: i32) {
-  tile.launch_dependents
-  %pid = tile.program_id x
-  %c = arith.constant ${BLOCK} : i32
-  %start = arith.muli %pid, %c : i32
-  %r = tile.make_range 0 to ${BLOCK} : tensor<${BLOCK}xi32>
-  %starts = tile.splat %start : i32 -> tensor<${BLOCK}xi32>
-  %offsets = arith.addi %starts, %r : tensor<${BLOCK}xi32>
-  %ns = tile.splat %n : i32 -> tensor<${BLOCK}xi32>
-  %mask = arith.cmpi slt, %offsets, %ns : tensor<${BLOCK}xi32>
-  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<${BLOCK}x!tile.ptr<f32>>
-  %x_ptrs = tile.addptr %xs, %offsets : tensor<${BLOCK}x!tile.ptr<f32>>, tensor<${BLOCK}xi32>
-  tile.grid_dependency_wait
-  %v = tile.load %x_ptrs mask %mask : tensor<${BLOCK}x!tile.ptr<f32>>
-  %one = arith.constant dense<1.0> : tensor<${BLOCK}xf32>
-  %w = arith.addf %v, %one : tensor<${BLOCK}xf32>
-  %ys = tile.splat %y : !tile.ptr<f32> -> tensor<${BLOCK}x!tile.ptr<f32>>
-  %y_ptrs = tile.addptr %ys, %offsets : tensor<${BLOCK}x!tile.ptr<f32>>, tensor<${BLOCK}xi32>
-  tile.store %w, %y_ptrs mask %mask : tensor<${BLOCK}x!tile.ptr<f32>>
-  return
-}
-)";
-
 int main(int argc, char **argv) {
   if (argc < 3) {
     std::fprintf(stderr, "usage: %s PTX_DIR EXAMPLES_DIR\n", argv[0]);
@@ -360,18 +334,22 @@ int main(int argc, char **argv) {
                   graph.nodeCount(), graphMs, directMs);
   });
 
-  // 5b. Programmatic dependent launch: 64 increments ping-ponging between
-  // two buffers, each reading what the one before wrote, as a graph of
-  // dependent launches and as a plain graph; both must give x + 64 exactly.
+  // 5b. Programmatic dependent launch: 64 additions of ones ping-ponging
+  // between two buffers (the decode step's add, examples/llama/binary.mlir),
+  // each reading what the one before wrote, as a graph of dependent launches
+  // and as a plain graph; both must give x + 1 + 1 ... exactly.
   check("dependent launches (griddepcontrol) in a graph, 64 chained", [&] {
     rt::JIT jit(device);
     rt::JITOptions options;
     options.constants["BLOCK"] = 1024;
-    rt::Kernel inc = jit.compile(rt::Source::fromText(kDependentInc, "inc.mlir"), options);
+    options.constants["OP"] = 0;
+    rt::Kernel inc = jit.compile(
+        rt::Source::fromFile(examplesDir + "/llama/binary.mlir"), options);
     if (!inc.info().gridDependencyWait)
       return std::string("FAIL:metadata does not record the wait");
     const int m = 1 << 20;
-    rt::DeviceBuffer<float> a(device, m), b(device, m);
+    rt::DeviceBuffer<float> a(device, m), b(device, m), ones(device, m);
+    ones.copyFrom(std::vector<float>(m, 1.0f));
     rt::Stream stream(device);
     std::string detail;
     for (bool dependent : {true, false}) {
@@ -380,7 +358,7 @@ int main(int argc, char **argv) {
       on.dependentLaunch = dependent;
       rt::Graph graph = rt::Graph::capture(stream, [&] {
         for (int i = 0; i < 64; ++i)
-          inc.launch(m / 1024, {i % 2 ? b : a, i % 2 ? a : b, m}, on);
+          inc.launch(m / 1024, {i % 2 ? b : a, ones, i % 2 ? a : b, m}, on);
       });
       a.copyFrom(hx.data(), m);
       b.fillBytes(0xff);

@@ -895,27 +895,12 @@ TEST(Interpreter, ArgumentsAreCheckedAsOnTheGPU) {
   }
 }
 
-// y = x + 1 behind tile.grid_dependency_wait (test/llkc/Inputs has the same).
-static const char kDependentInc[] = R"(
-func.func @inc_kernel(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>) {
-  tile.launch_dependents
-  tile.grid_dependency_wait
-  %offsets = tile.make_range 0 to 128 : tensor<128xi32>
-  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
-  %x_ptrs = tile.addptr %xs, %offsets : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
-  %v = tile.load %x_ptrs : tensor<128x!tile.ptr<f32>>
-  %one = arith.constant dense<1.0> : tensor<128xf32>
-  %w = arith.addf %v, %one : tensor<128xf32>
-  %ys = tile.splat %y : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
-  %y_ptrs = tile.addptr %ys, %offsets : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
-  tile.store %w, %y_ptrs : tensor<128x!tile.ptr<f32>>
-  return
-}
-)";
-
 TEST(Interpreter, DependentLaunchNeedsTheWait) {
   InterpreterJIT t;
-  Kernel inc = t.jit.compile(Source::fromText(kDependentInc, "inc.mlir"), JITOptions());
+  // y = x + 1 over 128 elements, behind tile.grid_dependency_wait.
+  Kernel inc = t.jit.compile(
+      Source::fromFile(std::string(LLK_SOURCE_DIR) + "/test/llkc/Inputs/dependent-launch.mlir"),
+      JITOptions());
   EXPECT_TRUE(inc.info().gridDependencyWait);
   JITOptions addOptions;
   addOptions.constants["BLOCK"] = 128;
