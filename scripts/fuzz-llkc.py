@@ -2,6 +2,7 @@
 """Mutation fuzzing of llkc: bad input must get an MLIR diagnostic, never a crash.
 
     scripts/fuzz-llkc.py [SEED] [COUNT]        # LLKC=path/to/llkc (default build/bin/llkc)
+                                               # LLK_FUZZ_DIR: where mutants go
 
 Takes the kernels of examples/kernels.list with their constants, applies one
 random mutation each (delete or duplicate a line, change a number, a type, a
@@ -9,9 +10,10 @@ shape extent, swap two SSA names), compiles the mutant to PTX for a random
 target, and reports every run that crashed (signal, assertion, LLVM ERROR)
 or failed without a file:line:col diagnostic, and every mutant it compiled
 whose PTX ptxas rejects; those mutants are kept under
-$TMPDIR/llk-fuzz. Not in CI (random); build with assertions to make it
-sharper (e.g. CMAKE_CXX_FLAGS_RELEASE=-O1, without -DNDEBUG). Exit status 1
-if anything was reported.
+$TMPDIR/llk-fuzz. A seed gives the same mutants of the same sources:
+test/llkc/fuzz.test runs a fixed one in CI; other seeds and counts, and an
+assertion-enabled build (CMAKE_CXX_FLAGS_RELEASE=-O1, without -DNDEBUG),
+search further. Exit status 1 if anything was reported.
 """
 import os
 import pathlib
@@ -23,8 +25,8 @@ import tempfile
 random.seed(int(sys.argv[1]) if len(sys.argv) > 1 else 1)
 N = int(sys.argv[2]) if len(sys.argv) > 2 else 200
 root = pathlib.Path(__file__).resolve().parent.parent
-out_dir = pathlib.Path(tempfile.gettempdir()) / 'llk-fuzz'
-out_dir.mkdir(exist_ok=True)
+out_dir = pathlib.Path(os.environ.get('LLK_FUZZ_DIR', pathlib.Path(tempfile.gettempdir()) / 'llk-fuzz'))
+out_dir.mkdir(parents=True, exist_ok=True)
 lines = [l.split() for l in (root/'examples/kernels.list').read_text().splitlines() if l.strip() and not l.startswith('#')]
 srcs = {}
 for name, src, consts, warps in lines:
