@@ -70,8 +70,9 @@ keys = list(srcs)
 for n in range(N):
     src = random.choice(keys); consts, warps = srcs[src]
     text = (root/'examples'/src).read_text()
-    m = mutate(text)
-    if m is None: continue
+    m = None
+    while m is None:  # until a mutation applies (deleting a line always does)
+        m = mutate(text)
     f = str(out_dir / f'm{n}.mlir'); open(f, 'w').write(m)
     arch = random.choice(['sm_90', 'sm_90a', 'sm_80'])
     ptx = f[:-5] + '.ptx'
