@@ -143,6 +143,20 @@ class Timer:
                                k=k, sets=n)
 
 
+def copy_bandwidth(timer):
+    """Bytes a second of a 256 MiB device-to-device torch copy (read +
+    write), the median of `timer`: what the floors are computed from."""
+    n_copy = 64 * 2**20  # f32
+    src = torch.randn(n_copy, device="cuda")
+    dst = torch.empty_like(src)
+    tc = timer.time([lambda: dst.copy_(src)])
+    copy_bw = 2 * n_copy * 4 / (tc.median * 1e-6)
+    del src, dst
+    torch.cuda.empty_cache()
+    log(f"copy bandwidth: {copy_bw / GB:.1f} GB/s ({tc.median:.2f} us per 256 MiB copy)")
+    return copy_bw
+
+
 # ======================================================== loaders (CuPy)
 class CupyLauncher:
     def __init__(self, cupy):
@@ -756,15 +770,7 @@ def main():
     M = LlkModules(cupy, a.ptx_dir)
     timer = Timer(a.batches, graph=a.graph)
 
-    # -------------------------------------------------- copy bandwidth
-    n_copy = 64 * 2**20  # 256 MiB of f32
-    src = torch.randn(n_copy, device="cuda")
-    dst = torch.empty_like(src)
-    tc = timer.time([lambda: dst.copy_(src)])
-    copy_bw = 2 * n_copy * 4 / (tc.median * 1e-6)
-    del src, dst
-    torch.cuda.empty_cache()
-    log(f"copy bandwidth: {copy_bw / GB:.1f} GB/s ({tc.median:.2f} us per 256 MiB copy)")
+    copy_bw = copy_bandwidth(timer)
 
     header = [
         f"# llama kernels: llk vs Triton vs seed-style CUDA",

@@ -21,7 +21,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, "bench/llama")
-from bench import GB, CupyLauncher, SeedModule, Timer, cdiv  # noqa: E402
+from bench import GB, CupyLauncher, SeedModule, Timer, cdiv, copy_bandwidth  # noqa: E402
 SRC = r'''
 typedef unsigned short half_t;
 __device__ __forceinline__ float h2f(half_t h){float f;asm("cvt.f32.f16 %0, %1;":"=f"(f):"h"(h));return f;}
@@ -90,14 +90,12 @@ fn = mod.get_function("mmvq_staged")
 props = torch.cuda.get_device_properties(0); sms = props.multi_processor_count
 l2 = props.L2_cache_size
 timer = Timer(15, graph="--graph" in sys.argv)
-n_copy = 64 * 2**20; src = torch.randn(n_copy, device="cuda"); dst = torch.empty_like(src)
-copy_bw = 2 * n_copy * 4 / (timer.time([lambda: dst.copy_(src)]).median * 1e-6); del src, dst
+copy_bw = copy_bandwidth(timer)
 print(f"copy {copy_bw/GB:.1f} GB/s, {'graph' if '--graph' in sys.argv else 'stream'}")
 S_ = SeedModule(cupy, "sm_90"); L = CupyLauncher(cupy)
 P = lambda t: np.uint64(t.data_ptr())
 def launch(f, grid, block, args, shared=0):
-    with cupy.cuda.ExternalStream(torch.cuda.current_stream().cuda_stream):
-        f((grid,), (block,), args, shared_mem=shared)
+    L.launch(f, (grid,), (block,), args, shared)
 for N, K in ((4096, 4096), (11008, 4096), (4096, 11008)):
     nb = K // 32
     g = torch.Generator(device="cuda"); g.manual_seed(N + K)

@@ -25,7 +25,7 @@ sys.path.insert(0, str(HERE))
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
-from bench import GB, Timer, cdiv  # noqa: E402
+from bench import GB, CupyLauncher, Timer, cdiv, copy_bandwidth  # noqa: E402
 
 SOURCE = r"""
 extern "C" __global__ void empty_kernel() {}
@@ -67,16 +67,12 @@ def main():
     l2 = getattr(props, "L2_cache_size", 50 * 2**20) or 50 * 2**20
     timer = Timer(a.batches, graph=a.graph)
 
-    def launch(name, grid, block, args):
-        fn = mod.get_function(name)
-        with cupy.cuda.ExternalStream(torch.cuda.current_stream().cuda_stream):
-            fn((grid,), (block,), args)
+    launcher = CupyLauncher(cupy)
 
-    n_copy = 64 * 2**20
-    src = torch.randn(n_copy, device="cuda")
-    dst = torch.empty_like(src)
-    copy_bw = 2 * n_copy * 4 / (timer.time([lambda: dst.copy_(src)]).median * 1e-6)
-    del src, dst
+    def launch(name, grid, block, args):
+        launcher.launch(mod.get_function(name), (grid,), (block,), args)
+
+    copy_bw = copy_bandwidth(timer)
 
     rows = [f"- device: {props.name}, {sms} SMs; timing: {'CUDA graph' if a.graph else 'stream'} "
             f"(bench.py Timer); copy bandwidth {copy_bw / GB:.1f} GB/s", "",
