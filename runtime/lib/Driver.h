@@ -38,7 +38,6 @@ namespace llk::rt::detail {
   X(cuModuleGetFunction, 2000)                                                 \
   X(cuFuncSetAttribute, 9000)                                                  \
   X(cuFuncGetAttribute, 2020)                                                  \
-  X(cuLaunchKernel, 4000)                                                      \
   X(cuLaunchKernelEx, 11060)                                                   \
   X(cuMemAlloc, 3020)                                                          \
   X(cuMemFree, 3020)                                                           \

@@ -633,29 +633,25 @@ void Kernel::launch(const Grid &grid, const ArgList &args,
   }
   std::vector<void *> pointers = packed.pointers();
   CUstream stream = options.stream ? options.stream->handle() : options.rawStream;
-  void **params = pointers.empty() ? nullptr : pointers.data();
+  // One launch call; a dependent launch (sm_90 and later) adds its attribute.
+  CUlaunchAttribute dependent = {};
+  dependent.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  dependent.value.programmaticStreamSerializationAllowed = 1;
+  CUlaunchConfig config = {};
+  config.gridDimX = grid.x;
+  config.gridDimY = grid.y;
+  config.gridDimZ = grid.z;
+  config.blockDimX = info.numWarps * 32;
+  config.blockDimY = config.blockDimZ = 1;
+  config.sharedMemBytes = dynamicBytes;
+  config.hStream = stream;
   if (options.dependentLaunch && device.major >= 9) {
-    CUlaunchAttribute attribute = {};
-    attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-    attribute.value.programmaticStreamSerializationAllowed = 1;
-    CUlaunchConfig config = {};
-    config.gridDimX = grid.x;
-    config.gridDimY = grid.y;
-    config.gridDimZ = grid.z;
-    config.blockDimX = info.numWarps * 32;
-    config.blockDimY = config.blockDimZ = 1;
-    config.sharedMemBytes = dynamicBytes;
-    config.hStream = stream;
-    config.attrs = &attribute;
+    config.attrs = &dependent;
     config.numAttrs = 1;
-    check(d.cuLaunchKernelEx(&config, impl_->function, params, nullptr),
-          "cuLaunchKernelEx (dependent launch)", info.name);
-  } else {
-    check(d.cuLaunchKernel(impl_->function, grid.x, grid.y, grid.z,
-                           info.numWarps * 32, 1, 1, dynamicBytes, stream,
-                           params, nullptr),
-          "cuLaunchKernel", info.name);
   }
+  check(d.cuLaunchKernelEx(&config, impl_->function,
+                           pointers.empty() ? nullptr : pointers.data(), nullptr),
+        "cuLaunchKernelEx", info.name);
   if (options.synchronize)
     check(d.cuStreamSynchronize(stream), "cuStreamSynchronize after the launch",
           info.name);
