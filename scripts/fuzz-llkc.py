@@ -6,8 +6,11 @@
 
 Takes the kernels of examples/kernels.list with their constants, applies one
 random mutation each (delete or duplicate a line, change a number, a type, a
-shape extent, swap two SSA names), compiles the mutant to PTX for a random
-target, and reports every run that crashed (signal, assertion, LLVM ERROR)
+shape extent, swap two SSA names; or, a quarter of the time, leaves the
+source alone and changes its compile-time configuration: each power-of-two
+constant scaled by 1/4..4 and a random --num-warps, which exercises the
+layouts and lowerings on shapes the examples do not use), compiles the
+mutant to PTX for a random target, and reports every run that crashed (signal, assertion, LLVM ERROR)
 or failed without a file:line:col diagnostic, and every mutant it compiled
 whose PTX ptxas rejects; those mutants are kept under
 $TMPDIR/llk-fuzz. A seed gives the same mutants of the same sources:
@@ -28,9 +31,6 @@ root = pathlib.Path(__file__).resolve().parent.parent
 out_dir = pathlib.Path(os.environ.get('LLK_FUZZ_DIR', pathlib.Path(tempfile.gettempdir()) / 'llk-fuzz'))
 out_dir.mkdir(parents=True, exist_ok=True)
 lines = [l.split() for l in (root/'examples/kernels.list').read_text().splitlines() if l.strip() and not l.startswith('#')]
-srcs = {}
-for name, src, consts, warps in lines:
-    srcs.setdefault(src, (consts, warps))
 PTXAS = os.environ.get('PTXAS', '/usr/local/cuda/bin/ptxas')
 PTXAS = PTXAS if os.path.exists(PTXAS) else None
 TYPES = ['f32', 'f16', 'bf16', 'i32', 'i8', 'i1', 'i64', 'index', 'f64']
@@ -66,13 +66,23 @@ def mutate(t):
         ls[i] = l[:m.start()] + str(random.choice([1, 2, 3, 6, 128, 4096])) + 'x' + l[m.end():]
     return '\n'.join(ls) + '\n'
 bad = compiled = 0
-keys = list(srcs)
+def scale_constant(binding):
+    name, value = binding.split('=', 1)
+    if not value.isdigit() or int(value) & (int(value) - 1):
+        return binding
+    return f'{name}={max(1, int(value) * random.choice([1, 1, 2, 4]) // random.choice([1, 1, 2, 4]))}'
 for n in range(N):
-    src = random.choice(keys); consts, warps = srcs[src]
+    _, src, consts, warps = random.choice(lines)
     text = (root/'examples'/src).read_text()
-    m = None
-    while m is None:  # until a mutation applies (deleting a line always does)
-        m = mutate(text)
+    if random.randrange(4) == 0:  # the same source, another configuration
+        m = text
+        if consts != '-':
+            consts = ','.join(scale_constant(b) for b in consts.split(','))
+        warps = str(random.choice([1, 2, 4, 8, 16]))
+    else:
+        m = None
+        while m is None:  # until a mutation applies (deleting a line always does)
+            m = mutate(text)
     f = str(out_dir / f'm{n}.mlir'); open(f, 'w').write(m)
     arch = random.choice(['sm_90', 'sm_90a', 'sm_80'])
     ptx = f[:-5] + '.ptx'
@@ -82,7 +92,7 @@ for n in range(N):
     try:
         r = subprocess.run(args, capture_output=True, text=True, timeout=60)
     except subprocess.TimeoutExpired:
-        print('TIMEOUT', f, src); bad += 1; continue
+        print('TIMEOUT', f, src, consts, warps, arch); bad += 1; continue
     err = r.stderr
     crash = r.returncode < 0 or r.returncode >= 128 or any(s in err for s in ('Assertion', 'UNREACHABLE', 'Stack dump', 'LLVM ERROR', 'PLEASE submit'))
     # A -D constant the mutant no longer uses is the command line's error,
@@ -98,10 +108,10 @@ for n in range(N):
             bad_ptx = p.stderr.strip().splitlines()[0][:200] if p.stderr.strip() else 'ptxas failed'
     if bad_ptx:
         bad += 1
-        print('PTXAS', f, src, '|', bad_ptx)
+        print('PTXAS', f, src, consts, warps, arch, '|', bad_ptx)
     elif crash or nodiag:
         bad += 1
-        print('CRASH' if crash else 'NODIAG', r.returncode, f, src, '|', err.strip().splitlines()[0][:200] if err.strip() else '')
+        print('CRASH' if crash else 'NODIAG', r.returncode, f, src, consts, warps, arch, '|', err.strip().splitlines()[0][:200] if err.strip() else '')
     else:
         os.remove(f)
     if os.path.exists(ptx):
