@@ -406,7 +406,45 @@ struct TileAssignLayoutsPass
     func->setAttr(TileDialect::kNumWarpsAttr,
                   IntegerAttr::get(IntegerType::get(&getContext(), 32), warps));
     LayoutAssigner(func, warps, wgmma).run();
+    if (failed(checkElemsPerThread(func, warps)))
+      return signalPassFailure();
   }
+
+  /// A tile far larger than its program's threads can hold would be lowered
+  /// element by element into millions of instructions (minutes in LLVM, then
+  /// spills): say so instead, at the op that makes it.
+  static LogicalResult checkElemsPerThread(func::FuncOp func, unsigned warps) {
+    auto check = [&](Operation *op, Value value) -> LogicalResult {
+      auto type = dyn_cast<RankedTensorType>(value.getType());
+      if (!type)
+        return success();
+      FailureOr<DistributedView> view = getDistributedView(type);
+      if (failed(view) || view->totalElemsPerThread() <= kMaxElemsPerThread)
+        return success();
+      auto shown = RankedTensorType::get(type.getShape(), type.getElementType());
+      return op->emitOpError("makes a tile of which each thread holds ")
+             << view->totalElemsPerThread() << " elements (" << shown << " over "
+             << warps << (warps == 1 ? " warp" : " warps")
+             << "); at most " << kMaxElemsPerThread
+             << " fit in a thread's registers: use more warps or a smaller "
+                "tile";
+    };
+    WalkResult result = func.walk([&](Operation *op) {
+      for (Value v : op->getResults())
+        if (failed(check(op, v)))
+          return WalkResult::interrupt();
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            if (failed(check(op, arg)))
+              return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    return failure(result.wasInterrupted());
+  }
+
+  /// 255 registers of 32 bits hold at most 1020 8-bit elements.
+  static constexpr int64_t kMaxElemsPerThread = 1024;
 };
 
 } // namespace
