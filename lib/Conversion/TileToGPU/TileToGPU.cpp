@@ -1697,13 +1697,13 @@ struct ConvertTileToGPUPass
     builder.setInsertionPointToStart(gpuModule.getBody());
     for (const auto &entry : state.scratch.getSizes()) {
       int64_t bytes = entry.getValue();
-      if (bytes > kMaxSharedBytes) {
+      if (bytes > TileDialect::kMaxSharedBytes) {
         StringRef kernel = entry.getKey().drop_front(kSharedPrefix.size());
         Operation *func = gpuModule.lookupSymbol(kernel);
         (func ? func : gpuModule.getOperation())->emitError("kernel '")
             << kernel << "' needs " << bytes
             << " bytes of shared memory; a program gets at most "
-            << kMaxSharedBytes
+            << TileDialect::kMaxSharedBytes
             << " (227 KB on sm_90): fewer stages or smaller blocks";
         return signalPassFailure();
       }

@@ -38,9 +38,6 @@ constexpr unsigned kSharedClusterAddressSpace = 7;
 /// Shared memory a kernel may declare statically; past it, its buffer is
 /// dynamic shared memory that the launch provides.
 constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
-/// Shared memory one program may use at most on sm_90 (227 KB); earlier
-/// targets allow less, which the runtime checks against the device at launch.
-constexpr int64_t kMaxSharedBytes = 227 * 1024;
 
 inline unsigned byteWidth(Type elem) {
   if (isa<PtrType>(elem))

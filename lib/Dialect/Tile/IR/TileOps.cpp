@@ -470,12 +470,11 @@ LogicalResult LocalAllocOp::verify() {
   int64_t bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
   for (int64_t size : type.getShape())
     bytes *= size;
-  // An H100 gives a program at most 227 KB.
-  constexpr int64_t kMaxSharedBytes = 227 * 1024;
-  if (bytes > kMaxSharedBytes)
+  if (bytes > TileDialect::kMaxSharedBytes)
     return emitOpError() << "needs " << bytes
                          << " bytes of shared memory, more than the "
-                         << kMaxSharedBytes << " a program can have";
+                         << TileDialect::kMaxSharedBytes
+                         << " a program can have";
   return success();
 }
 

@@ -566,7 +566,6 @@ scf::ForOp LoopPipeliner::transform() {
     Value tile = LocalLoadOp::create(b, l.load->getLoc(), l.type(), l.buffer,
                                      readSlot);
     l.load->getResult(0).replaceAllUsesWith(tile);
-    l.load->erase();
   }
 
   // Epilogue: the copies past the end wrote zeros into unused slots; let
@@ -600,6 +599,10 @@ scf::ForOp LoopPipeliner::transform() {
     cloneBlockValues(nextIv, map);
     prologue(map, nextDone, next);
   }
+  // The loads go only now: the next block's prologue above still reads
+  // their operands to issue its copies.
+  for (PipelinedLoad &l : loads)
+    l.load->erase();
   // The original address computation is dead now (the shifted copy feeds the
   // yield); erase it in reverse order.
   for (Operation *op : llvm::reverse(slice))

@@ -43,6 +43,10 @@ def Tile_Dialect : Dialect {
         "tile.min_programs_per_sm";
     static constexpr llvm::StringLiteral kDivisibilityAttr = "tile.divisibility";
     static constexpr llvm::StringLiteral kAlignmentAttr = "tile.alignment";
+    /// Shared memory one program may use at most on sm_90 (227 KB); earlier
+    /// targets allow less, which the runtime checks against the device at
+    /// launch.
+    static constexpr int64_t kMaxSharedBytes = 227 * 1024;
   }];
 }
 
