@@ -10,12 +10,12 @@ shape extent, swap two SSA names; or, a quarter of the time, leaves the
 source alone and changes its compile-time configuration: each power-of-two
 constant scaled by 1/4..4 and a random --num-warps, which exercises the
 layouts and lowerings on shapes the examples do not use), compiles the
-mutant to PTX for a random target, and reports every run that crashed (signal, assertion, LLVM ERROR)
-or failed without a file:line:col diagnostic, and every mutant it compiled
-whose PTX ptxas rejects; those mutants are kept under
-$TMPDIR/llk-fuzz. A seed gives the same mutants of the same sources:
-test/llkc/fuzz.test runs a fixed one in CI; other seeds and counts, and an
-assertion-enabled build (CMAKE_CXX_FLAGS_RELEASE=-O1, without -DNDEBUG),
+mutant to PTX for a random target, and reports every run that crashed
+(signal, assertion, LLVM ERROR) or failed without a file:line:col
+diagnostic, and every mutant it compiled whose PTX ptxas rejects; those
+mutants are kept under $TMPDIR/llk-fuzz. A seed gives the same mutants of
+the same sources: test/llkc/fuzz.test runs a fixed one in CI; other seeds
+and counts, and scripts/sanitize.sh's build (sanitizers and assertions on),
 search further. Exit status 1 if anything was reported.
 """
 import os
@@ -65,12 +65,12 @@ def mutate(t):
         m = random.choice(shp)
         ls[i] = l[:m.start()] + str(random.choice([1, 2, 3, 6, 128, 4096])) + 'x' + l[m.end():]
     return '\n'.join(ls) + '\n'
-bad = compiled = 0
 def scale_constant(binding):
     name, value = binding.split('=', 1)
     if not value.isdigit() or int(value) & (int(value) - 1):
         return binding
     return f'{name}={max(1, int(value) * random.choice([1, 1, 2, 4]) // random.choice([1, 1, 2, 4]))}'
+bad = compiled = 0
 for n in range(N):
     _, src, consts, warps = random.choice(lines)
     text = (root/'examples'/src).read_text()

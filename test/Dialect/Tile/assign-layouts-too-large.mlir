@@ -18,7 +18,7 @@ func.func @range_too_large(%p: !tile.ptr<i32> {tile.divisibility = 16}) {
 
 // -----
 
-// A 2-D accumulator made in a loop: its block argument is checked too.
+// A 2-D loop accumulator: the error is at the op that makes it.
 func.func @loop_value_too_large(%n: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

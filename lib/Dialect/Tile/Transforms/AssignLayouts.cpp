@@ -388,18 +388,9 @@ struct TileAssignLayoutsPass
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     // Tiles must be valid before we can spread them over threads.
-    WalkResult valid = func.walk([](Operation *op) {
-      for (Value v : op->getResults())
-        if (failed(verifyTileType(op, v.getType(), "result")))
-          return WalkResult::interrupt();
-      for (Region &region : op->getRegions())
-        for (Block &block : region)
-          for (BlockArgument arg : block.getArguments())
-            if (failed(verifyTileType(op, arg.getType(), "block argument")))
-              return WalkResult::interrupt();
-      return WalkResult::advance();
-    });
-    if (valid.wasInterrupted())
+    if (failed(checkValues(func, [](Operation *op, Value v, StringRef what) {
+          return verifyTileType(op, v.getType(), what);
+        })))
       return signalPassFailure();
     unsigned warps = getNumWarps(func, numWarps);
     // Record the choice: the lowering sizes the thread block from it.
@@ -410,11 +401,31 @@ struct TileAssignLayoutsPass
       return signalPassFailure();
   }
 
+  /// Applies `check` to every op result and block argument of `func` (with
+  /// "result" or "block argument"), stopping at the first failure.
+  static LogicalResult
+  checkValues(func::FuncOp func,
+              function_ref<LogicalResult(Operation *, Value, StringRef)> check) {
+    WalkResult result = func.walk([&](Operation *op) {
+      for (Value v : op->getResults())
+        if (failed(check(op, v, "result")))
+          return WalkResult::interrupt();
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            if (failed(check(op, arg, "block argument")))
+              return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    return failure(result.wasInterrupted());
+  }
+
   /// A tile far larger than its program's threads can hold would be lowered
   /// element by element into millions of instructions (minutes in LLVM, then
   /// spills): say so instead, at the op that makes it.
   static LogicalResult checkElemsPerThread(func::FuncOp func, unsigned warps) {
-    auto check = [&](Operation *op, Value value) -> LogicalResult {
+    return checkValues(func, [&](Operation *op, Value value,
+                                 StringRef) -> LogicalResult {
       auto type = dyn_cast<RankedTensorType>(value.getType());
       if (!type)
         return success();
@@ -428,19 +439,7 @@ struct TileAssignLayoutsPass
              << "); at most " << kMaxElemsPerThread
              << " fit in a thread's registers: use more warps or a smaller "
                 "tile";
-    };
-    WalkResult result = func.walk([&](Operation *op) {
-      for (Value v : op->getResults())
-        if (failed(check(op, v)))
-          return WalkResult::interrupt();
-      for (Region &region : op->getRegions())
-        for (Block &block : region)
-          for (BlockArgument arg : block.getArguments())
-            if (failed(check(op, arg)))
-              return WalkResult::interrupt();
-      return WalkResult::advance();
     });
-    return failure(result.wasInterrupted());
   }
 
   /// 255 registers of 32 bits hold at most 1020 8-bit elements.
