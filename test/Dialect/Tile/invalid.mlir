@@ -505,7 +505,7 @@ func.func @trans_rank(%x: tensor<2x4x8xf32>) {
 // -----
 
 func.func @trans_shape(%x: tensor<16x32xf32>) {
-  // expected-error @+1 {{'tile.trans' op result shape must be the operand's reversed}}
+  // expected-error @+1 {{'tile.trans' op transposes 16x32 into 32x16, but the result is 16x32}}
   %0 = tile.trans %x : tensor<16x32xf32> -> tensor<16x32xf32>
   return
 }
@@ -1303,7 +1303,7 @@ func.func @dot_rank(%a: tensor<2x16x16xf16>, %b: tensor<16x16xf16>, %c: tensor<1
 // -----
 
 func.func @dot_inner(%a: tensor<32x16xf16>, %b: tensor<32x16xf16>, %c: tensor<32x16xf32>) {
-  // expected-error @+1 {{'tile.dot' op a is 32x16 but b is 32x16: inner dimensions differ}}
+  // expected-error @+1 {{'tile.dot' op a is 32x16 (M x K) but b is 32x16 (K x N): K is 16 in a and 32 in b}}
   %0 = tile.dot %a, %b, %c : tensor<32x16xf16>, tensor<32x16xf16> -> tensor<32x16xf32>
   return
 }

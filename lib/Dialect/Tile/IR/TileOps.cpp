@@ -150,7 +150,10 @@ LogicalResult TransOp::verify() {
     return emitOpError() << "transposes 2-D tiles only";
   if (src.getDimSize(0) != res.getDimSize(1) ||
       src.getDimSize(1) != res.getDimSize(0))
-    return emitOpError() << "result shape must be the operand's reversed";
+    return emitOpError() << "transposes " << src.getDimSize(0) << "x"
+                         << src.getDimSize(1) << " into " << src.getDimSize(1)
+                         << "x" << src.getDimSize(0) << ", but the result is "
+                         << res.getDimSize(0) << "x" << res.getDimSize(1);
   return success();
 }
 
@@ -435,9 +438,10 @@ LogicalResult DotOp::verify() {
     return emitOpError() << "operands and result must be 2-D tiles";
   if (a.getDimSize(1) != b.getDimSize(0))
     return emitOpError() << "a is " << a.getDimSize(0) << "x"
-                         << a.getDimSize(1) << " but b is " << b.getDimSize(0)
-                         << "x" << b.getDimSize(1)
-                         << ": inner dimensions differ";
+                         << a.getDimSize(1) << " (M x K) but b is "
+                         << b.getDimSize(0) << "x" << b.getDimSize(1)
+                         << " (K x N): K is " << a.getDimSize(1)
+                         << " in a and " << b.getDimSize(0) << " in b";
   if (c.getDimSize(0) != a.getDimSize(0) || c.getDimSize(1) != b.getDimSize(1))
     return emitOpError() << "accumulator must be " << a.getDimSize(0) << "x"
                          << b.getDimSize(1);
