@@ -330,6 +330,23 @@ def unpack_q8_1(y, nb):
     return d, s, qs
 
 
+def random_mmvq_operands(N, K, seed):
+    """Random q8_0 weights [N, K] and a q8_1 vector [K] on the GPU, with the
+    float64 mul_mat_vec_q of them (the probes' inputs): (w uint8 [N, K/32*34],
+    xq uint8 [K/32*36], ref float64 [N] on the GPU)."""
+    nb = K // 32
+    g = torch.Generator(device="cuda")
+    g.manual_seed(seed)
+    qs = torch.randint(-127, 128, (N, nb, 32), dtype=torch.int8, device="cuda", generator=g)
+    d = (torch.rand(N, nb, device="cuda", generator=g) * 0.01).half()
+    xq_q = torch.randint(-127, 128, (nb, 32), dtype=torch.int8, device="cuda", generator=g)
+    xd = (torch.rand(nb, device="cuda", generator=g) * 0.02).half()
+    w = pack_q8_0(d, qs)
+    xq = pack_q8_1(xd, torch.zeros_like(xd), xq_q)
+    ref = ((qs.double() * xq_q.double()[None]).sum(-1) * d.double() * xd.double()[None]).sum(-1)
+    return w, xq, ref
+
+
 def quantize_q8_1_ref(x64, Kp):
     """float64 reference of quantize_q8_1 for rows of x64 [R, K]: d = amax/127,
     q = round-half-away(x/d) (0 when amax = 0), s = sum; padded with zeros."""

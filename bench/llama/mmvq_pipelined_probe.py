@@ -25,7 +25,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, "bench/llama")
-from bench import GB, CupyLauncher, SeedModule, Timer, cdiv, copy_bandwidth  # noqa: E402
+from bench import GB, CupyLauncher, SeedModule, Timer, cdiv, copy_bandwidth, random_mmvq_operands  # noqa: E402
 
 SRC = r'''
 typedef unsigned short half_t;
@@ -109,16 +109,7 @@ def main():
         print(f"== {'graph' if graph else 'stream'} timing, copy {copy_bw / GB:.1f} GB/s")
         for N, K in ((4096, 4096), (11008, 4096), (4096, 11008)):
             nb = K // 32
-            g = torch.Generator(device="cuda"); g.manual_seed(N + K)
-            qs = torch.randint(-127, 128, (N, nb, 32), dtype=torch.int8, device="cuda", generator=g)
-            d = (torch.rand(N, nb, device="cuda", generator=g) * 0.01).half()
-            wb = torch.empty(N, nb, 34, dtype=torch.uint8, device="cuda")
-            wb[:, :, :2] = d.view(torch.uint8).view(N, nb, 2); wb[:, :, 2:] = qs.view(torch.uint8)
-            xq_q = torch.randint(-127, 128, (nb, 32), dtype=torch.int8, device="cuda", generator=g)
-            xd = (torch.rand(nb, device="cuda", generator=g) * 0.02).half()
-            xb = torch.zeros(nb, 36, dtype=torch.uint8, device="cuda")
-            xb[:, :2] = xd.view(torch.uint8).view(nb, 2); xb[:, 4:] = xq_q.view(torch.uint8)
-            ref = ((qs.double() * xq_q.double()[None]).sum(-1) * d.double() * xd.double()[None]).sum(-1)
+            wb, xb, ref = random_mmvq_operands(N, K, N + K)
             floor = (N * nb * 34 + nb * 36 + N * 4) / copy_bw * 1e6
             nsets = cdiv(4 * l2, N * nb * 34)
             sets = [wb.view(-1)] + [wb.view(-1).clone() for _ in range(nsets - 1)]
