@@ -330,6 +330,16 @@ def unpack_q8_1(y, nb):
     return d, s, qs
 
 
+# Device helpers of the hand-written CUDA probes (mmvq_*_probe.py): f16 bits
+# to f32, dp4a, a generic pointer's shared-memory address.
+PROBE_CUDA_PRELUDE = r'''
+typedef unsigned short half_t;
+__device__ __forceinline__ float h2f(half_t h){float f;asm("cvt.f32.f16 %0, %1;":"=f"(f):"h"(h));return f;}
+__device__ __forceinline__ int dp4a(int a,int b,int c){int d;asm("dp4a.s32.s32 %0, %1, %2, %3;":"=r"(d):"r"(a),"r"(b),"r"(c));return d;}
+__device__ __forceinline__ unsigned sa(const void*p){return (unsigned)__cvta_generic_to_shared(p);}
+'''
+
+
 def random_mmvq_operands(N, K, seed):
     """Random q8_0 weights [N, K] and a q8_1 vector [K] on the GPU, with the
     float64 mul_mat_vec_q of them (the probes' inputs): (w uint8 [N, K/32*34],

@@ -26,12 +26,9 @@ import torch
 
 sys.path.insert(0, "bench/llama")
 from bench import GB, CupyLauncher, SeedModule, Timer, cdiv, copy_bandwidth, random_mmvq_operands  # noqa: E402
+from bench import PROBE_CUDA_PRELUDE  # noqa: E402
 
-SRC = r'''
-typedef unsigned short half_t;
-__device__ __forceinline__ float h2f(half_t h){float f;asm("cvt.f32.f16 %0, %1;":"=f"(f):"h"(h));return f;}
-__device__ __forceinline__ int dp4a(int a,int b,int c){int d;asm("dp4a.s32.s32 %0, %1, %2, %3;":"=r"(d):"r"(a),"r"(b),"r"(c));return d;}
-__device__ __forceinline__ unsigned sa(const void*p){return (unsigned)__cvta_generic_to_shared(p);}
+SRC = PROBE_CUDA_PRELUDE + r'''
 #define R 4      // rows a program, one warp each
 #define BS 32    // blocks a step, one a lane
 template <int NS>

@@ -22,11 +22,8 @@ import torch
 
 sys.path.insert(0, "bench/llama")
 from bench import GB, CupyLauncher, SeedModule, Timer, cdiv, copy_bandwidth, random_mmvq_operands  # noqa: E402
-SRC = r'''
-typedef unsigned short half_t;
-__device__ __forceinline__ float h2f(half_t h){float f;asm("cvt.f32.f16 %0, %1;":"=f"(f):"h"(h));return f;}
-__device__ __forceinline__ int dp4a(int a,int b,int c){int d;asm("dp4a.s32.s32 %0, %1, %2, %3;":"=r"(d):"r"(a),"r"(b),"r"(c));return d;}
-__device__ __forceinline__ unsigned sa(const void*p){return (unsigned)__cvta_generic_to_shared(p);}
+from bench import PROBE_CUDA_PRELUDE  # noqa: E402
+SRC = PROBE_CUDA_PRELUDE + r'''
 __device__ __forceinline__ void wait_bar(unsigned b, unsigned ph){unsigned ok=0;
   while(!ok) asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0,1,0,p; }":"=r"(ok):"r"(b),"r"(ph):"memory");}
 #define G 4       // rows a group (one per warp)
