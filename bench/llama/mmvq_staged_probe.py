@@ -21,8 +21,8 @@ import numpy as np
 import torch
 
 sys.path.insert(0, "bench/llama")
-from bench import GB, CupyLauncher, SeedModule, Timer, cdiv, copy_bandwidth, random_mmvq_operands  # noqa: E402
-from bench import PROBE_CUDA_PRELUDE  # noqa: E402
+from bench import (GB, PROBE_CUDA_PRELUDE, CupyLauncher, SeedModule, Timer, cdiv,  # noqa: E402
+                   copy_bandwidth, random_mmvq_operands)
 SRC = PROBE_CUDA_PRELUDE + r'''
 __device__ __forceinline__ void wait_bar(unsigned b, unsigned ph){unsigned ok=0;
   while(!ok) asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0,1,0,p; }":"=r"(ok):"r"(b),"r"(ph):"memory");}
