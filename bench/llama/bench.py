@@ -12,6 +12,7 @@ per launch, CUDA events; see Timer). One Markdown table, then summary lines;
 also written to $OUT/llama-bench.md when $OUT is set. See README.md here.
 """
 import argparse
+import ctypes
 import datetime
 import hashlib
 import json
@@ -159,12 +160,48 @@ def copy_bandwidth(timer):
 
 # ======================================================== loaders (CuPy)
 class CupyLauncher:
+    """Launches on the torch current stream: through CuPy, or, for a
+    dependent launch (programmatic dependent launch: the kernel may start
+    while the one before it in the stream runs, and waits for it in
+    tile.grid_dependency_wait), through the driver's cuLaunchKernelEx with
+    CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION, as the llk
+    runtime's LaunchOptions::dependentLaunch does."""
+
+    class _Attribute(ctypes.Structure):  # CUlaunchAttribute: id, pad to 8, 64-byte value
+        _fields_ = [("id", ctypes.c_int), ("pad", ctypes.c_char * 4), ("value", ctypes.c_char * 64)]
+
+    class _Config(ctypes.Structure):  # CUlaunchConfig
+        _fields_ = [("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3), ("shared", ctypes.c_uint),
+                    ("stream", ctypes.c_void_p), ("attrs", ctypes.c_void_p), ("num_attrs", ctypes.c_uint)]
+
+    PROGRAMMATIC_STREAM_SERIALIZATION = 6
+
     def __init__(self, cupy):
         self.cupy = cupy
+        self._launch_ex = None
 
-    def launch(self, fn, grid, block, args, shared=0):
+    def _driver(self):
+        if self._launch_ex is None:
+            f = ctypes.CDLL("libcuda.so.1").cuLaunchKernelEx
+            f.restype = ctypes.c_int
+            f.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+            self._launch_ex = f
+        return self._launch_ex
+
+    def launch(self, fn, grid, block, args, shared=0, dependent=False):
         sp = torch.cuda.current_stream().cuda_stream
-        if sp == 0:
+        if dependent:
+            attr = self._Attribute(id=self.PROGRAMMATIC_STREAM_SERIALIZATION,
+                                   value=(1).to_bytes(4, "little").ljust(64, b"\0"))
+            cfg = self._Config(grid=(ctypes.c_uint * 3)(*grid), block=(ctypes.c_uint * 3)(*block),
+                               shared=shared, stream=sp, attrs=ctypes.addressof(attr), num_attrs=1)
+            values = [ctypes.create_string_buffer(np.asarray(v).tobytes()) for v in args]
+            params = (ctypes.c_void_p * len(values))(*[ctypes.addressof(v) for v in values])
+            function = getattr(fn, "kernel", fn).ptr  # a RawKernel's CUfunction
+            rc = self._driver()(ctypes.byref(cfg), ctypes.c_void_p(function), params, None)
+            if rc != 0:
+                raise RuntimeError(f"cuLaunchKernelEx (dependent launch) failed: CUresult {rc}")
+        elif sp == 0:
             fn(grid, block, tuple(args), shared_mem=shared)
         else:
             with self.cupy.cuda.ExternalStream(sp):
@@ -643,9 +680,13 @@ def build_cases(a, S, L, tk):
                                             [P(t["w"]), P(t["yq"]), P(t["out"]), np.int32(K), np.int32(N)]),
                     seed_note="mmvq: one warp per row, dp4a")
 
-    for N, K in ((4096, 4096), (11008, 4096), (4096, 11008)):
+    # Llama-2 7B's mat-vec shapes; LLK_MATVEC_SHAPES="4224x11008,..." (N x K,
+    # K a multiple of 32) times others instead (tuning).
+    matvec_shapes = [tuple(int(v) for v in s.split("x")) for s in
+                     os.environ.get("LLK_MATVEC_SHAPES", "4096x4096,11008x4096,4096x11008").split(",")]
+    for N, K in matvec_shapes:
         cases.append(linear_case(N, K))
-    for N, K in ((4096, 4096), (11008, 4096), (4096, 11008)):
+    for N, K in matvec_shapes:
         cases.append(mmvq_case(N, K))
 
     # -------------------------------------------------------- attention
@@ -701,11 +742,12 @@ def build_cases(a, S, L, tk):
     return cases
 
 
-def build_llk_runs(case, sets, M, L, floor_us, rows):
+def build_llk_runs(case, sets, M, L, floor_us, rows, dependent=False):
     """The llk implementation(s) of a case from its launch spec: a list of
     (label, [callable per input set], note), and a reason when there is none.
     Rows for variants that cannot run (PTX missing, bad arguments) are added
-    to `rows` directly."""
+    to `rows` directly. With `dependent`, kernels that hold
+    tile.grid_dependency_wait are launched as dependent launches."""
     fn = llk_specs.SPECS.get(case.kernel)
     if fn is None:
         return [], "no launch spec"
@@ -737,7 +779,8 @@ def build_llk_runs(case, sets, M, L, floor_us, rows):
                     _, kfn, kmeta, _ = M.get(ln.ptx, ln.entry)
                     M.check_args(kmeta, ln.args, ln.ptx)
                     grid = tuple(int(g) for g in ln.grid) + (1,) * (3 - len(ln.grid))
-                    steps.append((kfn, grid, (kmeta["num_warps"] * 32, 1, 1), [x.value for x in ln.args]))
+                    steps.append((kfn, grid, (kmeta["num_warps"] * 32, 1, 1), [x.value for x in ln.args],
+                                  dependent and bool(kmeta.get("grid_dependency_wait"))))
                 bound.append(steps)
         except Exception as e:
             if not isinstance(e, LlkMissing):
@@ -750,8 +793,8 @@ def build_llk_runs(case, sets, M, L, floor_us, rows):
 
         def runner(steps):
             def r():
-                for kfn, grid, block, args in steps:
-                    L.launch(kfn, grid, block, args)
+                for kfn, grid, block, args, dep in steps:
+                    L.launch(kfn, grid, block, args, dependent=dep)
             return r
         runs.append((label, [runner(s) for s in bound], ""))
     return runs, ("; ".join(reasons) if not runs else None)
@@ -776,6 +819,10 @@ def main():
     ap.add_argument("--quick", action="store_true", help="1024 rows instead of 16384 for the large shapes")
     ap.add_argument("--graph", action="store_true",
                     help="time each batch as one CUDA-graph replay of its launches (as in a decode step)")
+    ap.add_argument("--dependent", action="store_true",
+                    help="launch llk kernels that wait in tile.grid_dependency_wait as dependent launches "
+                    "(programmatic dependent launch: each may start during the launch before it, as in "
+                    "llk-decode-block's graph of dependent launches); other implementations launch as usual")
     a = ap.parse_args()
 
     import cupy
@@ -809,7 +856,9 @@ def main():
         f"- llk PTX: {a.ptx_dir or '(none: llk rows skipped)'}",
         f"- command: python3 bench/llama/bench.py {' '.join(sys.argv[1:])}",
         f"- random seed: {seed}",
-        f"- timing: {'one CUDA-graph replay of k launches a batch' if a.graph else 'k stream launches a batch'}",
+        f"- timing: {'one CUDA-graph replay of k launches a batch' if a.graph else 'k stream launches a batch'}"
+        + ("; llk kernels with tile.grid_dependency_wait as dependent launches (each may start during "
+           "the one before it and waits for it)" if a.dependent else ""),
         f"- copy bandwidth (torch D2D copy of 256 MiB, read + write, median): **{copy_bw / GB:.1f} GB/s**",
         "",
         "| kernel | shape | impl | median µs | floor µs | GB/s | % of copy | rel err | tol | check | notes |",
@@ -854,7 +903,7 @@ def main():
             runs.append(("seed-cuda", [(lambda t=t: case.seed(t)) for t in sets], case.seed_note))
         llk_note = None      # why no llk row ran (summary)
         if "llk" in impls:
-            llk_runs, llk_note = build_llk_runs(case, sets, M, L, floor_us, rows)
+            llk_runs, llk_note = build_llk_runs(case, sets, M, L, floor_us, rows, dependent=a.dependent)
             runs = llk_runs + runs
             if llk_note and not llk_note.startswith("llk"):  # no per-variant row was written
                 rows.append(f"| {case.kernel} | {case.label} | llk | – | {floor_us:.2f} | – | – | – | – "

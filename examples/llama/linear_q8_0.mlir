@@ -50,10 +50,6 @@ func.func @linear_q8_0(%y: !tile.ptr<f32> {tile.divisibility = 16},
                        %x: !tile.ptr<f32> {tile.divisibility = 16},
                        %n_rows: i32,
                        %n_cols: i32 {tile.divisibility = 16}) {
-  // Programmatic dependent launch (llk-decode-block): the next kernel may
-  // start launching now; this one waits here for the kernel before it.
-  tile.launch_dependents
-  tile.grid_dependency_wait
   %pid = tile.program_id x
   %c0 = arith.constant 0 : i32
   %c17 = arith.constant 17 : i32
@@ -126,6 +122,20 @@ func.func @linear_q8_0(%y: !tile.ptr<f32> {tile.divisibility = 16},
   %zero_x = arith.constant dense<0.0> : tensor<1x${BLOCKS}x32xf32>
   %zero_d = arith.constant dense<0.0> : tensor<${ROWS}x${BLOCKS}x1xf16>
   %zero_acc = arith.constant dense<0.0> : tensor<${ROWS}x${BLOCKS}x1xf32>
+
+  // The first iteration's quants start moving into L2 before this program
+  // waits for the kernel before it (a dependent launch; in a plain launch
+  // the wait does nothing): no kernel writes the weights, so their DRAM
+  // latency overlaps that kernel's tail, and even alone the first requests
+  // leave before the x loads. A prefetch is only a hint, so this holds even
+  // if the kernel before did write them. Then the next kernel may launch:
+  // one kernel ahead, whose own prefetches overlap this one's tail.
+  %blk0_ok = arith.cmpi slt, %b_rb, %n_blocks_rb : tensor<${ROWS}x${BLOCKS}x1xi32>
+  %ok0 = arith.andi %blk0_ok, %row_ok : tensor<${ROWS}x${BLOCKS}x1xi1>
+  %ok0_q = tile.broadcast %ok0 : tensor<${ROWS}x${BLOCKS}x1xi1> -> tensor<${ROWS}x${BLOCKS}x32xi1>
+  tile.prefetch %q_base mask %ok0_q : tensor<${ROWS}x${BLOCKS}x32x!tile.ptr<i8>>
+  tile.grid_dependency_wait
+  tile.launch_dependents
 
   %acc = scf.for %kb = %c0 to %n_blocks step %c_blocks iter_args(%acc_in = %zero_acc) -> (tensor<${ROWS}x${BLOCKS}x1xf32>) : i32 {
     // Blocks kb + b that exist, in rows that exist.
