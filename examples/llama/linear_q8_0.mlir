@@ -34,17 +34,17 @@
 // halves with one shuffle, then adds d times that to a [ROWS, BLOCKS, 1]
 // accumulator; the blocks are summed once at the end.
 //
-// Measured (H100, bench/llama/bench.py, back-to-back launches with weights
-// rotated out of L2, copy 2988.5 GB/s, 2026-11-22,
-// bench/llama-bench-matvec-2026-11-22-h100.txt): 9.55 / 20.98 / 20.71 us at
-// 4096x4096 / 11008x4096 / 4096x11008 = 62.5% / 76.5% / 77.5% of the
-// bandwidth floor, 3.5-4.1x the seed's dmmv and 2.1-2.2x Triton (was 36-44%
-// with 2-byte loads). ROWS/BLOCKS/warps tuned over ~25 variants; more rows a
-// thread (x reuse) or more blocks a thread (bytes in flight) did not help,
-// nor did prefetching the next iteration into L2 (tile.prefetch); the
-// contractable product (FFMA instead of FMUL + FADD) gave +2-3%. At
-// 4096x4096 about 2.1 us of each launch is fixed cost in this method, which
-// bounds any kernel to ~74% there.
+// Measured (H100, bench/llama/bench.py, weights rotated out of L2, 2026-11-24,
+// bench/llama-bench-matvec-{stream,graph,dependent}-2026-11-24-h100.md), at
+// 4096x4096 / 11008x4096 / 4096x11008, % of the bandwidth floor: 61.7 /
+// 78.9 / 78.4% as stream launches, 70.7 / 82.0 / 81.1% replayed as a CUDA
+// graph, 75.1 / 86.0 / 82.4% as a graph of dependent launches (as in
+// llk-decode-block); 3.5-4.6x the seed's dmmv and 2.1-2.4x Triton. The L2
+// prefetch of the first iteration before the wait gave 1-4% in a graph and
+// 3-5% in dependent launches (against waiting at entry); prefetching more
+// (two iterations, or the next iteration in the loop) was slower. ROWS/BLOCKS/warps tuned over ~25
+// variants (bench/RESULTS.md); the contractable product (FFMA instead of
+// FMUL + FADD) gave +2-3%.
 func.func @linear_q8_0(%y: !tile.ptr<f32> {tile.divisibility = 16},
                        %w: !tile.ptr<i8> {tile.divisibility = 16},
                        %x: !tile.ptr<f32> {tile.divisibility = 16},

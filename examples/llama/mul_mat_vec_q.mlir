@@ -26,13 +26,14 @@
 // halves; d0 * d1 scales it into a [ROWS, BLOCKS, 1] f32 accumulator summed
 // once at the end.
 //
-// Measured (H100, bench/llama/bench.py, weights rotated out of L2, copy
-// 2988.5 GB/s, 2026-11-22, bench/llama-bench-matvec-2026-11-22-h100.txt):
-// 8.69 / 19.29 / 19.11 us at 4096x4096 / 11008x4096 / 4096x11008 = 68.7% /
-// 83.2% / 83.9% of the bandwidth floor, 1.40-1.45x the seed's dp4a mmvq and
-// 2.7-3.0x Triton (was 28-33%, 0.5-0.6x the seed). Between the two K = 4096
-// sizes it streams at 95% of the copy rate; the rest is ~2.4 us of fixed
-// cost a launch (bench/RESULTS.md).
+// Measured (H100, bench/llama/bench.py, weights rotated out of L2, 2026-11-24,
+// bench/llama-bench-matvec-{stream,graph,dependent}-2026-11-24-h100.md), at
+// 4096x4096 / 11008x4096 / 4096x11008: 70.5 / 88.6 / 87.1% of the bandwidth
+// floor as stream launches, 78.9 / 92.5 / 90.2% replayed as a CUDA graph
+// and 81.1 / 94.9 / 89.2% as a graph of dependent launches; against the
+// seed's dp4a mmvq (one warp a row) 1.44 / 1.54 / 1.45x, 1.48 / 1.54 /
+// 1.44x and 1.53 / 1.59 / 1.43x; 2.8-3.2x Triton. The L2 prefetch of the
+// first iteration before the wait gave 3-7% in a graph (bench/RESULTS.md).
 func.func @mul_mat_vec_q(%y: !tile.ptr<f32> {tile.divisibility = 16},
                        %w: !tile.ptr<i8> {tile.divisibility = 16},
                        %xq: !tile.ptr<i8> {tile.divisibility = 16},
