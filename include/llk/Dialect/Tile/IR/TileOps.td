@@ -167,12 +167,16 @@ def Tile_PrefetchOp : Tile_Op<"prefetch", [Tile_MaskOf<"ptr", "mask">]> {
     A hint: the lines holding the addresses of `ptr` (where `mask` is true)
     start moving into L2, so that later loads of them wait for L2, not for
     DRAM. It reads nothing into the program, so unlike a load it costs no
-    registers and never stalls: a loop can prefetch its next iteration's
-    data while it computes on this one's. The addresses must be valid as for
-    a load (the interpreter checks them, and otherwise ignores the op).
+    registers and never stalls, and it cannot make a later load see stale
+    data. Its best use is before `tile.grid_dependency_wait`: the first
+    tiles a kernel will read (weights, a cache) move while the kernel
+    before it finishes (examples/llama/mul_mat_vec_q.mlir). The addresses
+    must be valid as for a load (the interpreter checks them, and otherwise
+    ignores the op).
 
     ```mlir
-    tile.prefetch %next_ptrs mask %next_ok : tensor<16x32x!tile.ptr<i8>>
+    tile.prefetch %first_ptrs mask %first_ok : tensor<4x32x32x!tile.ptr<i8>>
+    tile.grid_dependency_wait
     ```
   }];
   let arguments = (ins Tile_PtrLike:$ptr, Optional<Tile_BoolLike>:$mask);
