@@ -182,11 +182,18 @@ class CupyLauncher:
 
     def _driver(self):
         if self._launch_ex is None:
-            f = ctypes.CDLL("libcuda.so.1").cuLaunchKernelEx
+            self._libcuda = ctypes.CDLL("libcuda.so.1")
+            f = self._libcuda.cuLaunchKernelEx
             f.restype = ctypes.c_int
             f.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
             self._launch_ex = f
         return self._launch_ex
+
+    def _error_name(self, rc):
+        name = ctypes.c_char_p()
+        if self._libcuda.cuGetErrorName(ctypes.c_int(rc), ctypes.byref(name)) == 0 and name.value:
+            return f"{name.value.decode()} ({rc})"
+        return f"CUresult {rc}"
 
     def launch(self, fn, grid, block, args, shared=0, dependent=False):
         sp = torch.cuda.current_stream().cuda_stream
@@ -200,7 +207,7 @@ class CupyLauncher:
             function = getattr(fn, "kernel", fn).ptr  # a RawKernel's CUfunction
             rc = self._driver()(ctypes.byref(cfg), ctypes.c_void_p(function), params, None)
             if rc != 0:
-                raise RuntimeError(f"cuLaunchKernelEx (dependent launch) failed: CUresult {rc}")
+                raise RuntimeError(f"cuLaunchKernelEx (dependent launch) failed: {self._error_name(rc)}")
         elif sp == 0:
             fn(grid, block, tuple(args), shared_mem=shared)
         else:
@@ -262,8 +269,10 @@ class LlkModules:
     @staticmethod
     def _meta_from_ptx(text):
         kernels = []
-        for m in re.finditer(r"\.entry\s+([A-Za-z_$][\w$]*)\s*\((.*?)\)(.*?)\{", text, re.S):
+        entries = list(re.finditer(r"\.entry\s+([A-Za-z_$][\w$]*)\s*\((.*?)\)(.*?)\{", text, re.S))
+        for i, m in enumerate(entries):
             name, params, attrs = m.group(1), m.group(2), m.group(3)
+            body = text[m.end():entries[i + 1].start() if i + 1 < len(entries) else len(text)]
             ps = []
             for p in re.finditer(r"\.param\s+\.(\w+)", params):
                 w = p.group(1)
@@ -274,7 +283,8 @@ class LlkModules:
                 for g in nt.groups():
                     threads *= int(g) if g else 1
             kernels.append({"name": name, "params": ps, "num_warps": threads // 32 if nt else None,
-                            "shared_bytes": None, "_ptx_params": True})
+                            "shared_bytes": None, "_ptx_params": True,
+                            "grid_dependency_wait": "griddepcontrol.wait" in body})
         return {"format": "ptx", "kernels": kernels}
 
     def get(self, ptx, entry):
@@ -680,10 +690,14 @@ def build_cases(a, S, L, tk):
                                             [P(t["w"]), P(t["yq"]), P(t["out"]), np.int32(K), np.int32(N)]),
                     seed_note="mmvq: one warp per row, dp4a")
 
-    # Llama-2 7B's mat-vec shapes; LLK_MATVEC_SHAPES="4224x11008,..." (N x K,
-    # K a multiple of 32) times others instead (tuning).
+    # Llama-2 7B's mat-vec shapes; LLK_MATVEC_SHAPES="4224x11008,..." (N x K)
+    # times others instead (tuning). K must be a multiple of 256: the seed
+    # kernels' mmvq takes 8 blocks a step and checks no bounds.
     matvec_shapes = [tuple(int(v) for v in s.split("x")) for s in
-                     os.environ.get("LLK_MATVEC_SHAPES", "4096x4096,11008x4096,4096x11008").split(",")]
+                     os.environ.get("LLK_MATVEC_SHAPES", "4096x4096,11008x4096,4096x11008").split(",") if s]
+    for N, K in matvec_shapes:
+        if K % 256:
+            raise SystemExit(f"LLK_MATVEC_SHAPES: K = {K} is not a multiple of 256")
     for N, K in matvec_shapes:
         cases.append(linear_case(N, K))
     for N, K in matvec_shapes:
@@ -822,7 +836,8 @@ def main():
     ap.add_argument("--dependent", action="store_true",
                     help="launch llk kernels that wait in tile.grid_dependency_wait as dependent launches "
                     "(programmatic dependent launch: each may start during the launch before it, as in "
-                    "llk-decode-block's graph of dependent launches); other implementations launch as usual")
+                    "llk-decode-block's graph of dependent launches), with or without --graph; other "
+                    "implementations launch as usual")
     a = ap.parse_args()
 
     import cupy
