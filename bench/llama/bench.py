@@ -178,41 +178,43 @@ class CupyLauncher:
 
     def __init__(self, cupy):
         self.cupy = cupy
-        self._launch_ex = None
+        self._libcuda = None
 
-    def _driver(self):
-        if self._launch_ex is None:
-            self._libcuda = ctypes.CDLL("libcuda.so.1")
-            f = self._libcuda.cuLaunchKernelEx
-            f.restype = ctypes.c_int
-            f.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
-            self._launch_ex = f
-        return self._launch_ex
-
-    def _error_name(self, rc):
-        name = ctypes.c_char_p()
-        if self._libcuda.cuGetErrorName(ctypes.c_int(rc), ctypes.byref(name)) == 0 and name.value:
-            return f"{name.value.decode()} ({rc})"
-        return f"CUresult {rc}"
-
-    def launch(self, fn, grid, block, args, shared=0, dependent=False):
+    def launch(self, fn, grid, block, args, shared=0):
         sp = torch.cuda.current_stream().cuda_stream
-        if dependent:
-            attr = self._Attribute(id=self.PROGRAMMATIC_STREAM_SERIALIZATION,
-                                   value=(1).to_bytes(4, "little").ljust(64, b"\0"))
-            cfg = self._Config(grid=(ctypes.c_uint * 3)(*grid), block=(ctypes.c_uint * 3)(*block),
-                               shared=shared, stream=sp, attrs=ctypes.addressof(attr), num_attrs=1)
-            values = [ctypes.create_string_buffer(np.asarray(v).tobytes()) for v in args]
-            params = (ctypes.c_void_p * len(values))(*[ctypes.addressof(v) for v in values])
-            function = getattr(fn, "kernel", fn).ptr  # a RawKernel's CUfunction
-            rc = self._driver()(ctypes.byref(cfg), ctypes.c_void_p(function), params, None)
-            if rc != 0:
-                raise RuntimeError(f"cuLaunchKernelEx (dependent launch) failed: {self._error_name(rc)}")
-        elif sp == 0:
+        if sp == 0:
             fn(grid, block, tuple(args), shared_mem=shared)
         else:
             with self.cupy.cuda.ExternalStream(sp):
                 fn(grid, block, tuple(args), shared_mem=shared)
+
+    def bind(self, fn, grid, block, args, shared=0, dependent=False):
+        """A callable that launches fn(args) on the stream current when it is
+        called; a dependent launch's driver arguments are packed once, here."""
+        if not dependent:
+            args = tuple(args)
+            return lambda: self.launch(fn, grid, block, args, shared)
+        if self._libcuda is None:
+            self._libcuda = ctypes.CDLL("libcuda.so.1")
+            self._libcuda.cuLaunchKernelEx.argtypes = [ctypes.c_void_p] * 4
+        attr = self._Attribute(id=self.PROGRAMMATIC_STREAM_SERIALIZATION,
+                               value=(1).to_bytes(4, "little").ljust(64, b"\0"))
+        cfg = self._Config(grid=(ctypes.c_uint * 3)(*grid), block=(ctypes.c_uint * 3)(*block),
+                           shared=shared, attrs=ctypes.addressof(attr), num_attrs=1)
+        values = [ctypes.create_string_buffer(np.asarray(v).tobytes()) for v in args]
+        params = (ctypes.c_void_p * len(values))(*[ctypes.addressof(v) for v in values])
+        function = ctypes.c_void_p(getattr(fn, "kernel", fn).ptr)  # a RawKernel's CUfunction
+
+        def run():
+            cfg.stream = torch.cuda.current_stream().cuda_stream
+            rc = self._libcuda.cuLaunchKernelEx(ctypes.byref(cfg), function, params, None)
+            if rc != 0:
+                name = ctypes.c_char_p()
+                self._libcuda.cuGetErrorName(rc, ctypes.byref(name))
+                raise RuntimeError(f"cuLaunchKernelEx (dependent launch) failed: "
+                                   f"{(name.value or b'CUresult').decode()} ({rc})")
+        run.keep = (attr, values)  # the config points into these
+        return run
 
 
 class SeedModule:
@@ -793,8 +795,8 @@ def build_llk_runs(case, sets, M, L, floor_us, rows, dependent=False):
                     _, kfn, kmeta, _ = M.get(ln.ptx, ln.entry)
                     M.check_args(kmeta, ln.args, ln.ptx)
                     grid = tuple(int(g) for g in ln.grid) + (1,) * (3 - len(ln.grid))
-                    steps.append((kfn, grid, (kmeta["num_warps"] * 32, 1, 1), [x.value for x in ln.args],
-                                  dependent and bool(kmeta.get("grid_dependency_wait"))))
+                    steps.append(L.bind(kfn, grid, (kmeta["num_warps"] * 32, 1, 1), [x.value for x in ln.args],
+                                        dependent=dependent and bool(kmeta.get("grid_dependency_wait"))))
                 bound.append(steps)
         except Exception as e:
             if not isinstance(e, LlkMissing):
@@ -807,8 +809,8 @@ def build_llk_runs(case, sets, M, L, floor_us, rows, dependent=False):
 
         def runner(steps):
             def r():
-                for kfn, grid, block, args, dep in steps:
-                    L.launch(kfn, grid, block, args, dependent=dep)
+                for step in steps:
+                    step()
             return r
         runs.append((label, [runner(s) for s in bound], ""))
     return runs, ("; ".join(reasons) if not runs else None)

@@ -42,9 +42,9 @@
 // llk-decode-block); 3.5-4.6x the seed's dmmv and 2.1-2.4x Triton. The L2
 // prefetch of the first iteration before the wait gave 1-4% in a graph and
 // 3-5% in dependent launches (against waiting at entry); prefetching more
-// (two iterations, or the next iteration in the loop) was slower. ROWS/BLOCKS/warps tuned over ~25
-// variants (bench/RESULTS.md); the contractable product (FFMA instead of
-// FMUL + FADD) gave +2-3%.
+// (two iterations, or the next iteration in the loop) was slower.
+// ROWS/BLOCKS/warps tuned over ~25 variants (bench/RESULTS.md); the
+// contractable product (FFMA instead of FMUL + FADD) gave +2-3%.
 func.func @linear_q8_0(%y: !tile.ptr<f32> {tile.divisibility = 16},
                        %w: !tile.ptr<i8> {tile.divisibility = 16},
                        %x: !tile.ptr<f32> {tile.divisibility = 16},

@@ -124,13 +124,8 @@ func.func @mul_mat_vec_q(%y: !tile.ptr<f32> {tile.divisibility = 16},
   %zero_d = arith.constant dense<0.0> : tensor<${ROWS}x${BLOCKS}x1xf16>
   %zero_acc = arith.constant dense<0.0> : tensor<${ROWS}x${BLOCKS}x1xf32>
 
-  // The first iteration's quants start moving into L2 before this program
-  // waits for the kernel before it (a dependent launch; in a plain launch
-  // the wait does nothing): no kernel writes the weights, so their DRAM
-  // latency overlaps that kernel's tail, and even alone the first requests
-  // leave before the x loads. A prefetch is only a hint, so this holds even
-  // if the kernel before did write them. Then the next kernel may launch:
-  // one kernel ahead, whose own prefetches overlap this one's tail.
+  // The first iteration's quants into L2, then wait for the kernel before
+  // this one, then let the next launch: as in linear_q8_0.mlir, which says why.
   %blk0_ok = arith.cmpi slt, %b_rb, %n_blocks_rb : tensor<${ROWS}x${BLOCKS}x1xi32>
   %ok0 = arith.andi %blk0_ok, %row_ok : tensor<${ROWS}x${BLOCKS}x1xi1>
   %ok0_q = tile.broadcast %ok0 : tensor<${ROWS}x${BLOCKS}x1xi1> -> tensor<${ROWS}x${BLOCKS}x32xi1>
