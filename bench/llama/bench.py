@@ -695,11 +695,16 @@ def build_cases(a, S, L, tk):
     # Llama-2 7B's mat-vec shapes; LLK_MATVEC_SHAPES="4224x11008,..." (N x K)
     # times others instead (tuning). K must be a multiple of 256: the seed
     # kernels' mmvq takes 8 blocks a step and checks no bounds.
-    matvec_shapes = [tuple(int(v) for v in s.split("x")) for s in
-                     os.environ.get("LLK_MATVEC_SHAPES", "4096x4096,11008x4096,4096x11008").split(",") if s]
-    for N, K in matvec_shapes:
-        if K % 256:
-            raise SystemExit(f"LLK_MATVEC_SHAPES: K = {K} is not a multiple of 256")
+    matvec_shapes = []
+    for s in os.environ.get("LLK_MATVEC_SHAPES", "4096x4096,11008x4096,4096x11008").split(","):
+        m = re.fullmatch(r"\s*(\d+)x(\d+)\s*", s)
+        if not m and s.strip():
+            raise SystemExit(f"LLK_MATVEC_SHAPES: '{s}' is not NxK")
+        if m:
+            N, K = int(m.group(1)), int(m.group(2))
+            if K % 256:
+                raise SystemExit(f"LLK_MATVEC_SHAPES: K = {K} is not a multiple of 256")
+            matvec_shapes.append((N, K))
     for N, K in matvec_shapes:
         cases.append(linear_case(N, K))
     for N, K in matvec_shapes:
