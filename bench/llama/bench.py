@@ -696,10 +696,10 @@ def build_cases(a, S, L, tk):
     # times others instead (tuning). K must be a multiple of 256: the seed
     # kernels' mmvq takes 8 blocks a step and checks no bounds.
     matvec_shapes = []
-    for s in os.environ.get("LLK_MATVEC_SHAPES", "4096x4096,11008x4096,4096x11008").split(","):
-        m = re.fullmatch(r"\s*(\d+)x(\d+)\s*", s)
-        if not m and s.strip():
-            raise SystemExit(f"LLK_MATVEC_SHAPES: '{s}' is not NxK")
+    for entry in os.environ.get("LLK_MATVEC_SHAPES", "4096x4096,11008x4096,4096x11008").split(","):
+        m = re.fullmatch(r"\s*(\d+)x(\d+)\s*", entry)
+        if not m and entry.strip():
+            raise SystemExit(f"LLK_MATVEC_SHAPES: '{entry}' is not NxK")
         if m:
             N, K = int(m.group(1)), int(m.group(2))
             if K % 256:
