@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""Probe: does splitting K over a thread-block cluster lift the q8_0 mat-vecs?
+
+Runs ON THE GPU MACHINE (torch, cupy), from the repo root:
+
+    python3 bench/llama/mmvq_cluster_probe.py [PTX_DIR]
+
+The kept llk mat-vecs make 4-11 dependent K steps a program, one wave of
+programs; a pure read of the same bytes (one 16-byte load a thread, a grid
+of thousands of short blocks) makes none. Here the K range of a program's
+rows is split over the CS programs of a cluster (`__cluster_dims__`): each
+makes ceil(K/32/CS/32) steps of the kept kernel's tile (4 rows x 32 blocks,
+128 threads: 2 threads a block, 16 quants each from two aligned 16-byte
+loads realigned in registers, 2 rows a thread), sums its rows, and writes
+them into rank 0's shared memory (mapa + st.shared::cluster); after one
+cluster barrier rank 0 adds the CS parts in rank order and stores y.
+mul_mat_vec_q (dp4a with q8_1) and linear_q8_0 (f32 x, prmt + fadd + ffma).
+Checked against float64, timed in graph timing (and dependent-free stream
+timing) beside the kept llk PTX and the seed-style kernels.
+"""
+import sys
+
+import cupy
+import numpy as np
+import torch
+
+sys.path.insert(0, "bench/llama")
+from bench import (GB, PROBE_CUDA_PRELUDE, CupyLauncher, SeedModule, Timer, cdiv,  # noqa: E402
+                   copy_bandwidth, random_mmvq_operands)
+
+SRC = PROBE_CUDA_PRELUDE + r'''
+__device__ __forceinline__ unsigned fshr(unsigned lo, unsigned hi, unsigned sh){return __funnelshift_r(lo, hi, sh);}
+__device__ __forceinline__ unsigned pick(const unsigned* w, unsigned q, int i){
+  // w[q + i] for q in 0..3 without local memory
+  unsigned a = w[i], b = w[i + 1], c = w[i + 2], d = w[i + 3];
+  return q == 0 ? a : q == 1 ? b : q == 2 ? c : d;
+}
+// 16 quants at p (2-byte aligned) as 4 words, from two aligned 16-byte loads.
+__device__ __forceinline__ void load16(const char* p, unsigned out[4]){
+  unsigned long long a = (unsigned long long)p;
+  const uint4* base = (const uint4*)(a & ~15ull);
+  unsigned off = (unsigned)(a & 15), q = off >> 2, sh = (off & 3) * 8;
+  uint4 v0, v1;
+  asm volatile("ld.global.L1::evict_first.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v0.x), "=r"(v0.y), "=r"(v0.z), "=r"(v0.w) : "l"(base));
+  asm volatile("ld.global.L1::evict_first.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v1.x), "=r"(v1.y), "=r"(v1.z), "=r"(v1.w) : "l"(base + 1));
+  unsigned w[8] = {v0.x, v0.y, v0.z, v0.w, v1.x, v1.y, v1.z, v1.w};
+  #pragma unroll
+  for (int i = 0; i < 4; ++i) out[i] = fshr(pick(w, q, i), pick(w, q, i + 1), sh);
+}
+__device__ __forceinline__ float i8f(unsigned word, int byte){
+  // (0x4B000000 | (q ^ 0x80)) - (2^23 + 128): the prmt + fadd conversion
+  unsigned u = __byte_perm(word ^ 0x80808080u, 0x4B000000u, 0x7650 | byte);
+  return __uint_as_float(u) - 8388736.0f;
+}
+
+template <int CS, bool LINEAR>
+__device__ void matvec_cluster(float* __restrict__ y, const char* __restrict__ w, const char* __restrict__ x, int nrows, int ncols){
+  __shared__ float parts[CS * 4];
+  __shared__ float wsum[4];
+  const int nb = ncols / 32, rb = nb * 34;
+  unsigned rank; asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+  const int group = blockIdx.x / CS, row0 = group * 4;
+  const int bpc = (nb + CS - 1) / CS, kb0 = rank * bpc, kb1 = min(nb, kb0 + bpc);
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  const int b = (warp & 1) * 16 + lane / 2, h = lane & 1, r0 = (warp >> 1) * 2;
+  float acc[2] = {0.f, 0.f};
+  for (int kb = kb0; kb < kb1; kb += 32) {
+    const int blk = kb + b;
+    if (blk < kb1) {
+      unsigned xw[4]; float xf[16]; float xd = 1.f;
+      if (LINEAR) {
+        const float4* xp = (const float4*)(x + 4 * (32 * blk + 16 * h));
+        #pragma unroll
+        for (int i = 0; i < 4; ++i) { float4 v = xp[i]; xf[4*i] = v.x; xf[4*i+1] = v.y; xf[4*i+2] = v.z; xf[4*i+3] = v.w; }
+      } else {
+        const unsigned* xp = (const unsigned*)(x + 36 * blk + 4 + 16 * h);
+        #pragma unroll
+        for (int i = 0; i < 4; ++i) xw[i] = xp[i];
+        xd = h2f(*(const half_t*)(x + 36 * blk));
+      }
+      #pragma unroll
+      for (int rr = 0; rr < 2; ++rr) {
+        const int row = row0 + r0 + rr;
+        if (row < nrows) {
+          const char* bp = w + (long)row * rb + 34L * blk;
+          unsigned qw[4]; load16(bp + 2 + 16 * h, qw);
+          const float d = h2f(*(const half_t*)bp);
+          if (LINEAR) {
+            float s = 0.f;
+            #pragma unroll
+            for (int i = 0; i < 16; ++i) s = fmaf(i8f(qw[i / 4], i % 4), xf[i], s);
+            acc[rr] = fmaf(d, s, acc[rr]);
+          } else {
+            int s = 0;
+            #pragma unroll
+            for (int i = 0; i < 4; ++i) s = dp4a((int)qw[i], (int)xw[i], s);
+            acc[rr] = fmaf(d * xd, (float)s, acc[rr]);
+          }
+        }
+      }
+    }
+  }
+  #pragma unroll
+  for (int rr = 0; rr < 2; ++rr)
+    for (int m = 16; m > 0; m >>= 1) acc[rr] += __shfl_xor_sync(0xffffffffu, acc[rr], m);
+  if (lane == 0 && (warp & 1)) { wsum[r0] = acc[0]; wsum[r0 + 1] = acc[1]; }
+  __syncthreads();
+  if (lane == 0 && !(warp & 1)) {
+    #pragma unroll
+    for (int rr = 0; rr < 2; ++rr) {
+      float v = acc[rr] + wsum[r0 + rr];
+      unsigned local = sa(&parts[rank * 4 + r0 + rr]), remote;
+      asm volatile("mapa.shared::cluster.u32 %0, %1, 0;" : "=r"(remote) : "r"(local));
+      asm volatile("st.shared::cluster.f32 [%0], %1;" :: "r"(remote), "f"(v) : "memory");
+    }
+  }
+  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+  if (rank == 0 && tid < 4 && row0 + tid < nrows) {
+    float v = 0.f;
+    #pragma unroll
+    for (int c = 0; c < CS; ++c) v += parts[c * 4 + tid];
+    y[row0 + tid] = v;
+  }
+}
+#define K(CS) \
+extern "C" __global__ void __cluster_dims__(CS, 1, 1) __launch_bounds__(128) mmvq_c##CS(float* y, const char* w, const char* x, int n, int k){ matvec_cluster<CS, false>(y, w, x, n, k); } \
+extern "C" __global__ void __cluster_dims__(CS, 1, 1) __launch_bounds__(128) linear_c##CS(float* y, const char* w, const char* x, int n, int k){ matvec_cluster<CS, true>(y, w, x, n, k); }
+K(1) K(2) K(4) K(8)
+'''
+CLUSTERS = (1, 2, 4, 8)
+
+
+def main():
+    ptx_dir = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else None
+    mod = cupy.RawModule(code=SRC, options=("-std=c++17", "-arch=sm_90"))
+    fns = {(kind, cs): mod.get_function(f"{kind}_c{cs}") for kind in ("mmvq", "linear") for cs in CLUSTERS}
+    llk = {}
+    if ptx_dir:
+        for name in ("mul_mat_vec_q", "linear_q8_0"):
+            llk[name] = cupy.RawModule(path=f"{ptx_dir}/{name}.ptx").get_function(name)
+    seed_mod = SeedModule(cupy, "sm_90")
+    L = CupyLauncher(cupy)
+    P = lambda t: np.uint64(t.data_ptr())
+    l2 = torch.cuda.get_device_properties(0).L2_cache_size
+    shapes = ((4096, 4096), (11008, 4096), (4096, 11008))
+    operands = {(N, K): random_mmvq_operands(N, K, N + K) for N, K in shapes}
+    for graph in (True, False):
+        timer = Timer(11, graph=graph)
+        copy_bw = copy_bandwidth(timer)
+        print(f"== {'graph' if graph else 'stream'} timing, copy {copy_bw / GB:.1f} GB/s")
+        for kind in ("mmvq", "linear"):
+            for N, K in shapes:
+                nb = K // 32
+                wb, xq, ref_q = operands[(N, K)]
+                if kind == "mmvq":
+                    xv, ref = xq, ref_q
+                else:  # f32 x; reference from the same weights
+                    g = torch.Generator(device="cuda")
+                    g.manual_seed(K)
+                    xv = torch.randn(K, device="cuda", generator=g)
+                    raw = wb.view(N, nb, 34)
+                    d = raw[:, :, :2].contiguous().view(torch.float16).double().view(N, nb)
+                    q = raw[:, :, 2:].contiguous().view(torch.int8).double()
+                    ref = ((q * xv.double().view(nb, 32)[None]).sum(-1) * d).sum(-1)
+                xbytes = nb * 36 if kind == "mmvq" else K * 4
+                floor = (N * nb * 34 + xbytes + N * 4) / copy_bw * 1e6
+                nsets = cdiv(4 * l2, N * nb * 34)
+                sets = [wb.view(-1)] + [wb.view(-1).clone() for _ in range(nsets - 1)]
+                y = torch.empty(N, device="cuda")
+                rows = []
+
+                def run(name, launch):
+                    y.fill_(float("nan"))
+                    launch(sets[0]); torch.cuda.synchronize()
+                    err = ((y.double() - ref).norm() / ref.norm()).item()
+                    t = timer.time([(lambda s=s: launch(s)) for s in sets])
+                    rows.append((name, t.median, err))
+
+                if kind == "mmvq":
+                    seed = seed_mod["mul_mat_vec_q8_0_q8_1"]
+                    run("seed", lambda s: L.launch(seed, (1, N, 1), (32, 1, 1), [P(s), P(xv), P(y), np.int32(K), np.int32(N)]))
+                    kept, rows_a_program = llk.get("mul_mat_vec_q"), 4
+                else:
+                    kept, rows_a_program = llk.get("linear_q8_0"), 8
+                if kept is not None:
+                    run("llk kept", lambda s: L.launch(kept, (cdiv(N, rows_a_program),), (128,),
+                                                       [P(y), P(s), P(xv), np.int32(N), np.int32(K)]))
+                for cs in CLUSTERS:
+                    fn = fns[(kind, cs)]
+                    run(f"cluster {cs}", lambda s, fn=fn, cs=cs: L.launch(
+                        fn, (cdiv(N, 4) * cs,), (128,), [P(y), P(s), P(xv), np.int32(N), np.int32(K)]))
+                t_ref = rows[0][1]
+                print(f"[{kind} {N}x{K}] floor {floor:.2f} us")
+                for name, t, err in rows:
+                    ok = "PASS" if err < 1e-4 else "FAIL"
+                    print(f"  {name:12s} {t:7.2f} us {100 * floor / t:5.1f}% of floor  {t_ref / t:4.2f}x {rows[0][0]}  err {err:.1e} {ok}")
+
+
+if __name__ == "__main__":
+    main()
