@@ -389,6 +389,25 @@ __device__ __forceinline__ unsigned sa(const void*p){return (unsigned)__cvta_gen
 '''
 
 
+def probe_runner(timer, weights, ref, y, rows):
+    """For the mat-vec probes: run(name, launch) poisons y, checks
+    launch(weights) against the float64 `ref` (relative error), then times
+    launch(copy) over copies of the weights that rotate them out of L2, and
+    appends (name, median us, error) to `rows`."""
+    l2 = torch.cuda.get_device_properties(0).L2_cache_size
+    flat = weights.view(-1)
+    sets = [flat] + [flat.clone() for _ in range(cdiv(4 * l2, flat.numel()) - 1)]
+
+    def run(name, launch):
+        y.fill_(float("nan"))
+        launch(sets[0])
+        torch.cuda.synchronize()
+        err = ((y.double() - ref).norm() / ref.norm()).item()
+        t = timer.time([(lambda s=s: launch(s)) for s in sets])
+        rows.append((name, t.median, err))
+    return run
+
+
 def random_mmvq_operands(N, K, seed):
     """Random q8_0 weights [N, K] and a q8_1 vector [K] on the GPU, with the
     float64 mul_mat_vec_q of them (the probes' inputs): (w uint8 [N, K/32*34],

@@ -26,7 +26,7 @@ import torch
 
 sys.path.insert(0, "bench/llama")
 from bench import (GB, PROBE_CUDA_PRELUDE, CupyLauncher, SeedModule, Timer, cdiv,  # noqa: E402
-                   copy_bandwidth, random_mmvq_operands)
+                   copy_bandwidth, probe_runner, random_mmvq_operands)
 
 SRC = PROBE_CUDA_PRELUDE + r'''
 __device__ __forceinline__ unsigned fshr(unsigned lo, unsigned hi, unsigned sh){return __funnelshift_r(lo, hi, sh);}
@@ -141,7 +141,6 @@ def main():
     seed_mod = SeedModule(cupy, "sm_90")
     L = CupyLauncher(cupy)
     P = lambda t: np.uint64(t.data_ptr())
-    l2 = torch.cuda.get_device_properties(0).L2_cache_size
     shapes = ((4096, 4096), (11008, 4096), (4096, 11008))
     operands = {(N, K): random_mmvq_operands(N, K, N + K) for N, K in shapes}
     for graph in (True, False):
@@ -164,17 +163,9 @@ def main():
                     ref = ((q * xv.double().view(nb, 32)[None]).sum(-1) * d).sum(-1)
                 xbytes = nb * 36 if kind == "mmvq" else K * 4
                 floor = (N * nb * 34 + xbytes + N * 4) / copy_bw * 1e6
-                nsets = cdiv(4 * l2, N * nb * 34)
-                sets = [wb.view(-1)] + [wb.view(-1).clone() for _ in range(nsets - 1)]
                 y = torch.empty(N, device="cuda")
                 rows = []
-
-                def run(name, launch):
-                    y.fill_(float("nan"))
-                    launch(sets[0]); torch.cuda.synchronize()
-                    err = ((y.double() - ref).norm() / ref.norm()).item()
-                    t = timer.time([(lambda s=s: launch(s)) for s in sets])
-                    rows.append((name, t.median, err))
+                run = probe_runner(timer, wb, ref, y, rows)
 
                 if kind == "mmvq":
                     seed = seed_mod["mul_mat_vec_q8_0_q8_1"]

@@ -26,7 +26,7 @@ import torch
 
 sys.path.insert(0, "bench/llama")
 from bench import (GB, PROBE_CUDA_PRELUDE, CupyLauncher, SeedModule, Timer, cdiv,  # noqa: E402
-                   copy_bandwidth, random_mmvq_operands)
+                   copy_bandwidth, probe_runner, random_mmvq_operands)
 
 SRC = PROBE_CUDA_PRELUDE + r'''
 #define R 4      // rows a program, one warp each
@@ -99,7 +99,6 @@ def main():
     seed_mod = SeedModule(cupy, "sm_90")
     L = CupyLauncher(cupy)
     P = lambda t: np.uint64(t.data_ptr())
-    l2 = torch.cuda.get_device_properties(0).L2_cache_size
     shapes = ((4096, 4096), (11008, 4096), (4096, 11008))
     operands = {(N, K): random_mmvq_operands(N, K, N + K) for N, K in shapes}  # both timings use them
     for graph in (False, True):
@@ -110,17 +109,9 @@ def main():
             nb = K // 32
             wb, xb, ref = operands[(N, K)]
             floor = (N * nb * 34 + nb * 36 + N * 4) / copy_bw * 1e6
-            nsets = cdiv(4 * l2, N * nb * 34)
-            sets = [wb.view(-1)] + [wb.view(-1).clone() for _ in range(nsets - 1)]
             y = torch.empty(N, device="cuda")
             rows = []
-
-            def run(name, launch):
-                y.fill_(float("nan"))
-                launch(sets[0]); torch.cuda.synchronize()
-                err = ((y.double() - ref).norm() / ref.norm()).item()
-                t = timer.time([(lambda s=s: launch(s)) for s in sets])
-                rows.append((name, t.median, err))
+            run = probe_runner(timer, wb, ref, y, rows)
 
             seed = seed_mod["mul_mat_vec_q8_0_q8_1"]
             run("seed", lambda s: L.launch(seed, (1, N, 1), (32, 1, 1), [P(s), P(xb), P(y), np.int32(K), np.int32(N)]))
