@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""Probe: do the q8_0 mat-vecs lack memory-level parallelism within a program?
+
+Runs ON THE GPU MACHINE (torch, cupy), from the repo root:
+
+    python3 bench/llama/matvec_staging_probe.py [PTX_DIR]
+
+Three hand-written forms of one program shape (4 rows x 32 blocks a K step,
+128 threads, 2 rows a thread, 16 quants a thread from two aligned 16-byte
+windows realigned with funnel shifts; dp4a for mul_mat_vec_q, prmt + fadd +
+ffma for linear_q8_0), differing only in when a step's loads are issued:
+  plain   - each row's loads follow the previous row's math (as
+            mmvq_cluster_probe's CS = 1)
+  hoisted - every load of the step first, then the math (as llk lowers it)
+  staged  - the step's windows, vector words and scales copied by cp.async
+            into a thread-private two-slot ring in shared memory: step k+1's
+            copies are in flight while step k computes, without the
+            registers a register double buffer costs (no barrier: each
+            thread reads only what it copied)
+beside the kept llk PTX and the seed-style mmvq, graph and stream timing.
+"""
+import sys
+
+import cupy
+import numpy as np
+import torch
+
+sys.path.insert(0, "bench/llama")
+from bench import (GB, PROBE_CUDA_PRELUDE, CupyLauncher, SeedModule, Timer, cdiv,  # noqa: E402
+                   copy_bandwidth, probe_runner, random_mmvq_operands)
+
+SRC = PROBE_CUDA_PRELUDE + r'''
+__device__ __forceinline__ unsigned pick(const unsigned* w, unsigned q, int i){
+  unsigned a = w[i], b = w[i + 1], c = w[i + 2], d = w[i + 3];
+  return q == 0 ? a : q == 1 ? b : q == 2 ? c : d;
+}
+__device__ __forceinline__ void realign(uint4 v0, uint4 v1, unsigned addr, unsigned out[4]){
+  unsigned w[8] = {v0.x, v0.y, v0.z, v0.w, v1.x, v1.y, v1.z, v1.w};
+  unsigned off = addr & 15, q = off >> 2, sh = (off & 3) * 8;
+  #pragma unroll
+  for (int i = 0; i < 4; ++i) out[i] = __funnelshift_r(pick(w, q, i), pick(w, q, i + 1), sh);
+}
+__device__ __forceinline__ float i8f(unsigned word, int byte){
+  return __uint_as_float(__byte_perm(word ^ 0x80808080u, 0x4B000000u, 0x7650 | byte)) - 8388736.0f;
+}
+__device__ __forceinline__ float half_of(unsigned word, unsigned addr){
+  return h2f((half_t)((addr & 2) ? word >> 16 : word & 0xffff));
+}
+__device__ __forceinline__ uint4 ldg16(const char* p){
+  uint4 v; asm volatile("ld.global.L1::evict_first.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p)); return v;
+}
+__device__ __forceinline__ void cp16(void* dst, const void* src, bool on){
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(sa(dst)), "l"(src), "r"(on ? 16 : 0) : "memory");
+}
+__device__ __forceinline__ void cp4(void* dst, const void* src, bool on){
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" :: "r"(sa(dst)), "l"(src), "r"(on ? 4 : 0) : "memory");
+}
+
+// One step's operands of a thread, however they arrived.
+struct Step { uint4 win[4]; uint4 xv[4]; unsigned xw[4]; unsigned dw[2]; unsigned xdw; };
+
+template <bool LINEAR>
+__device__ __forceinline__ void math(const Step& s, const unsigned addr[2], const unsigned daddr[2], bool ok[2], float acc[2]){
+  #pragma unroll
+  for (int rr = 0; rr < 2; ++rr) {
+    if (!ok[rr]) continue;
+    unsigned qw[4]; realign(s.win[2 * rr], s.win[2 * rr + 1], addr[rr], qw);
+    float d = half_of(s.dw[rr], daddr[rr]);
+    if (LINEAR) {
+      const float* xf = (const float*)s.xv;
+      float t = 0.f;
+      #pragma unroll
+      for (int i = 0; i < 16; ++i) t = fmaf(i8f(qw[i / 4], i % 4), xf[i], t);
+      acc[rr] = fmaf(d, t, acc[rr]);
+    } else {
+      int t = 0;
+      #pragma unroll
+      for (int i = 0; i < 4; ++i) t = dp4a((int)qw[i], (int)s.xw[i], t);
+      acc[rr] = fmaf(d * h2f((half_t)(s.xdw & 0xffff)), (float)t, acc[rr]);
+    }
+  }
+}
+
+template <int MODE, bool LINEAR>  // MODE 0 plain, 1 hoisted, 2 staged
+__device__ void matvec(float* __restrict__ y, const char* __restrict__ w, const char* __restrict__ x, int nrows, int ncols){
+  constexpr int N16 = LINEAR ? 8 : 4, N4 = LINEAR ? 2 : 7;  // 16- and 4-byte pieces a thread, a step
+  __shared__ uint4 ring16[MODE == 2 ? 2 * N16 * 128 : 1];
+  __shared__ unsigned ring4[MODE == 2 ? 2 * N4 * 128 : 1];
+  __shared__ float wsum[4];
+  const int nb = ncols / 32, rb = nb * 34, row0 = blockIdx.x * 4;
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  const int b = (warp & 1) * 16 + lane / 2, h = lane & 1, r0 = (warp >> 1) * 2;
+  const int steps = (nb + 31) / 32;
+  float acc[2] = {0.f, 0.f};
+  // The step's addresses: run start (realigned), its two windows, the scale's word.
+  auto where = [&](int k, int rr, const char*& lo, const char*& hi, unsigned& addr, const char*& dword, unsigned& daddr, bool& ok) {
+    int blk = k * 32 + b, row = row0 + r0 + rr;
+    ok = blk < nb && row < nrows;
+    const char* bp = w + (long)min(row, nrows - 1) * rb + 34L * min(blk, nb - 1);
+    unsigned long long a = (unsigned long long)(bp + 2 + 16 * h);
+    lo = (const char*)(a & ~15ull); hi = (const char*)((a + 15) & ~15ull); addr = (unsigned)a;
+    dword = (const char*)((unsigned long long)bp & ~3ull); daddr = (unsigned)(unsigned long long)bp;
+  };
+  auto xat = [&](int k) { int blk = min(k * 32 + b, nb - 1); return LINEAR ? x + 4 * (32 * blk + 16 * h) : x + 36 * blk; };
+  if (MODE < 2) {
+    for (int k = 0; k < steps; ++k) {
+      Step s; unsigned addr[2], daddr[2]; bool ok[2]; const char* xp = xat(k);
+      if (LINEAR) for (int i = 0; i < 4; ++i) s.xv[i] = *(const uint4*)(xp + 16 * i);
+      else { for (int i = 0; i < 4; ++i) s.xw[i] = *(const unsigned*)(xp + 4 + 16 * h + 4 * i); s.xdw = *(const unsigned*)xp; }
+      if (MODE == 1) {
+        #pragma unroll
+        for (int rr = 0; rr < 2; ++rr) {
+          const char *lo, *hi, *dp;
+          where(k, rr, lo, hi, addr[rr], dp, daddr[rr], ok[rr]);
+          s.win[2 * rr] = ldg16(lo); s.win[2 * rr + 1] = ldg16(hi); s.dw[rr] = *(const unsigned*)dp;
+        }
+        math<LINEAR>(s, addr, daddr, ok, acc);
+      } else {
+        #pragma unroll
+        for (int rr = 0; rr < 2; ++rr) {
+          const char *lo, *hi, *dp;
+          where(k, rr, lo, hi, addr[rr], dp, daddr[rr], ok[rr]);
+          if (!ok[rr]) continue;
+          s.win[2 * rr] = ldg16(lo); s.win[2 * rr + 1] = ldg16(hi); s.dw[rr] = *(const unsigned*)dp;
+          bool one[2] = {rr == 0, rr == 1};
+          math<LINEAR>(s, addr, daddr, one, acc);
+        }
+      }
+    }
+  } else {
+    auto slot16 = [&](int slot, int i) { return &ring16[(slot * N16 + i) * 128 + tid]; };
+    auto slot4 = [&](int slot, int i) { return &ring4[(slot * N4 + i) * 128 + tid]; };
+    auto issue = [&](int k) {
+      int slot = k & 1; bool any = k * 32 + b < nb; const char* xp = xat(k);
+      #pragma unroll
+      for (int rr = 0; rr < 2; ++rr) {
+        const char *lo, *hi, *dp; unsigned a, da; bool ok;
+        where(k, rr, lo, hi, a, dp, da, ok);
+        cp16(slot16(slot, 2 * rr), lo, ok); cp16(slot16(slot, 2 * rr + 1), hi, ok); cp4(slot4(slot, rr), dp, ok);
+      }
+      if (LINEAR) { for (int i = 0; i < 4; ++i) cp16(slot16(slot, 4 + i), xp + 16 * i, any); }
+      else { for (int i = 0; i < 4; ++i) cp4(slot4(slot, 2 + i), xp + 4 + 16 * h + 4 * i, any); cp4(slot4(slot, 6), xp, any); }
+      asm volatile("cp.async.commit_group;" ::: "memory");
+    };
+    issue(0);
+    for (int k = 0; k < steps; ++k) {
+      if (k + 1 < steps) issue(k + 1); else asm volatile("cp.async.commit_group;" ::: "memory");
+      asm volatile("cp.async.wait_group 1;" ::: "memory");
+      int slot = k & 1; Step s; unsigned addr[2], daddr[2]; bool ok[2];
+      #pragma unroll
+      for (int rr = 0; rr < 2; ++rr) {
+        const char *lo, *hi, *dp;
+        where(k, rr, lo, hi, addr[rr], dp, daddr[rr], ok[rr]);
+        s.win[2 * rr] = *slot16(slot, 2 * rr); s.win[2 * rr + 1] = *slot16(slot, 2 * rr + 1); s.dw[rr] = *slot4(slot, rr);
+      }
+      if (LINEAR) for (int i = 0; i < 4; ++i) s.xv[i] = *slot16(slot, 4 + i);
+      else { for (int i = 0; i < 4; ++i) s.xw[i] = *slot4(slot, 2 + i); s.xdw = *slot4(slot, 6); }
+      math<LINEAR>(s, addr, daddr, ok, acc);
+    }
+  }
+  #pragma unroll
+  for (int rr = 0; rr < 2; ++rr)
+    for (int m = 16; m > 0; m >>= 1) acc[rr] += __shfl_xor_sync(0xffffffffu, acc[rr], m);
+  if (lane == 0 && (warp & 1)) { wsum[r0] = acc[0]; wsum[r0 + 1] = acc[1]; }
+  __syncthreads();
+  if (lane == 0 && !(warp & 1))
+    for (int rr = 0; rr < 2; ++rr)
+      if (row0 + r0 + rr < nrows) y[row0 + r0 + rr] = acc[rr] + wsum[r0 + rr];
+}
+#define K(M) \
+extern "C" __global__ void __launch_bounds__(128) mmvq_m##M(float* y, const char* w, const char* x, int n, int k){ matvec<M, false>(y, w, x, n, k); } \
+extern "C" __global__ void __launch_bounds__(128) linear_m##M(float* y, const char* w, const char* x, int n, int k){ matvec<M, true>(y, w, x, n, k); }
+K(0) K(1) K(2)
+'''
+MODES = ("plain", "hoisted", "staged")
+
+
+def main():
+    ptx_dir = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else None
+    mod = cupy.RawModule(code=SRC, options=("-std=c++17", "-arch=sm_90"))
+    fns = {(kind, m): mod.get_function(f"{kind}_m{m}") for kind in ("mmvq", "linear") for m in range(3)}
+    llk = {}
+    if ptx_dir:
+        for name in ("mul_mat_vec_q", "linear_q8_0"):
+            llk[name] = cupy.RawModule(path=f"{ptx_dir}/{name}.ptx").get_function(name)
+    seed_mod = SeedModule(cupy, "sm_90")
+    L = CupyLauncher(cupy)
+    P = lambda t: np.uint64(t.data_ptr())
+    shapes = ((4096, 4096), (11008, 4096), (4096, 11008))
+    operands = {(N, K): random_mmvq_operands(N, K, N + K) for N, K in shapes}
+    for graph in (True, False):
+        timer = Timer(11, graph=graph)
+        copy_bw = copy_bandwidth(timer)
+        print(f"== {'graph' if graph else 'stream'} timing, copy {copy_bw / GB:.1f} GB/s")
+        for kind in ("mmvq", "linear"):
+            for N, K in shapes:
+                nb = K // 32
+                wb, xq, ref_q = operands[(N, K)]
+                if kind == "mmvq":
+                    xv, ref = xq, ref_q
+                else:
+                    g = torch.Generator(device="cuda")
+                    g.manual_seed(K)
+                    xv = torch.randn(K, device="cuda", generator=g)
+                    raw = wb.view(N, nb, 34)
+                    d = raw[:, :, :2].contiguous().view(torch.float16).double().view(N, nb)
+                    q = raw[:, :, 2:].contiguous().view(torch.int8).double()
+                    ref = ((q * xv.double().view(nb, 32)[None]).sum(-1) * d).sum(-1)
+                xbytes = nb * 36 if kind == "mmvq" else K * 4
+                floor = (N * nb * 34 + xbytes + N * 4) / copy_bw * 1e6
+                y = torch.empty(N, device="cuda")
+                rows = []
+                run = probe_runner(timer, wb, ref, y, rows)
+                if kind == "mmvq":
+                    seed = seed_mod["mul_mat_vec_q8_0_q8_1"]
+                    run("seed", lambda s: L.launch(seed, (1, N, 1), (32, 1, 1), [P(s), P(xv), P(y), np.int32(K), np.int32(N)]))
+                    kept, rows_a_program = llk.get("mul_mat_vec_q"), 4
+                else:
+                    kept, rows_a_program = llk.get("linear_q8_0"), 8
+                if kept is not None:
+                    run("llk kept", lambda s: L.launch(kept, (cdiv(N, rows_a_program),), (128,),
+                                                       [P(y), P(s), P(xv), np.int32(N), np.int32(K)]))
+                for m, name in enumerate(MODES):
+                    fn = fns[(kind, m)]
+                    run(name, lambda s, fn=fn: L.launch(fn, (cdiv(N, 4),), (128,),
+                                                        [P(y), P(s), P(xv), np.int32(N), np.int32(K)]))
+                t_ref = rows[0][1]
+                print(f"[{kind} {N}x{K}] floor {floor:.2f} us")
+                for name, t, err in rows:
+                    ok = "PASS" if err < 1e-4 else "FAIL"
+                    print(f"  {name:10s} {t:7.2f} us {100 * floor / t:5.1f}% of floor  {t_ref / t:4.2f}x {rows[0][0]}  err {err:.1e} {ok}")
+
+
+if __name__ == "__main__":
+    main()
