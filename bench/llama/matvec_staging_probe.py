@@ -49,8 +49,13 @@ __device__ __forceinline__ float half_of(unsigned word, unsigned addr){
 __device__ __forceinline__ uint4 ldg16(const char* p){
   uint4 v; asm volatile("ld.global.L1::evict_first.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p)); return v;
 }
+// .cg (L2 only) for the weights, read once; .ca for the vector, which every
+// program on an SM reads (through L2 alone, all SMs would hammer the slices
+// holding it).
+template <bool L1 = false>
 __device__ __forceinline__ void cp16(void* dst, const void* src, bool on){
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(sa(dst)), "l"(src), "r"(on ? 16 : 0) : "memory");
+  if (L1) asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;" :: "r"(sa(dst)), "l"(src), "r"(on ? 16 : 0) : "memory");
+  else asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(sa(dst)), "l"(src), "r"(on ? 16 : 0) : "memory");
 }
 __device__ __forceinline__ void cp4(void* dst, const void* src, bool on){
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" :: "r"(sa(dst)), "l"(src), "r"(on ? 4 : 0) : "memory");
@@ -138,7 +143,7 @@ __device__ void matvec(float* __restrict__ y, const char* __restrict__ w, const 
         where(k, rr, lo, hi, a, dp, da, ok);
         cp16(slot16(slot, 2 * rr), lo, ok); cp16(slot16(slot, 2 * rr + 1), hi, ok); cp4(slot4(slot, rr), dp, ok);
       }
-      if (LINEAR) { for (int i = 0; i < 4; ++i) cp16(slot16(slot, 4 + i), xp + 16 * i, any); }
+      if (LINEAR) { for (int i = 0; i < 4; ++i) cp16<true>(slot16(slot, 4 + i), xp + 16 * i, any); }
       else { for (int i = 0; i < 4; ++i) cp4(slot4(slot, 2 + i), xp + 4 + 16 * h + 4 * i, any); cp4(slot4(slot, 6), xp, any); }
       asm volatile("cp.async.commit_group;" ::: "memory");
     };
