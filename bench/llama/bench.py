@@ -408,6 +408,63 @@ def probe_runner(timer, weights, ref, y, rows):
     return run
 
 
+def matvec_probe_table(cupy, ptx_dir, variants):
+    """For the hand-written mat-vec probes: graph then stream timing of each
+    variant beside the seed-style mmvq and the kept llk PTX (PTX_DIR, if
+    given), checked against float64, at the three Llama-2 7B shapes.
+    `variants` maps "mmvq" (q8_1 vector) and "linear" (f32 vector) to
+    [(name, kernel, programs(N))]; a kernel takes (y, w, x, n_rows, n_cols)
+    and runs 128 threads a program."""
+    llk = {}
+    if ptx_dir:
+        for name in ("mul_mat_vec_q", "linear_q8_0"):
+            llk[name] = cupy.RawModule(path=f"{ptx_dir}/{name}.ptx").get_function(name)
+    seed = SeedModule(cupy, "sm_90")["mul_mat_vec_q8_0_q8_1"]
+    L = CupyLauncher(cupy)
+    P = lambda t: np.uint64(t.data_ptr())
+    shapes = ((4096, 4096), (11008, 4096), (4096, 11008))
+    operands = {(N, K): random_mmvq_operands(N, K, N + K) for N, K in shapes}
+    for graph in (True, False):
+        timer = Timer(11, graph=graph)
+        copy_bw = copy_bandwidth(timer)
+        print(f"== {'graph' if graph else 'stream'} timing, copy {copy_bw / GB:.1f} GB/s")
+        for kind in ("mmvq", "linear"):
+            for N, K in shapes:
+                nb = K // 32
+                wb, xq, ref_q = operands[(N, K)]
+                if kind == "mmvq":
+                    xv, ref = xq, ref_q
+                else:  # an f32 vector against the same weights
+                    g = torch.Generator(device="cuda")
+                    g.manual_seed(K)
+                    xv = torch.randn(K, device="cuda", generator=g)
+                    raw = wb.view(N, nb, 34)
+                    d = raw[:, :, :2].contiguous().view(torch.float16).double().view(N, nb)
+                    q = raw[:, :, 2:].contiguous().view(torch.int8).double()
+                    ref = ((q * xv.double().view(nb, 32)[None]).sum(-1) * d).sum(-1)
+                xbytes = nb * 36 if kind == "mmvq" else K * 4
+                floor = (N * nb * 34 + xbytes + N * 4) / copy_bw * 1e6
+                y = torch.empty(N, device="cuda")
+                rows = []
+                run = probe_runner(timer, wb, ref, y, rows)
+                args = lambda s: [P(y), P(s), P(xv), np.int32(N), np.int32(K)]
+                if kind == "mmvq":
+                    run("seed", lambda s: L.launch(seed, (1, N, 1), (32, 1, 1),
+                                                   [P(s), P(xv), P(y), np.int32(K), np.int32(N)]))
+                    kept, rows_a_program = llk.get("mul_mat_vec_q"), 4
+                else:
+                    kept, rows_a_program = llk.get("linear_q8_0"), 8
+                if kept is not None:
+                    run("llk kept", lambda s: L.launch(kept, (cdiv(N, rows_a_program),), (128,), args(s)))
+                for name, fn, programs in variants[kind]:
+                    run(name, lambda s, fn=fn, programs=programs: L.launch(fn, (programs(N),), (128,), args(s)))
+                print(f"[{kind} {N}x{K}] floor {floor:.2f} us")
+                for name, t, err in rows:
+                    ok = "PASS" if err < 1e-4 else "FAIL"
+                    print(f"  {name:12s} {t:7.2f} us {100 * floor / t:5.1f}% of floor  "
+                          f"{rows[0][1] / t:4.2f}x {rows[0][0]}  err {err:.1e} {ok}")
+
+
 def random_mmvq_operands(N, K, seed):
     """Random q8_0 weights [N, K] and a q8_1 vector [K] on the GPU, with the
     float64 mul_mat_vec_q of them (the probes' inputs): (w uint8 [N, K/32*34],

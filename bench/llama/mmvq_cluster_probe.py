@@ -21,12 +21,9 @@ timing) beside the kept llk PTX and the seed-style kernels.
 import sys
 
 import cupy
-import numpy as np
-import torch
 
 sys.path.insert(0, "bench/llama")
-from bench import (GB, PROBE_CUDA_PRELUDE, CupyLauncher, SeedModule, Timer, cdiv,  # noqa: E402
-                   copy_bandwidth, probe_runner, random_mmvq_operands)
+from bench import PROBE_CUDA_PRELUDE, cdiv, matvec_probe_table  # noqa: E402
 
 SRC = PROBE_CUDA_PRELUDE + r'''
 __device__ __forceinline__ unsigned fshr(unsigned lo, unsigned hi, unsigned sh){return __funnelshift_r(lo, hi, sh);}
@@ -133,58 +130,9 @@ CLUSTERS = (1, 2, 4, 8)
 def main():
     ptx_dir = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else None
     mod = cupy.RawModule(code=SRC, options=("-std=c++17", "-arch=sm_90"))
-    fns = {(kind, cs): mod.get_function(f"{kind}_c{cs}") for kind in ("mmvq", "linear") for cs in CLUSTERS}
-    llk = {}
-    if ptx_dir:
-        for name in ("mul_mat_vec_q", "linear_q8_0"):
-            llk[name] = cupy.RawModule(path=f"{ptx_dir}/{name}.ptx").get_function(name)
-    seed_mod = SeedModule(cupy, "sm_90")
-    L = CupyLauncher(cupy)
-    P = lambda t: np.uint64(t.data_ptr())
-    shapes = ((4096, 4096), (11008, 4096), (4096, 11008))
-    operands = {(N, K): random_mmvq_operands(N, K, N + K) for N, K in shapes}
-    for graph in (True, False):
-        timer = Timer(11, graph=graph)
-        copy_bw = copy_bandwidth(timer)
-        print(f"== {'graph' if graph else 'stream'} timing, copy {copy_bw / GB:.1f} GB/s")
-        for kind in ("mmvq", "linear"):
-            for N, K in shapes:
-                nb = K // 32
-                wb, xq, ref_q = operands[(N, K)]
-                if kind == "mmvq":
-                    xv, ref = xq, ref_q
-                else:  # f32 x; reference from the same weights
-                    g = torch.Generator(device="cuda")
-                    g.manual_seed(K)
-                    xv = torch.randn(K, device="cuda", generator=g)
-                    raw = wb.view(N, nb, 34)
-                    d = raw[:, :, :2].contiguous().view(torch.float16).double().view(N, nb)
-                    q = raw[:, :, 2:].contiguous().view(torch.int8).double()
-                    ref = ((q * xv.double().view(nb, 32)[None]).sum(-1) * d).sum(-1)
-                xbytes = nb * 36 if kind == "mmvq" else K * 4
-                floor = (N * nb * 34 + xbytes + N * 4) / copy_bw * 1e6
-                y = torch.empty(N, device="cuda")
-                rows = []
-                run = probe_runner(timer, wb, ref, y, rows)
-
-                if kind == "mmvq":
-                    seed = seed_mod["mul_mat_vec_q8_0_q8_1"]
-                    run("seed", lambda s: L.launch(seed, (1, N, 1), (32, 1, 1), [P(s), P(xv), P(y), np.int32(K), np.int32(N)]))
-                    kept, rows_a_program = llk.get("mul_mat_vec_q"), 4
-                else:
-                    kept, rows_a_program = llk.get("linear_q8_0"), 8
-                if kept is not None:
-                    run("llk kept", lambda s: L.launch(kept, (cdiv(N, rows_a_program),), (128,),
-                                                       [P(y), P(s), P(xv), np.int32(N), np.int32(K)]))
-                for cs in CLUSTERS:
-                    fn = fns[(kind, cs)]
-                    run(f"cluster {cs}", lambda s, fn=fn, cs=cs: L.launch(
-                        fn, (cdiv(N, 4) * cs,), (128,), [P(y), P(s), P(xv), np.int32(N), np.int32(K)]))
-                t_ref = rows[0][1]
-                print(f"[{kind} {N}x{K}] floor {floor:.2f} us")
-                for name, t, err in rows:
-                    ok = "PASS" if err < 1e-4 else "FAIL"
-                    print(f"  {name:12s} {t:7.2f} us {100 * floor / t:5.1f}% of floor  {t_ref / t:4.2f}x {rows[0][0]}  err {err:.1e} {ok}")
+    variants = {kind: [(f"cluster {cs}", mod.get_function(f"{kind}_c{cs}"), lambda N, cs=cs: cdiv(N, 4) * cs)
+                       for cs in CLUSTERS] for kind in ("mmvq", "linear")}
+    matvec_probe_table(cupy, ptx_dir, variants)
 
 
 if __name__ == "__main__":
