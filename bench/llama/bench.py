@@ -386,6 +386,27 @@ typedef unsigned short half_t;
 __device__ __forceinline__ float h2f(half_t h){float f;asm("cvt.f32.f16 %0, %1;":"=f"(f):"h"(h));return f;}
 __device__ __forceinline__ int dp4a(int a,int b,int c){int d;asm("dp4a.s32.s32 %0, %1, %2, %3;":"=r"(d):"r"(a),"r"(b),"r"(c));return d;}
 __device__ __forceinline__ unsigned sa(const void*p){return (unsigned)__cvta_generic_to_shared(p);}
+// Word q + i of w, for q in 0..3, by selects (no local memory).
+__device__ __forceinline__ unsigned pick(const unsigned* w, unsigned q, int i){
+  unsigned a = w[i], b = w[i + 1], c = w[i + 2], d = w[i + 3];
+  return q == 0 ? a : q == 1 ? b : q == 2 ? c : d;
+}
+// The 16 bytes at addr (2-byte aligned) as 4 words, out of the aligned
+// 16-byte windows v0, v1 that hold their first and last byte (as llk lowers
+// a run of 34-byte q8_0 blocks' quants).
+__device__ __forceinline__ void realign(uint4 v0, uint4 v1, unsigned addr, unsigned out[4]){
+  unsigned w[8] = {v0.x, v0.y, v0.z, v0.w, v1.x, v1.y, v1.z, v1.w};
+  unsigned off = addr & 15, q = off >> 2, sh = (off & 3) * 8;
+  #pragma unroll
+  for (int i = 0; i < 4; ++i) out[i] = __funnelshift_r(pick(w, q, i), pick(w, q, i + 1), sh);
+}
+__device__ __forceinline__ uint4 ldg16(const char* p){
+  uint4 v; asm volatile("ld.global.L1::evict_first.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p)); return v;
+}
+// byte `byte` of a word of int8 as f32: (0x4B000000 | (q ^ 0x80)) - (2^23 + 128), prmt + fadd.
+__device__ __forceinline__ float i8f(unsigned word, int byte){
+  return __uint_as_float(__byte_perm(word ^ 0x80808080u, 0x4B000000u, 0x7650 | byte)) - 8388736.0f;
+}
 '''
 
 
@@ -395,6 +416,7 @@ def probe_runner(timer, weights, ref, y, rows):
     launch(copy) over copies of the weights that rotate them out of L2, and
     appends (name, median us, error) to `rows`."""
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
+    ref = ref.cpu()  # rel_err compares on the host
     flat = weights.view(-1)
     sets = [flat] + [flat.clone() for _ in range(cdiv(4 * l2, flat.numel()) - 1)]
 
@@ -402,7 +424,7 @@ def probe_runner(timer, weights, ref, y, rows):
         y.fill_(float("nan"))
         launch(sets[0])
         torch.cuda.synchronize()
-        err = ((y.double() - ref).norm() / ref.norm()).item()
+        err = rel_err(y, ref)[0]
         t = timer.time([(lambda s=s: launch(s)) for s in sets])
         rows.append((name, t.median, err))
     return run
@@ -423,7 +445,18 @@ def matvec_probe_table(cupy, ptx_dir, variants):
     L = CupyLauncher(cupy)
     P = lambda t: np.uint64(t.data_ptr())
     shapes = ((4096, 4096), (11008, 4096), (4096, 11008))
-    operands = {(N, K): random_mmvq_operands(N, K, N + K) for N, K in shapes}
+    operands = {}  # (kind, N, K) -> weights, vector, float64 reference; both timings use them
+    for N, K in shapes:
+        nb = K // 32
+        wb, xq, ref_q = random_mmvq_operands(N, K, N + K)
+        operands[("mmvq", N, K)] = (wb, xq, ref_q)
+        g = torch.Generator(device="cuda")  # an f32 vector against the same weights
+        g.manual_seed(K)
+        xf = torch.randn(K, device="cuda", generator=g)
+        raw = wb.view(N, nb, 34)
+        d = raw[:, :, :2].contiguous().view(torch.float16).double().view(N, nb)
+        q = raw[:, :, 2:].contiguous().view(torch.int8).double()
+        operands[("linear", N, K)] = (wb, xf, ((q * xf.double().view(nb, 32)[None]).sum(-1) * d).sum(-1))
     for graph in (True, False):
         timer = Timer(11, graph=graph)
         copy_bw = copy_bandwidth(timer)
@@ -431,17 +464,7 @@ def matvec_probe_table(cupy, ptx_dir, variants):
         for kind in ("mmvq", "linear"):
             for N, K in shapes:
                 nb = K // 32
-                wb, xq, ref_q = operands[(N, K)]
-                if kind == "mmvq":
-                    xv, ref = xq, ref_q
-                else:  # an f32 vector against the same weights
-                    g = torch.Generator(device="cuda")
-                    g.manual_seed(K)
-                    xv = torch.randn(K, device="cuda", generator=g)
-                    raw = wb.view(N, nb, 34)
-                    d = raw[:, :, :2].contiguous().view(torch.float16).double().view(N, nb)
-                    q = raw[:, :, 2:].contiguous().view(torch.int8).double()
-                    ref = ((q * xv.double().view(nb, 32)[None]).sum(-1) * d).sum(-1)
+                wb, xv, ref = operands[(kind, N, K)]
                 xbytes = nb * 36 if kind == "mmvq" else K * 4
                 floor = (N * nb * 34 + xbytes + N * 4) / copy_bw * 1e6
                 y = torch.empty(N, device="cuda")

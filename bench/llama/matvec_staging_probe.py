@@ -27,24 +27,8 @@ sys.path.insert(0, "bench/llama")
 from bench import PROBE_CUDA_PRELUDE, cdiv, matvec_probe_table  # noqa: E402
 
 SRC = PROBE_CUDA_PRELUDE + r'''
-__device__ __forceinline__ unsigned pick(const unsigned* w, unsigned q, int i){
-  unsigned a = w[i], b = w[i + 1], c = w[i + 2], d = w[i + 3];
-  return q == 0 ? a : q == 1 ? b : q == 2 ? c : d;
-}
-__device__ __forceinline__ void realign(uint4 v0, uint4 v1, unsigned addr, unsigned out[4]){
-  unsigned w[8] = {v0.x, v0.y, v0.z, v0.w, v1.x, v1.y, v1.z, v1.w};
-  unsigned off = addr & 15, q = off >> 2, sh = (off & 3) * 8;
-  #pragma unroll
-  for (int i = 0; i < 4; ++i) out[i] = __funnelshift_r(pick(w, q, i), pick(w, q, i + 1), sh);
-}
-__device__ __forceinline__ float i8f(unsigned word, int byte){
-  return __uint_as_float(__byte_perm(word ^ 0x80808080u, 0x4B000000u, 0x7650 | byte)) - 8388736.0f;
-}
 __device__ __forceinline__ float half_of(unsigned word, unsigned addr){
   return h2f((half_t)((addr & 2) ? word >> 16 : word & 0xffff));
-}
-__device__ __forceinline__ uint4 ldg16(const char* p){
-  uint4 v; asm volatile("ld.global.L1::evict_first.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p)); return v;
 }
 // .cg (L2 only) for the weights, read once; .ca for the vector, which every
 // program on an SM reads (through L2 alone, all SMs would hammer the slices

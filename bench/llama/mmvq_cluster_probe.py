@@ -26,28 +26,11 @@ sys.path.insert(0, "bench/llama")
 from bench import PROBE_CUDA_PRELUDE, cdiv, matvec_probe_table  # noqa: E402
 
 SRC = PROBE_CUDA_PRELUDE + r'''
-__device__ __forceinline__ unsigned fshr(unsigned lo, unsigned hi, unsigned sh){return __funnelshift_r(lo, hi, sh);}
-__device__ __forceinline__ unsigned pick(const unsigned* w, unsigned q, int i){
-  // w[q + i] for q in 0..3 without local memory
-  unsigned a = w[i], b = w[i + 1], c = w[i + 2], d = w[i + 3];
-  return q == 0 ? a : q == 1 ? b : q == 2 ? c : d;
-}
-// 16 quants at p (2-byte aligned) as 4 words, from two aligned 16-byte loads.
+// 16 quants at p (2-byte aligned): the two aligned windows holding their
+// first and last byte, realigned.
 __device__ __forceinline__ void load16(const char* p, unsigned out[4]){
   unsigned long long a = (unsigned long long)p;
-  const uint4* base = (const uint4*)(a & ~15ull);
-  unsigned off = (unsigned)(a & 15), q = off >> 2, sh = (off & 3) * 8;
-  uint4 v0, v1;
-  asm volatile("ld.global.L1::evict_first.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v0.x), "=r"(v0.y), "=r"(v0.z), "=r"(v0.w) : "l"(base));
-  asm volatile("ld.global.L1::evict_first.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v1.x), "=r"(v1.y), "=r"(v1.z), "=r"(v1.w) : "l"(base + 1));
-  unsigned w[8] = {v0.x, v0.y, v0.z, v0.w, v1.x, v1.y, v1.z, v1.w};
-  #pragma unroll
-  for (int i = 0; i < 4; ++i) out[i] = fshr(pick(w, q, i), pick(w, q, i + 1), sh);
-}
-__device__ __forceinline__ float i8f(unsigned word, int byte){
-  // (0x4B000000 | (q ^ 0x80)) - (2^23 + 128): the prmt + fadd conversion
-  unsigned u = __byte_perm(word ^ 0x80808080u, 0x4B000000u, 0x7650 | byte);
-  return __uint_as_float(u) - 8388736.0f;
+  realign(ldg16((const char*)(a & ~15ull)), ldg16((const char*)((a + 15) & ~15ull)), (unsigned)a, out);
 }
 
 template <int CS, bool LINEAR>
