@@ -435,8 +435,8 @@ def matvec_probe_table(cupy, ptx_dir, variants):
     variant beside the seed-style mmvq and the kept llk PTX (PTX_DIR, if
     given), checked against float64, at the three Llama-2 7B shapes.
     `variants` maps "mmvq" (q8_1 vector) and "linear" (f32 vector) to
-    [(name, kernel, programs(N))]; a kernel takes (y, w, x, n_rows, n_cols)
-    and runs 128 threads a program."""
+    [(name, kernel, programs(N)[, threads])]; a kernel takes (y, w, x,
+    n_rows, n_cols) and runs `threads` (128 unless given) a program."""
     llk = {}
     if ptx_dir:
         for name in ("mul_mat_vec_q", "linear_q8_0"):
@@ -461,7 +461,7 @@ def matvec_probe_table(cupy, ptx_dir, variants):
         timer = Timer(11, graph=graph)
         copy_bw = copy_bandwidth(timer)
         print(f"== {'graph' if graph else 'stream'} timing, copy {copy_bw / GB:.1f} GB/s")
-        for kind in ("mmvq", "linear"):
+        for kind in (k for k in ("mmvq", "linear") if k in variants):
             for N, K in shapes:
                 nb = K // 32
                 wb, xv, ref = operands[(kind, N, K)]
@@ -479,8 +479,9 @@ def matvec_probe_table(cupy, ptx_dir, variants):
                     kept, rows_a_program = llk.get("linear_q8_0"), 8
                 if kept is not None:
                     run("llk kept", lambda s: L.launch(kept, (cdiv(N, rows_a_program),), (128,), args(s)))
-                for name, fn, programs in variants[kind]:
-                    run(name, lambda s, fn=fn, programs=programs: L.launch(fn, (programs(N),), (128,), args(s)))
+                for name, fn, programs, *threads in variants[kind]:
+                    run(name, lambda s, fn=fn, programs=programs, t=(threads or [128])[0]:
+                        L.launch(fn, (programs(N),), (t,), args(s)))
                 print(f"[{kind} {N}x{K}] floor {floor:.2f} us")
                 for name, t, err in rows:
                     ok = "PASS" if err < 1e-4 else "FAIL"
