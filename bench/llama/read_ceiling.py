@@ -51,6 +51,50 @@ __device__ void read_words(const uint4 *__restrict__ p, long n, unsigned *out) {
 }
 extern "C" __global__ void read_u1(const uint4 *p, long n, unsigned *out) { read_words<1>(p, n, out); }
 extern "C" __global__ void read_u4(const uint4 *p, long n, unsigned *out) { read_words<4>(p, n, out); }
+
+// The q8_0 weights of n_rows x n_cols as the kept mul_mat_vec_q reads them
+// (4 rows x 32 blocks a K step, 128 threads, 2 rows a thread: the two
+// aligned 16-byte windows holding each 16-quant run), nothing else done.
+extern "C" __global__ void __launch_bounds__(128) read_mmvq_steps(const char *w, int nrows, int ncols, unsigned *out) {
+  const int nb = ncols / 32, row0 = blockIdx.x * 4, warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int b = (warp & 1) * 16 + lane / 2, h = lane & 1, r0 = (warp >> 1) * 2;
+  const long rb = (long)nb * 34;
+  unsigned acc = 0;
+  for (int kb = 0; kb < nb; kb += 32) {
+    uint4 v[4];
+#pragma unroll
+    for (int rr = 0; rr < 2; ++rr) {
+      const int blk = min(kb + b, nb - 1), row = min(row0 + r0 + rr, nrows - 1);
+      const unsigned long long a = (unsigned long long)(w + row * rb + 34L * blk + 2 + 16 * h);
+      v[2 * rr] = __ldcs((const uint4 *)(a & ~15ull));
+      v[2 * rr + 1] = __ldcs((const uint4 *)((a + 15) & ~15ull));
+    }
+#pragma unroll
+    for (int i = 0; i < 4; ++i) acc ^= v[i].x ^ v[i].y ^ v[i].z ^ v[i].w;
+  }
+  if (acc == 0x9e3779b9u) out[blockIdx.x] = acc;
+}
+// The same program's bytes (4 whole rows, contiguous) in address order:
+// WORDS 16-byte words a thread a step, a step's words adjacent.
+template <int WORDS>
+__device__ void read_rows_in_order(const uint4 *w, int nrows, int ncols, unsigned *out) {
+  const long rw = (long)ncols / 32 * 34 / 16;  // 16-byte words a row
+  const long first = blockIdx.x * 4 * rw, last = min((long)(blockIdx.x + 1) * 4, (long)nrows) * rw;
+  unsigned acc = 0;
+  for (long s = first; s < last; s += WORDS * 128) {
+    uint4 v[WORDS];
+#pragma unroll
+    for (int j = 0; j < WORDS; ++j) {
+      const long i = min(s + j * 128 + threadIdx.x, last - 1);
+      v[j] = __ldcs(w + i);
+    }
+#pragma unroll
+    for (int j = 0; j < WORDS; ++j) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
+  }
+  if (acc == 0x9e3779b9u) out[blockIdx.x] = acc;
+}
+extern "C" __global__ void __launch_bounds__(128) read_rows_w2(const uint4 *w, int n, int k, unsigned *out) { read_rows_in_order<2>(w, n, k, out); }
+extern "C" __global__ void __launch_bounds__(128) read_rows_w4(const uint4 *w, int n, int k, unsigned *out) { read_rows_in_order<4>(w, n, k, out); }
 """
 
 
@@ -95,6 +139,23 @@ def main():
                    for b in bufs]
             t = timer.time(fns)
             rows.append(f"| read | {nbytes} | {what} ({grid}×{block}) | {t.median:.2f} | "
+                        f"{nbytes / (t.median * 1e-6) / GB:.1f} | {100 * nbytes / (t.median * 1e-6) / copy_bw:.1f}% |")
+        del bufs
+        torch.cuda.empty_cache()
+    # The mat-vec's own access pattern: one program a group of 4 rows, as
+    # the kept mul_mat_vec_q (N/4 programs of 128 threads).
+    for N, K in ((4096, 4096), (11008, 4096), (4096, 11008)):
+        nbytes = N * K // 32 * 34
+        nsets = cdiv(4 * l2, nbytes)
+        bufs = [torch.empty(nbytes // 4, dtype=torch.int32, device="cuda").random_() for _ in range(nsets)]
+        for name, what in (("read_mmvq_steps", "mul_mat_vec_q's windows, K steps of 32 blocks"),
+                           ("read_rows_w2", "the program's 4 rows in address order, 2 words a thread a step"),
+                           ("read_rows_w4", "the program's 4 rows in address order, 4 words a thread a step")):
+            fns = [(lambda b=b, n=name: launch(n, cdiv(N, 4), 128, (np.uint64(b.data_ptr()), np.int32(N), np.int32(K),
+                                                                     np.uint64(out.data_ptr()))))
+                   for b in bufs]
+            t = timer.time(fns)
+            rows.append(f"| read {N}×{K} q8_0 | {nbytes} | {what} ({cdiv(N, 4)}×128) | {t.median:.2f} | "
                         f"{nbytes / (t.median * 1e-6) / GB:.1f} | {100 * nbytes / (t.median * 1e-6) / copy_bw:.1f}% |")
         del bufs
         torch.cuda.empty_cache()
