@@ -19,6 +19,9 @@ with TPR * PPT >= 172 pairs a row, a program makes one pass and ends.
 Realignment: the pair's 17 words out of the 20 by two select stages (by
 2 words, by 1), block A's quants by one 16-bit funnel shift each; block B's
 quants and both scales sit on word boundaries.
+The h<TPR>s<S>r<RPC> programs are the same with the kept kernel's lanes:
+a thread a 16-quant half block (two aligned windows, realigned),
+neighbouring lanes on neighbouring halves, S halves a thread a pass.
 """
 import sys
 
@@ -95,6 +98,60 @@ __device__ void mmvq_rows(float* __restrict__ y, const char* __restrict__ w, con
   }
   if (lt == 0 && row < nrows) y[row] = acc;
 }
+// The same programs with the kept kernel's lanes: a thread a 16-quant half
+// of a block (its two aligned 16-byte windows, realigned), neighbouring
+// lanes on neighbouring halves, so that a warp's load spans 544 bytes;
+// S halves a thread a pass, all loaded before any math.
+template <int TPR, int S, int RPC>
+__device__ void mmvq_halves(float* __restrict__ y, const char* __restrict__ w, const char* __restrict__ x, int nrows, int ncols){
+  constexpr int WPR = TPR / 32;
+  __shared__ float part[RPC * WPR];
+  const int nb = ncols / 32, nh = 2 * nb;
+  const long rb = (long)nb * 34;
+  const int tid = threadIdx.x, lt = tid % TPR, rl = tid / TPR;
+  const int row = blockIdx.x * RPC + rl;
+  const char* wr = w + (long)min(row, nrows - 1) * rb;
+  float acc = 0.f;
+  for (int p0 = 0; p0 < nh; p0 += TPR * S) {
+    uint4 win[S][2], xv[S][2]; unsigned addr[S], xaddr[S]; half_t d0[S], d1[S]; bool ok[S];
+    #pragma unroll
+    for (int i = 0; i < S; ++i) {
+      const int hb = p0 + lt + i * TPR, hc = min(hb, nh - 1), b = hc >> 1, h = hc & 1;
+      ok[i] = hb < nh;
+      const unsigned long long a = (unsigned long long)(wr + 34L * b + 2 + 16 * h);
+      addr[i] = (unsigned)a;
+      win[i][0] = ldg16((const char*)(a & ~15ull)); win[i][1] = ldg16((const char*)((a + 15) & ~15ull));
+      const unsigned long long xa = (unsigned long long)(x + 36L * b + 4 + 16 * h);
+      xaddr[i] = (unsigned)xa;
+      xv[i][0] = *(const uint4*)(xa & ~15ull); xv[i][1] = *(const uint4*)((xa + 15) & ~15ull);
+      d0[i] = *(const half_t*)(wr + 34L * b); d1[i] = *(const half_t*)(x + 36L * b);
+    }
+    #pragma unroll
+    for (int i = 0; i < S; ++i) {
+      unsigned q[4], xq[4];
+      realign(win[i][0], win[i][1], addr[i], q);
+      realign(xv[i][0], xv[i][1], xaddr[i], xq);
+      int t = 0;
+      #pragma unroll
+      for (int k = 0; k < 4; ++k) t = dp4a((int)q[k], (int)xq[k], t);
+      if (ok[i]) acc = fmaf(h2f(d0[i]) * h2f(d1[i]), (float)t, acc);
+    }
+  }
+  for (int m = 16; m > 0; m >>= 1) acc += __shfl_xor_sync(0xffffffffu, acc, m);
+  if (WPR > 1) {
+    if (tid % 32 == 0) part[tid / 32] = acc;
+    __syncthreads();
+    if (lt == 0) {
+      acc = 0.f;
+      #pragma unroll
+      for (int j = 0; j < WPR; ++j) acc += part[rl * WPR + j];
+    }
+  }
+  if (lt == 0 && row < nrows) y[row] = acc;
+}
+#define H(T, S, R) \
+extern "C" __global__ void __launch_bounds__(T * R) mmvq_h##T##s##S##r##R(float* y, const char* w, const char* x, int n, int k){ mmvq_halves<T, S, R>(y, w, x, n, k); }
+H(256, 1, 1) H(128, 2, 1) H(128, 2, 2) H(704, 1, 1) H(352, 2, 1) H(256, 3, 1) H(128, 1, 1) H(64, 2, 2)
 #define K(T, P, R) \
 extern "C" __global__ void __launch_bounds__(T * R) mmvq_t##T##p##P##r##R(float* y, const char* w, const char* x, int n, int k){ mmvq_rows<T, P, R>(y, w, x, n, k); }
 K(64, 1, 2) K(32, 2, 4) K(64, 1, 1) K(32, 2, 2) K(192, 1, 1) K(96, 2, 1) K(64, 3, 1) K(64, 3, 2) K(96, 2, 2) K(192, 1, 2)
@@ -103,11 +160,16 @@ SHAPES = ((64, 1, 2), (32, 2, 4), (64, 1, 1), (32, 2, 2), (192, 1, 1), (96, 2, 1
           (96, 2, 2), (192, 1, 2))
 
 
+HALVES = ((256, 1, 1), (128, 2, 1), (128, 2, 2), (704, 1, 1), (352, 2, 1), (256, 3, 1), (128, 1, 1), (64, 2, 2))
+
+
 def main():
     ptx_dir = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else None
     mod = cupy.RawModule(code=SRC, options=("-std=c++17", "-arch=sm_90"))
     variants = {"mmvq": [(f"t{t}p{p}r{r}", mod.get_function(f"mmvq_t{t}p{p}r{r}"), lambda N, r=r: cdiv(N, r), t * r)
-                         for t, p, r in SHAPES]}
+                         for t, p, r in SHAPES] +
+                        [(f"h{t}s{p}r{r}", mod.get_function(f"mmvq_h{t}s{p}r{r}"), lambda N, r=r: cdiv(N, r), t * r)
+                         for t, p, r in HALVES]}
     matvec_probe_table(cupy, ptx_dir, variants)
 
 
