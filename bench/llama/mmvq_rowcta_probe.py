@@ -34,14 +34,30 @@ SRC = PROBE_CUDA_PRELUDE + r'''
 __device__ __forceinline__ unsigned ldg4(const char* p){
   unsigned v; asm volatile("ld.global.L1::evict_first.u32 %0, [%1];" : "=r"(v) : "l"(p)); return v;
 }
+// Sums a thread's part of its row over the row's TPR threads (shuffles, then
+// the row's warps through shared memory) and stores it.
+template <int TPR, int RPC>
+__device__ __forceinline__ void row_sum_store(float acc, float* y, int row, int nrows){
+  constexpr int WPR = TPR / 32;
+  __shared__ float part[RPC * WPR];
+  const int tid = threadIdx.x, lt = tid % TPR, rl = tid / TPR;
+  for (int m = 16; m > 0; m >>= 1) acc += __shfl_xor_sync(0xffffffffu, acc, m);
+  if (WPR > 1) {
+    if (tid % 32 == 0) part[tid / 32] = acc;
+    __syncthreads();
+    if (lt == 0) {
+      acc = 0.f;
+      #pragma unroll
+      for (int j = 0; j < WPR; ++j) acc += part[rl * WPR + j];
+    }
+  }
+  if (lt == 0 && row < nrows) y[row] = acc;
+}
 template <int TPR, int PPT, int RPC>
 __device__ void mmvq_rows(float* __restrict__ y, const char* __restrict__ w, const char* __restrict__ x, int nrows, int ncols){
-  constexpr int WPR = TPR / 32;  // warps a row
-  __shared__ float part[RPC * WPR];
   const int np = ncols / 64;     // block pairs a row (K a multiple of 64)
   const long rb = (long)np * 68;
-  const int tid = threadIdx.x, lt = tid % TPR, rl = tid / TPR;
-  const int row = blockIdx.x * RPC + rl;
+  const int lt = threadIdx.x % TPR, row = blockIdx.x * RPC + threadIdx.x / TPR;
   const char* wr = w + (long)min(row, nrows - 1) * rb;
   float acc = 0.f;
   for (int p0 = 0; p0 < np; p0 += TPR * PPT) {
@@ -86,17 +102,7 @@ __device__ void mmvq_rows(float* __restrict__ y, const char* __restrict__ w, con
       if (ok[i]) acc = fmaf(fb, (float)db, fmaf(fa, (float)da, acc));
     }
   }
-  for (int m = 16; m > 0; m >>= 1) acc += __shfl_xor_sync(0xffffffffu, acc, m);
-  if (WPR > 1) {
-    if (tid % 32 == 0) part[tid / 32] = acc;
-    __syncthreads();
-    if (lt == 0) {
-      acc = 0.f;
-      #pragma unroll
-      for (int j = 0; j < WPR; ++j) acc += part[rl * WPR + j];
-    }
-  }
-  if (lt == 0 && row < nrows) y[row] = acc;
+  row_sum_store<TPR, RPC>(acc, y, row, nrows);
 }
 // The same programs with the kept kernel's lanes: a thread a 16-quant half
 // of a block (its two aligned 16-byte windows, realigned), neighbouring
@@ -104,12 +110,9 @@ __device__ void mmvq_rows(float* __restrict__ y, const char* __restrict__ w, con
 // S halves a thread a pass, all loaded before any math.
 template <int TPR, int S, int RPC>
 __device__ void mmvq_halves(float* __restrict__ y, const char* __restrict__ w, const char* __restrict__ x, int nrows, int ncols){
-  constexpr int WPR = TPR / 32;
-  __shared__ float part[RPC * WPR];
   const int nb = ncols / 32, nh = 2 * nb;
   const long rb = (long)nb * 34;
-  const int tid = threadIdx.x, lt = tid % TPR, rl = tid / TPR;
-  const int row = blockIdx.x * RPC + rl;
+  const int lt = threadIdx.x % TPR, row = blockIdx.x * RPC + threadIdx.x / TPR;
   const char* wr = w + (long)min(row, nrows - 1) * rb;
   float acc = 0.f;
   for (int p0 = 0; p0 < nh; p0 += TPR * S) {
@@ -137,17 +140,7 @@ __device__ void mmvq_halves(float* __restrict__ y, const char* __restrict__ w, c
       if (ok[i]) acc = fmaf(h2f(d0[i]) * h2f(d1[i]), (float)t, acc);
     }
   }
-  for (int m = 16; m > 0; m >>= 1) acc += __shfl_xor_sync(0xffffffffu, acc, m);
-  if (WPR > 1) {
-    if (tid % 32 == 0) part[tid / 32] = acc;
-    __syncthreads();
-    if (lt == 0) {
-      acc = 0.f;
-      #pragma unroll
-      for (int j = 0; j < WPR; ++j) acc += part[rl * WPR + j];
-    }
-  }
-  if (lt == 0 && row < nrows) y[row] = acc;
+  row_sum_store<TPR, RPC>(acc, y, row, nrows);
 }
 #define H(T, S, R) \
 extern "C" __global__ void __launch_bounds__(T * R) mmvq_h##T##s##S##r##R(float* y, const char* w, const char* x, int n, int k){ mmvq_halves<T, S, R>(y, w, x, n, k); }

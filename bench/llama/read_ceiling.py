@@ -126,6 +126,12 @@ def main():
     t = timer.time([lambda: launch("empty_kernel", 1024, 128, ())])
     rows.append(f"| empty kernel | 0 | 1024×128 | {t.median:.2f} | – | – |")
     out = torch.empty(1 << 20, dtype=torch.int32, device="cuda")
+
+    def timed_row(what, nbytes, config, fns):
+        t = timer.time(fns)
+        rows.append(f"| {what} | {nbytes} | {config} | {t.median:.2f} | "
+                    f"{nbytes / (t.median * 1e-6) / GB:.1f} | {100 * nbytes / (t.median * 1e-6) / copy_bw:.1f}% |")
+
     for nbytes in (4096 * 128 * 34, 11008 * 128 * 34, 1 << 30):
         words = nbytes // 16
         nsets = 1 if nbytes >= 4 * l2 else cdiv(4 * l2, nbytes)
@@ -137,9 +143,7 @@ def main():
         for name, grid, block, what in configs:
             fns = [(lambda b=b, g=grid, n=name, bl=block: launch(n, g, bl, (np.uint64(b.data_ptr()), np.int64(words), np.uint64(out.data_ptr()))))
                    for b in bufs]
-            t = timer.time(fns)
-            rows.append(f"| read | {nbytes} | {what} ({grid}×{block}) | {t.median:.2f} | "
-                        f"{nbytes / (t.median * 1e-6) / GB:.1f} | {100 * nbytes / (t.median * 1e-6) / copy_bw:.1f}% |")
+            timed_row("read", nbytes, f"{what} ({grid}×{block})", fns)
         del bufs
         torch.cuda.empty_cache()
     # The mat-vec's own access pattern: one program a group of 4 rows, as
@@ -154,9 +158,7 @@ def main():
             fns = [(lambda b=b, n=name: launch(n, cdiv(N, 4), 128, (np.uint64(b.data_ptr()), np.int32(N), np.int32(K),
                                                                      np.uint64(out.data_ptr()))))
                    for b in bufs]
-            t = timer.time(fns)
-            rows.append(f"| read {N}×{K} q8_0 | {nbytes} | {what} ({cdiv(N, 4)}×128) | {t.median:.2f} | "
-                        f"{nbytes / (t.median * 1e-6) / GB:.1f} | {100 * nbytes / (t.median * 1e-6) / copy_bw:.1f}% |")
+            timed_row(f"read {N}×{K} q8_0", nbytes, f"{what} ({cdiv(N, 4)}×128)", fns)
         del bufs
         torch.cuda.empty_cache()
     text = "\n".join(rows) + "\n"
