@@ -361,6 +361,12 @@ def unpack_q8_0(w, nb):
     return d, qs
 
 
+def deq_q8_0(w, N, K):
+    """q8_0 bytes of N rows of K -> float64 [N, K] on the host."""
+    d, qs = unpack_q8_0(w.cpu(), K // 32)
+    return (d.double()[..., None] * qs.double()).reshape(N, K)
+
+
 def pack_q8_1(d16, s16, qs):
     """d16, s16 [..., nb] f16; qs [..., nb, 32] int8 -> uint8 [..., nb*36]."""
     lead = d16.shape[:-1]
@@ -435,28 +441,27 @@ def matvec_probe_table(cupy, ptx_dir, variants):
     variant beside the seed-style mmvq and the kept llk PTX (PTX_DIR, if
     given), checked against float64, at the three Llama-2 7B shapes.
     `variants` maps "mmvq" (q8_1 vector) and "linear" (f32 vector) to
-    [(name, kernel, programs(N)[, threads])]; a kernel takes (y, w, x,
-    n_rows, n_cols) and runs `threads` (128 unless given) a program."""
-    llk = {}
+    [(name, kernel, programs(N)[, threads[, dynamic shared bytes]])]; a
+    kernel takes (y, w, x, n_rows, n_cols) and runs `threads` (128 unless
+    given) a program."""
+    kept = {}  # kind -> the kept llk kernel, its rows a program and threads a program
     if ptx_dir:
-        for name in ("mul_mat_vec_q", "linear_q8_0"):
-            llk[name] = cupy.RawModule(path=f"{ptx_dir}/{name}.ptx").get_function(name)
+        M = LlkModules(cupy, ptx_dir)
+        for kind, name in (("mmvq", "mul_mat_vec_q"), ("linear", "linear_q8_0")):
+            _, fn, k, _ = M.get(f"{name}.ptx", name)
+            kept[kind] = (fn, llk_specs.MATVEC_ROWS[name], k["num_warps"] * 32)
     seed = SeedModule(cupy, "sm_90")["mul_mat_vec_q8_0_q8_1"]
     L = CupyLauncher(cupy)
     P = lambda t: np.uint64(t.data_ptr())
     shapes = ((4096, 4096), (11008, 4096), (4096, 11008))
     operands = {}  # (kind, N, K) -> weights, vector, float64 reference; both timings use them
     for N, K in shapes:
-        nb = K // 32
         wb, xq, ref_q = random_mmvq_operands(N, K, N + K)
         operands[("mmvq", N, K)] = (wb, xq, ref_q)
         g = torch.Generator(device="cuda")  # an f32 vector against the same weights
         g.manual_seed(K)
         xf = torch.randn(K, device="cuda", generator=g)
-        raw = wb.view(N, nb, 34)
-        d = raw[:, :, :2].contiguous().view(torch.float16).double().view(N, nb)
-        q = raw[:, :, 2:].contiguous().view(torch.int8).double()
-        operands[("linear", N, K)] = (wb, xf, ((q * xf.double().view(nb, 32)[None]).sum(-1) * d).sum(-1))
+        operands[("linear", N, K)] = (wb, xf, deq_q8_0(wb, N, K) @ xf.double().cpu())
     for graph in (True, False):
         timer = Timer(11, graph=graph)
         copy_bw = copy_bandwidth(timer)
@@ -474,15 +479,17 @@ def matvec_probe_table(cupy, ptx_dir, variants):
                 if kind == "mmvq":
                     run("seed", lambda s: L.launch(seed, (1, N, 1), (32, 1, 1),
                                                    [P(s), P(xv), P(y), np.int32(K), np.int32(N)]))
-                    kept, rows_a_program = llk.get("mul_mat_vec_q"), 4
-                else:
-                    kept, rows_a_program = llk.get("linear_q8_0"), 8
-                if kept is not None:
-                    run("llk kept", lambda s: L.launch(kept, (cdiv(N, rows_a_program),), (128,), args(s)))
-                for name, fn, programs, *threads in variants[kind]:
-                    run(name, lambda s, fn=fn, programs=programs, t=(threads or [128])[0]:
-                        L.launch(fn, (programs(N),), (t,), args(s)))
-                print(f"[{kind} {N}x{K}] floor {floor:.2f} us")
+                if kind in kept:
+                    fn, rows_a_program, threads = kept[kind]
+                    run("llk kept", lambda s: L.launch(fn, (cdiv(N, rows_a_program),), (threads,), args(s)))
+                for name, fn, programs, *launch in variants[kind]:
+                    threads, shared = (launch + [128, 0][len(launch):])[:2]
+                    if shared:
+                        fn.max_dynamic_shared_size_bytes = shared
+                    run(name, lambda s, fn=fn, programs=programs, t=threads, sh=shared:
+                        L.launch(fn, (programs(N),), (t,), args(s), sh))
+                print(f"[{kind} {N}x{K}] floor {floor:.2f} us"
+                      + (f"; 1.5x the seed needs {rows[0][1] / 1.5:.2f} us" if kind == "mmvq" else ""))
                 for name, t, err in rows:
                     ok = "PASS" if err < 1e-4 else "FAIL"
                     print(f"  {name:12s} {t:7.2f} us {100 * floor / t:5.1f}% of floor  "
@@ -745,10 +752,6 @@ def build_cases(a, S, L, tk):
         d = (torch.rand(N, nb, generator=g, device="cuda") * 0.02 + 0.001).half()
         qs = torch.randint(-127, 128, (N, nb, 32), generator=g, device="cuda", dtype=torch.int8)
         return pack_q8_0(d, qs)
-
-    def deq_q8_0(w, N, K):
-        d, qs = unpack_q8_0(w.cpu(), K // 32)
-        return (d.double()[..., None] * qs.double()).reshape(N, K)
 
     def linear_case(N, K):
         sh = dict(N=N, K=K)

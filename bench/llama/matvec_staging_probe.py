@@ -156,9 +156,9 @@ __device__ void matvec(float* __restrict__ y, const char* __restrict__ w, const 
 #define K(M) \
 extern "C" __global__ void __launch_bounds__(128) mmvq_m##M(float* y, const char* w, const char* x, int n, int k){ matvec<M, false>(y, w, x, n, k); } \
 extern "C" __global__ void __launch_bounds__(128) linear_m##M(float* y, const char* w, const char* x, int n, int k){ matvec<M, true>(y, w, x, n, k); }
-K(0) K(1) K(2)
 '''
 MODES = ("plain", "hoisted", "staged")
+SRC += "".join(f"K({m}) " for m in range(len(MODES))) + "\n"
 
 
 def main():

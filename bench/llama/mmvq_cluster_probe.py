@@ -105,9 +105,9 @@ __device__ void matvec_cluster(float* __restrict__ y, const char* __restrict__ w
 #define K(CS) \
 extern "C" __global__ void __cluster_dims__(CS, 1, 1) __launch_bounds__(128) mmvq_c##CS(float* y, const char* w, const char* x, int n, int k){ matvec_cluster<CS, false>(y, w, x, n, k); } \
 extern "C" __global__ void __cluster_dims__(CS, 1, 1) __launch_bounds__(128) linear_c##CS(float* y, const char* w, const char* x, int n, int k){ matvec_cluster<CS, true>(y, w, x, n, k); }
-K(1) K(2) K(4) K(8)
 '''
 CLUSTERS = (1, 2, 4, 8)
+SRC += "".join(f"K({cs}) " for cs in CLUSTERS) + "\n"
 
 
 def main():

@@ -142,27 +142,23 @@ __device__ void mmvq_halves(float* __restrict__ y, const char* __restrict__ w, c
   }
   row_sum_store<TPR, RPC>(acc, y, row, nrows);
 }
-#define H(T, S, R) \
-extern "C" __global__ void __launch_bounds__(T * R) mmvq_h##T##s##S##r##R(float* y, const char* w, const char* x, int n, int k){ mmvq_halves<T, S, R>(y, w, x, n, k); }
-H(256, 1, 1) H(128, 2, 1) H(128, 2, 2) H(704, 1, 1) H(352, 2, 1) H(256, 3, 1) H(128, 1, 1) H(64, 2, 2)
-#define K(T, P, R) \
-extern "C" __global__ void __launch_bounds__(T * R) mmvq_t##T##p##P##r##R(float* y, const char* w, const char* x, int n, int k){ mmvq_rows<T, P, R>(y, w, x, n, k); }
-K(64, 1, 2) K(32, 2, 4) K(64, 1, 1) K(32, 2, 2) K(192, 1, 1) K(96, 2, 1) K(64, 3, 1) K(64, 3, 2) K(96, 2, 2) K(192, 1, 2)
+#define K(F, T, P, R) \
+extern "C" __global__ void __launch_bounds__(T * R) F##_##T##_##P##_##R(float* y, const char* w, const char* x, int n, int k){ F<T, P, R>(y, w, x, n, k); }
 '''
-SHAPES = ((64, 1, 2), (32, 2, 4), (64, 1, 1), (32, 2, 2), (192, 1, 1), (96, 2, 1), (64, 3, 1), (64, 3, 2),
-          (96, 2, 2), (192, 1, 2))
-
-
-HALVES = ((256, 1, 1), (128, 2, 1), (128, 2, 2), (704, 1, 1), (352, 2, 1), (256, 3, 1), (128, 1, 1), (64, 2, 2))
+# (template, name: prefix and second letter, (threads a row, pairs or halves a thread a pass, rows a program))
+FAMILIES = (("mmvq_rows", "tp", ((64, 1, 2), (32, 2, 4), (64, 1, 1), (32, 2, 2), (192, 1, 1), (96, 2, 1), (64, 3, 1),
+                                 (64, 3, 2), (96, 2, 2), (192, 1, 2))),
+            ("mmvq_halves", "hs", ((256, 1, 1), (128, 2, 1), (128, 2, 2), (704, 1, 1), (352, 2, 1), (256, 3, 1),
+                                   (128, 1, 1), (64, 2, 2))))
+SRC += "".join(f"K({f}, {t}, {p}, {r}) " for f, _, shapes in FAMILIES for t, p, r in shapes) + "\n"
 
 
 def main():
     ptx_dir = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else None
     mod = cupy.RawModule(code=SRC, options=("-std=c++17", "-arch=sm_90"))
-    variants = {"mmvq": [(f"t{t}p{p}r{r}", mod.get_function(f"mmvq_t{t}p{p}r{r}"), lambda N, r=r: cdiv(N, r), t * r)
-                         for t, p, r in SHAPES] +
-                        [(f"h{t}s{p}r{r}", mod.get_function(f"mmvq_h{t}s{p}r{r}"), lambda N, r=r: cdiv(N, r), t * r)
-                         for t, p, r in HALVES]}
+    variants = {"mmvq": [(f"{tag[0]}{t}{tag[1]}{p}r{r}", mod.get_function(f"{f}_{t}_{p}_{r}"),
+                          lambda N, r=r: cdiv(N, r), t * r)
+                         for f, tag, shapes in FAMILIES for t, p, r in shapes]}
     matvec_probe_table(cupy, ptx_dir, variants)
 
 
