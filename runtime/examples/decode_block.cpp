@@ -35,6 +35,8 @@
 // CPU interpreter and checks it like the device run (slow: use --small).
 // Exit status: 0 PASS, 1 FAIL, 2 error (e.g. "no CUDA driver").
 
+#include "ProgramArgs.h"
+
 #include "llk/runtime/JIT.h"
 #include "llk/InitAllDialects.h"
 #include "llk/Interpreter/Interpreter.h"
@@ -408,17 +410,21 @@ bool parseArgs(int argc, char **argv, Config &c) {
       }
       return argv[++i];
     };
+    // Bounds past any Llama (70B: H = 8192, F = 28672) that keep the
+    // host's int products (H * F, ctx * H) from overflowing.
+    std::optional<std::string> bad;
     if (a == "--small") {
       c.H = 512;
       c.NH = 4;
       c.F = 1376;
-    } else if (a == "--hidden") c.H = std::atoi(value());
-    else if (a == "--heads") c.NH = std::atoi(value());
-    else if (a == "--ffn") c.F = std::atoi(value());
-    else if (a == "--n-past") c.nPast = std::atoi(value());
-    else if (a == "--ctx") c.cap = std::atoi(value());
-    else if (a == "--reps") c.reps = std::atoi(value());
-    else if (a == "--seed") c.seed = std::strtoull(value(), nullptr, 10);
+    } else if (a == "--hidden") bad = rt::programs::parseInteger(a, value(), 128, 16384, c.H);
+    else if (a == "--heads") bad = rt::programs::parseInteger(a, value(), 1, 128, c.NH);
+    else if (a == "--ffn") bad = rt::programs::parseInteger(a, value(), 32, 65536, c.F);
+    else if (a == "--n-past") bad = rt::programs::parseInteger(a, value(), 0, 32767, c.nPast);
+    else if (a == "--ctx") bad = rt::programs::parseInteger(a, value(), 16, 65536, c.cap);
+    else if (a == "--reps") bad = rt::programs::parseInteger(a, value(), 1, 1000000, c.reps);
+    else if (a == "--seed")
+      bad = rt::programs::parseInteger(a, value(), uint64_t(0), UINT64_MAX, c.seed);
     else if (a == "--examples") c.examples = value();
     else if (a == "--no-flush") c.flush = false;
     else if (a == "--cpu") c.cpuOnly = true;
@@ -426,6 +432,10 @@ bool parseArgs(int argc, char **argv, Config &c) {
     else {
       std::fprintf(stderr, "unknown argument %s (see the header of runtime/examples/decode_block.cpp)\n",
                    a.c_str());
+      return false;
+    }
+    if (bad) {
+      std::fprintf(stderr, "%s\n", bad->c_str());
       return false;
     }
   }
@@ -897,6 +907,9 @@ int main(int argc, char **argv) {
     return pass ? 0 : 1;
   } catch (const rt::Error &e) {
     std::fprintf(stderr, "error (%s): %s\n", rt::toString(e.code()), e.what());
+    return 2;
+  } catch (const std::exception &e) { // out of host memory...
+    std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
   }
 }

@@ -9,13 +9,21 @@
 //
 // LLK_BACKEND=interpreter runs the same program on the CPU interpreter (no
 // GPU, no CUDA driver); use a small shape there, e.g. `... 64 3008`.
+//
+// cols: a multiple of 4 up to 4096 (the kernel's BLOCK and divisibility).
+// Exit status: 0 PASS, 1 FAIL, 2 error (bad arguments, no driver...).
 
 #include "llk/runtime/JIT.h"
 
+#include "ProgramArgs.h"
+
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <random>
+#include <string>
 
 namespace rt = llk::rt;
 using Clock = std::chrono::steady_clock;
@@ -24,10 +32,33 @@ static double msSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
+/// The kernel's BLOCK: the longest row.
+constexpr int kBlock = 4096;
+/// Elements of each of the two buffers at most (1 GiB of f32).
+constexpr int64_t kMaxElements = int64_t(1) << 28;
+
 int main(int argc, char **argv) {
+  if (argc > 4) {
+    std::fprintf(stderr, "usage: llk-softmax-jit [softmax.mlir] [rows] [cols]\n");
+    return 2;
+  }
   std::string path = argc > 1 ? argv[1] : "examples/softmax.mlir";
-  int rows = argc > 2 ? std::atoi(argv[2]) : 4096;
-  int cols = argc > 3 ? std::atoi(argv[3]) : 3000;
+  int rows = 4096, cols = 3000;
+  std::optional<std::string> why;
+  if (argc > 2)
+    why = rt::programs::parseInteger("rows", argv[2], 1, INT32_MAX, rows);
+  if (!why && argc > 3)
+    why = rt::programs::parseInteger("cols", argv[3], 4, kBlock, cols);
+  if (!why && cols % 4)
+    why = "cols must be a multiple of 4 (the kernel's divisibility), got " +
+          std::to_string(cols);
+  if (!why && int64_t(rows) * cols > kMaxElements)
+    why = std::to_string(rows) + "x" + std::to_string(cols) + " is more than " +
+          std::to_string(kMaxElements) + " elements";
+  if (why) {
+    std::fprintf(stderr, "llk-softmax-jit: %s\n", why->c_str());
+    return 2;
+  }
   try {
     auto start = Clock::now();
     rt::Device device = rt::Device::open(0);
@@ -93,6 +124,9 @@ int main(int argc, char **argv) {
     return ok ? 0 : 1;
   } catch (const rt::Error &e) {
     std::fprintf(stderr, "error (%s): %s\n", rt::toString(e.code()), e.what());
+    return 2;
+  } catch (const std::exception &e) { // out of host memory...
+    std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
   }
 }

@@ -149,8 +149,9 @@ static std::string runChild(const std::string &mode) {
   return out;
 }
 
-int main(int argc, char **argv) {
-  if (argc < 3) {
+static int run(int argc, char **argv) {
+  if (argc < 3 || argc > 4 ||
+      (argc == 4 && std::string(argv[3]) != "--child=illegal-address")) {
     std::fprintf(stderr, "usage: %s PTX_DIR EXAMPLES_DIR\n", argv[0]);
     return 2;
   }
@@ -160,7 +161,7 @@ int main(int argc, char **argv) {
   if (readlink("/proc/self/exe", self, sizeof self - 1) <= 0)
     return 2;
   selfPath = self;
-  if (argc == 4 && std::string(argv[3]) == "--child=illegal-address")
+  if (argc == 4)
     return childIllegalAddress();
 
   std::string why;
@@ -542,4 +543,15 @@ int main(int argc, char **argv) {
 
   std::printf("\n%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+  // Outside the checks (opening the device, the inputs): an error, not an
+  // abort.
+  try {
+    return run(argc, argv);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "llk-runtime-gpu-check: %s\n", e.what());
+    return 2;
+  }
 }

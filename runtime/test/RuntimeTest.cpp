@@ -1,26 +1,35 @@
 //===- RuntimeTest.cpp - CPU-side tests of the llk runtime ----------------===//
 //
 // Signature checks, argument packing, grid and shared-memory checks,
-// metadata parsing, cache keys, corrupt-cache recovery, concurrent compiles
-// (threads and processes), behaviour with no CUDA driver, and the
-// interpreter backend (kernels, errors, graphs, events, the softmax example
-// program with LLK_BACKEND=interpreter). None needs a GPU. The binary re-runs itself (`--child=...`) for the multi-process and
+// metadata parsing, cache keys, corrupt-cache recovery (and entries that are
+// not files), concurrent compiles (threads and processes), behaviour with no
+// CUDA driver, the interpreter backend (kernels, errors, graphs, events, the
+// softmax example program with LLK_BACKEND=interpreter), the programs'
+// argument checks and the C interface's handle checks. None needs a GPU.
+// The binary re-runs itself (`--child=...`) for the multi-process and
 // no-driver cases.
 //
 //===----------------------------------------------------------------------===//
+
+#include "ProgramArgs.h"
 
 #include "llk/runtime.h"
 #include "llk/runtime/JIT.h"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <sstream>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 
 using namespace llk::rt;
@@ -1094,6 +1103,51 @@ TEST(Interpreter, SoftmaxExampleProgramRunsWithoutAGPU) {
   EXPECT_NE(output.find("softmax 16x3008: max relative error"), std::string::npos)
       << output;
   EXPECT_NE(output.find("PASS"), std::string::npos) << output;
+}
+
+TEST(Programs, IntegersAreParsedWholeAndInRange) {
+  using llk::rt::programs::parseInteger;
+  int v = 7;
+  EXPECT_FALSE(parseInteger("--n", "42", 1, 100, v));
+  EXPECT_EQ(v, 42);
+  for (const char *bad : {"", "-1", "0", "101", "4x", "1e3", " 5", "+5", "99999999999",
+                          "0x10"}) {
+    std::optional<std::string> why = parseInteger("--n", bad, 1, 100, v);
+    ASSERT_TRUE(why) << bad;
+    EXPECT_EQ(*why, std::string("--n expects an integer in [1, 100], got '") + bad + "'");
+    EXPECT_EQ(v, 42);
+  }
+  uint64_t seed = 0;
+  EXPECT_FALSE(parseInteger("--seed", "18446744073709551615", uint64_t(0), UINT64_MAX, seed));
+  EXPECT_EQ(seed, UINT64_MAX);
+  EXPECT_TRUE(parseInteger("--seed", "18446744073709551616", uint64_t(0), UINT64_MAX, seed));
+  EXPECT_TRUE(parseInteger("--seed", "-1", uint64_t(0), UINT64_MAX, seed));
+}
+
+TEST(Programs, SoftmaxExampleRefusesBadArguments) {
+  // Each a message and exit status 2, before any device or allocation (these
+  // were a std::length_error or bad_alloc, and an abort).
+  for (auto [rows, cols, needle] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"-1", "64", "rows expects an integer in [1, 2147483647], got '-1'"},
+           {"99999999999", "64", "rows expects an integer in [1, 2147483647]"},
+           {"4x", "64", "rows expects an integer"},
+           {"16", "0", "cols expects an integer in [4, 4096], got '0'"},
+           {"16", "4097", "cols expects an integer in [4, 4096]"},
+           {"16", "30", "cols must be a multiple of 4"},
+           {"2147483647", "4096", "2147483647x4096 is more than 268435456 elements"}}) {
+    std::string output;
+    int status = runProgram(std::string(LLK_BINARY_DIR) + "/llk-softmax-jit",
+                            {examplePath("softmax.mlir"), rows, cols},
+                            {{"LLK_BACKEND", "interpreter"}}, &output);
+    EXPECT_EQ(status, 2) << rows << " " << cols << ": " << output;
+    EXPECT_NE(output.find("llk-softmax-jit: " + needle), std::string::npos) << output;
+  }
+  std::string output;
+  EXPECT_EQ(runProgram(std::string(LLK_BINARY_DIR) + "/llk-softmax-jit",
+                       {examplePath("softmax.mlir"), "1", "4", "5"}, {}, &output),
+            2);
+  EXPECT_NE(output.find("usage: llk-softmax-jit"), std::string::npos) << output;
 }
 
 TEST(CAPI, NullHandlesAreErrors) {

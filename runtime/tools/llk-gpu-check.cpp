@@ -10,6 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ProgramArgs.h"
+
 #include "llk/Checks/KernelChecks.h"
 #include "llk/runtime/JIT.h"
 
@@ -171,7 +173,7 @@ Row runCase(rt::Device &device, rt::JIT &jit, const KernelCheck &check,
 
 } // namespace
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
   Options opts;
   opts.seed = std::random_device()();
   for (int i = 1; i < argc; ++i) {
@@ -183,12 +185,14 @@ int main(int argc, char **argv) {
       }
       return argv[++i];
     };
+    std::optional<std::string> bad;
     if (arg == "--examples")
       opts.examples = value();
     else if (arg == "--seed")
-      opts.seed = std::stoull(value());
+      bad = rt::programs::parseInteger(arg, value().c_str(), uint64_t(0), UINT64_MAX,
+                                       opts.seed);
     else if (arg == "--reps")
-      opts.reps = std::max(1, std::stoi(value()));
+      bad = rt::programs::parseInteger(arg, value().c_str(), 1, 100000, opts.reps);
     else if (arg == "--no-time")
       opts.time = false;
     else if (arg == "--only") {
@@ -201,7 +205,18 @@ int main(int argc, char **argv) {
                    "[--only a,b] [--reps N] [--no-time]\n");
       return 2;
     }
+    if (bad) {
+      std::fprintf(stderr, "llk-gpu-check: %s\n", bad->c_str());
+      return 2;
+    }
   }
+  for (const std::string &name : opts.only)
+    if (std::none_of(checks::kernelChecks().begin(), checks::kernelChecks().end(),
+                     [&](const KernelCheck &check) { return check.name == name; })) {
+      std::fprintf(stderr, "llk-gpu-check: --only: no kernel check named '%s'\n",
+                   name.c_str());
+      return 2;
+    }
 
   std::vector<Row> rows;
   try {
@@ -220,7 +235,7 @@ int main(int argc, char **argv) {
         Row row;
         try {
           row = runCase(device, jit, check, label, build, opts);
-        } catch (const rt::Error &e) {
+        } catch (const std::exception &e) { // rt::Error, or the host's
           row = {check.name, label, false, NAN, NAN, NAN, e.what()};
         }
         std::printf("  %-28s %-22s %s  rel err %.3g  %s\n", row.check.c_str(),
@@ -246,4 +261,13 @@ int main(int argc, char **argv) {
   }
   std::printf("\n%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception &e) { // out of host memory...
+    std::fprintf(stderr, "llk-gpu-check: %s\n", e.what());
+    return 2;
+  }
 }
