@@ -21,8 +21,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <fcntl.h>
 #include <sstream>
+#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 
@@ -67,14 +68,69 @@ void Cache::clearMemory() {
   memory_.clear();
 }
 
+namespace {
+/// A file descriptor, closed on scope exit.
+struct FileDescriptor {
+  int fd = -1;
+  ~FileDescriptor() {
+    if (fd >= 0)
+      ::close(fd);
+  }
+};
+} // namespace
+
+/// Entries are PTX and metadata: a few MB. A larger "entry" is not ours.
+static constexpr off_t kMaxEntryBytes = off_t(1) << 30;
+
+/// The bytes of the regular file `path`: nullopt if nothing is there (or
+/// the path leads nowhere), with `notAnEntry` set if something else is there
+/// (a FIFO, a directory, a device, a symlink: never opened, since opening a
+/// FIFO or a device waits or acts) or it cannot be read.
+static std::optional<std::string> readRegularFile(const std::string &path,
+                                                  bool &notAnEntry) {
+  notAnEntry = false;
+  struct stat before;
+  if (::lstat(path.c_str(), &before) != 0)
+    return std::nullopt;
+  notAnEntry = true;
+  if (!S_ISREG(before.st_mode) || before.st_size > kMaxEntryBytes)
+    return std::nullopt;
+  // Replaced by something else since lstat: O_NOFOLLOW and O_NONBLOCK keep
+  // the open from following a link or waiting, fstat tells what was opened.
+  FileDescriptor file{::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)};
+  struct stat opened;
+  if (file.fd < 0 || ::fstat(file.fd, &opened) != 0 || !S_ISREG(opened.st_mode) ||
+      opened.st_size > kMaxEntryBytes)
+    return std::nullopt;
+  std::string data;
+  data.resize(size_t(opened.st_size) + 1); // one more: a file that grew
+  size_t size = 0;
+  while (size < data.size()) {
+    ssize_t n = ::read(file.fd, data.data() + size, data.size() - size);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      return std::nullopt;
+    if (n == 0)
+      break;
+    size += size_t(n);
+  }
+  data.resize(size); // a size that changed fails the entry's own checks
+  notAnEntry = false;
+  return data;
+}
+
 std::optional<std::string> Cache::readEntry(const std::string &path,
                                             const CacheKey &key) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
+  bool notAnEntry = false;
+  std::optional<std::string> read = readRegularFile(path, notAnEntry);
+  if (notAnEntry) {
+    ++stats_.corrupt;
+    return std::nullopt;
+  }
+  if (!read)
     return std::nullopt; // absent: a plain miss
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  std::string data = buffer.str();
+  std::string data = std::move(*read);
   auto corrupt = [&]() -> std::optional<std::string> {
     ++stats_.corrupt;
     return std::nullopt;
@@ -123,16 +179,36 @@ void Cache::writeEntry(const std::string &path, const CacheKey &key,
       toHex(std::hash<std::thread::id>()(std::this_thread::get_id())) + "." +
       std::to_string(counter++);
   {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out)
+    // O_EXCL | O_NOFOLLOW: a new file of ours, whatever is in the directory.
+    FileDescriptor out{::open(temporary.c_str(),
+                              O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644)};
+    if (out.fd < 0) {
+      int err = errno;
       throw Error(ErrorCode::IO, "cannot write '" + temporary + "': " +
-                                     std::strerror(errno));
-    out << header << body;
-    out.flush();
-    if (!out) {
-      fs::remove(temporary, ec);
-      throw Error(ErrorCode::IO, "cannot write '" + temporary + "'");
+                                     std::strerror(err));
     }
+    std::string data = header + body;
+    size_t written = 0;
+    while (written < data.size()) {
+      ssize_t n = ::write(out.fd, data.data() + written, data.size() - written);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0) {
+        int err = n < 0 ? errno : EIO;
+        fs::remove(temporary, ec);
+        throw Error(ErrorCode::IO, "cannot write '" + temporary + "': " +
+                                       std::strerror(err));
+      }
+      written += size_t(n);
+    }
+    if (::close(out.fd) != 0) { // NFS and friends report a full disk here
+      int err = errno;
+      out.fd = -1;
+      fs::remove(temporary, ec);
+      throw Error(ErrorCode::IO, "cannot write '" + temporary + "': " +
+                                     std::strerror(err));
+    }
+    out.fd = -1;
   }
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {
     int err = errno;

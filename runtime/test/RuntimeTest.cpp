@@ -585,6 +585,93 @@ TEST(Cache, UnwritableDirectoryStillCompiles) {
   fs::remove_all(dir);
 }
 
+/// Puts `make`'s non-file where a key's entry goes, then checks that a
+/// lookup returns (within seconds: a FIFO once blocked it for good), counts
+/// it corrupt, and that a store replaces it (`replaceable`) or fails as IO.
+static void checkNotAFile(const std::function<void(const std::string &)> &make,
+                          bool replaceable) {
+  std::string dir = freshDirectory("special");
+  Source src = Source::fromText("func.func @k() { return }", "k.mlir");
+  CacheKey key = CacheKey::make(src, softmaxOptions(), "sm_90");
+  CompiledModule module{"// ptx", kMetadata};
+  auto cache = std::make_shared<Cache>(dir);
+  std::string path = cache->entryPath(key);
+  make(path);
+  auto lookup = std::async(std::launch::async, [&] { return cache->lookup(key); });
+  if (lookup.wait_for(std::chrono::seconds(20)) != std::future_status::ready) {
+    ADD_FAILURE() << "the lookup of " << path << " hangs";
+    // A reader waiting on a FIFO: a writer that comes and goes lets it go.
+    int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK);
+    if (fd >= 0)
+      ::close(fd);
+  }
+  EXPECT_FALSE(lookup.get());
+  EXPECT_EQ(cache->stats().corrupt, 1u);
+  EXPECT_EQ(cache->stats().misses, 1u);
+  EXPECT_FALSE(cache->loadRecord("autotune", key)); // the same reader
+  if (replaceable) {
+    cache->store(key, module);
+    Cache fresh(dir);
+    std::optional<CompiledModule> hit = fresh.lookup(key);
+    ASSERT_TRUE(hit);
+    EXPECT_EQ(hit->ptx, module.ptx);
+    EXPECT_EQ(fresh.stats().diskHits, 1u);
+  } else {
+    try {
+      cache->store(key, module);
+      ADD_FAILURE() << "stored over " << path;
+    } catch (const Error &e) {
+      EXPECT_EQ(e.code(), ErrorCode::IO);
+    }
+  }
+  fs::remove_all(dir);
+}
+
+TEST(Cache, FIFOEntryIsReplaced) {
+  checkNotAFile([](const std::string &p) { ASSERT_EQ(::mkfifo(p.c_str(), 0600), 0); },
+                true);
+}
+TEST(Cache, SymlinkLoopEntryIsReplaced) {
+  checkNotAFile([](const std::string &p) { fs::create_symlink(p, p); }, true);
+}
+TEST(Cache, SymlinkToAFIFOIsReplaced) {
+  // (A link is never followed: to /dev/zero, reading it would never end.)
+  checkNotAFile(
+      [](const std::string &p) {
+        ASSERT_EQ(::mkfifo((p + ".fifo").c_str(), 0600), 0);
+        fs::create_symlink(p + ".fifo", p);
+      },
+      true);
+}
+TEST(Cache, DirectoryEntryIsSkipped) {
+  checkNotAFile([](const std::string &p) { fs::create_directories(p + "/x"); }, false);
+}
+
+TEST(Cache, FIFOEntryDoesNotBlockTheJIT) {
+  std::string dir = freshDirectory("fifo");
+  Source src = Source::fromFile(examplePath("vector_add.mlir"));
+  JITOptions o;
+  o.constants["BLOCK"] = 256;
+  o.arch = "sm_80";
+  JIT jit(std::make_shared<Cache>(dir));
+  std::string path = jit.cache().entryPath(CacheKey::make(src, o, "sm_80"));
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  auto compile = std::async(std::launch::async, [&] { return jit.compileModule(src, o); });
+  if (compile.wait_for(std::chrono::seconds(60)) != std::future_status::ready) {
+    ADD_FAILURE() << "compileModule hangs on a FIFO entry";
+    int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK);
+    if (fd >= 0)
+      ::close(fd);
+  }
+  EXPECT_FALSE(compile.get().ptx.empty());
+  EXPECT_EQ(jit.compileCount(), 1u);
+  EXPECT_EQ(jit.storeFailures(), 0u); // the FIFO was replaced by the entry
+  struct stat st;
+  ASSERT_EQ(::lstat(path.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISREG(st.st_mode));
+  fs::remove_all(dir);
+}
+
 TEST(Cache, DefaultDirectoryFollowsEnvironment) {
   const char *old = std::getenv("LLK_CACHE_DIR");
   std::string saved = old ? old : "";
