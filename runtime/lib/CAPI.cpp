@@ -3,13 +3,57 @@
 #include "CAPIImpl.h"
 
 #include <cstring>
+#include <mutex>
+#include <unordered_map>
 
 using namespace llk::rt;
 
 namespace {
 thread_local std::string lastError;
 thread_local std::string lastCudaError;
+
+struct HandleRegistry {
+  std::mutex mutex;
+  uintptr_t next = 1;
+  std::unordered_map<uintptr_t, std::pair<capi::HandleKind, std::shared_ptr<void>>> live;
+};
+
+HandleRegistry &registry() {
+  // Never destroyed: handles the program did not destroy stay as they were
+  // (no driver call from a static destructor after the driver is gone).
+  static HandleRegistry *registry = new HandleRegistry;
+  return *registry;
+}
 } // namespace
+
+uintptr_t llk::rt::capi::addHandle(HandleKind kind, std::shared_ptr<void> object) {
+  HandleRegistry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  uintptr_t handle = r.next++;
+  r.live.emplace(handle, std::make_pair(kind, std::move(object)));
+  return handle;
+}
+
+std::shared_ptr<void> llk::rt::capi::findHandle(uintptr_t handle, HandleKind kind) {
+  HandleRegistry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = r.live.find(handle);
+  if (it == r.live.end() || it->second.first != kind)
+    return nullptr;
+  return it->second.second;
+}
+
+bool llk::rt::capi::removeHandle(uintptr_t handle, HandleKind kind) {
+  std::shared_ptr<void> object; // released after the lock: unloads, frees
+  HandleRegistry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = r.live.find(handle);
+  if (it == r.live.end() || it->second.first != kind)
+    return false;
+  object = std::move(it->second.second);
+  r.live.erase(it);
+  return true;
+}
 
 llk_status llk::rt::capi::fail(const std::exception &e) {
   lastError = e.what();
@@ -72,62 +116,82 @@ llk_status llk_device_open(int ordinal, llk_device *device) {
   *device = nullptr;
   return capi::guard([&] {
     Device d = Device::open(ordinal);
-    *device = new llk_device_s{d, d.arch()};
+    *device = capi::makeHandle<llk_device>(
+        std::make_shared<llk_device_s>(llk_device_s{d, d.arch()}));
   });
 }
 
 const char *llk_device_arch(llk_device device) {
-  return device ? device->arch.c_str() : "";
+  return capi::guardValue<const char *>("", [&] {
+    // The string lives in the object, which lives while the handle does.
+    return capi::lookup(device, "device")->arch.c_str();
+  });
 }
 
-void llk_device_destroy(llk_device device) { delete device; }
+llk_status llk_device_destroy(llk_device device) {
+  return capi::destroy(device, "device");
+}
 
 llk_status llk_module_load_ptx_file(llk_device device, const char *path,
                                     llk_module *module) {
-  if (!device || !path || !module)
-    return capi::nullHandle("device, path or module");
+  if (!path || !module)
+    return capi::nullHandle("path or module");
   *module = nullptr;
   return capi::guard([&] {
-    *module = new llk_module_s{Module::loadPTXFile(device->device, path)};
+    auto d = capi::lookup(device, "device");
+    *module = capi::makeHandle<llk_module>(std::make_shared<llk_module_s>(
+        llk_module_s{Module::loadPTXFile(d->device, path)}));
   });
 }
 
 llk_status llk_module_load_ptx(llk_device device, const char *ptx,
                                const char *metadata_json, llk_module *module) {
-  if (!device || !ptx || !metadata_json || !module)
-    return capi::nullHandle("device, ptx, metadata or module");
+  if (!ptx || !metadata_json || !module)
+    return capi::nullHandle("ptx, metadata or module");
   *module = nullptr;
   return capi::guard([&] {
-    *module = new llk_module_s{Module::loadPTX(device->device, ptx, metadata_json)};
+    auto d = capi::lookup(device, "device");
+    *module = capi::makeHandle<llk_module>(std::make_shared<llk_module_s>(
+        llk_module_s{Module::loadPTX(d->device, ptx, metadata_json)}));
   });
 }
 
-void llk_module_destroy(llk_module module) { delete module; }
+llk_status llk_module_destroy(llk_module module) {
+  return capi::destroy(module, "module");
+}
 
 llk_status llk_module_get_kernel(llk_module module, const char *name,
                                  llk_kernel *kernel) {
-  if (!module || !kernel)
-    return capi::nullHandle("module or kernel");
+  if (!kernel)
+    return capi::nullHandle("kernel");
   *kernel = nullptr;
   return capi::guard([&] {
-    *kernel = new llk_kernel_s{module->module.kernel(name ? name : "")};
+    auto m = capi::lookup(module, "module");
+    *kernel = capi::makeHandle<llk_kernel>(
+        std::make_shared<llk_kernel_s>(llk_kernel_s{m->module.kernel(name ? name : "")}));
   });
 }
 
 size_t llk_kernel_num_params(llk_kernel kernel) {
-  return kernel ? kernel->kernel.info().params.size() : 0;
+  return capi::guardValue<size_t>(0, [&] {
+    return capi::lookup(kernel, "kernel")->kernel.info().params.size();
+  });
 }
 unsigned llk_kernel_num_warps(llk_kernel kernel) {
-  return kernel ? kernel->kernel.numWarps() : 0;
+  return capi::guardValue<unsigned>(
+      0, [&] { return capi::lookup(kernel, "kernel")->kernel.numWarps(); });
 }
-void llk_kernel_destroy(llk_kernel kernel) { delete kernel; }
+llk_status llk_kernel_destroy(llk_kernel kernel) {
+  return capi::destroy(kernel, "kernel");
+}
 
 llk_status llk_kernel_launch(llk_kernel kernel, const unsigned grid[3],
                              const llk_arg *args, size_t num_args, void *stream,
                              unsigned dynamic_shared_bytes) {
-  if (!kernel || !grid || (num_args && !args))
-    return capi::nullHandle("kernel, grid or args");
+  if (!grid || (num_args && !args))
+    return capi::nullHandle("grid or args");
   return capi::guard([&] {
+    auto k = capi::lookup(kernel, "kernel");
     ArgList list;
     for (size_t i = 0; i < num_args; ++i) {
       const llk_arg &a = args[i];
@@ -143,37 +207,42 @@ llk_status llk_kernel_launch(llk_kernel kernel, const unsigned grid[3],
     LaunchOptions options;
     options.rawStream = static_cast<CUstream_st *>(stream);
     options.dynamicSharedBytes = dynamic_shared_bytes;
-    kernel->kernel.launch(Grid(grid[0], grid[1], grid[2]), list, options);
+    k->kernel.launch(Grid(grid[0], grid[1], grid[2]), list, options);
   });
 }
 
 llk_status llk_buffer_create(llk_device device, size_t bytes, llk_buffer *buffer) {
-  if (!device || !buffer)
-    return capi::nullHandle("device or buffer");
+  if (!buffer)
+    return capi::nullHandle("buffer");
   *buffer = nullptr;
   return capi::guard([&] {
-    *buffer = new llk_buffer_s{DeviceMemory(device->device, bytes)};
+    auto d = capi::lookup(device, "device");
+    *buffer = capi::makeHandle<llk_buffer>(
+        std::make_shared<llk_buffer_s>(llk_buffer_s{DeviceMemory(d->device, bytes)}));
   });
 }
 uint64_t llk_buffer_address(llk_buffer buffer) {
-  return buffer ? buffer->memory.address() : 0;
+  return capi::guardValue<uint64_t>(
+      0, [&] { return capi::lookup(buffer, "buffer")->memory.address(); });
 }
 llk_status llk_buffer_copy_from_host(llk_buffer buffer, const void *host, size_t bytes) {
-  if (!buffer || (bytes && !host))
-    return capi::nullHandle("buffer or host");
-  return capi::guard([&] { buffer->memory.copyFromHost(host, bytes); });
+  if (bytes && !host)
+    return capi::nullHandle("host");
+  return capi::guard(
+      [&] { capi::lookup(buffer, "buffer")->memory.copyFromHost(host, bytes); });
 }
 llk_status llk_buffer_copy_to_host(llk_buffer buffer, void *host, size_t bytes) {
-  if (!buffer || (bytes && !host))
-    return capi::nullHandle("buffer or host");
-  return capi::guard([&] { buffer->memory.copyToHost(host, bytes); });
+  if (bytes && !host)
+    return capi::nullHandle("host");
+  return capi::guard(
+      [&] { capi::lookup(buffer, "buffer")->memory.copyToHost(host, bytes); });
 }
-void llk_buffer_destroy(llk_buffer buffer) { delete buffer; }
+llk_status llk_buffer_destroy(llk_buffer buffer) {
+  return capi::destroy(buffer, "buffer");
+}
 
 llk_status llk_synchronize(llk_device device) {
-  if (!device)
-    return capi::nullHandle("device");
-  return capi::guard([&] { device->device.synchronize(); });
+  return capi::guard([&] { capi::lookup(device, "device")->device.synchronize(); });
 }
 
 } // extern "C"

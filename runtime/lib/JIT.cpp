@@ -58,13 +58,26 @@ CacheKey CacheKey::make(const Source &source, const JITOptions &options,
   return CacheKey{d, hash64(d)};
 }
 
+/// The options' checks, as llkc makes them, for both backends (the
+/// interpreter ignores the arch, but a bad one is still a bad call).
+static void checkOptions(const JITOptions &options) {
+  std::optional<std::string> why;
+  if (!options.arch.empty())
+    why = llk::checkArch(options.arch);
+  if (!why && options.numWarps)
+    why = llk::checkNumWarps(*options.numWarps);
+  if (!why && options.numStages)
+    why = llk::checkNumStages(*options.numStages);
+  if (why)
+    throw Error(ErrorCode::InvalidArgument, *why);
+}
+
 CompiledModule llk::rt::compileToPTX(const Source &source,
                                      const JITOptions &options) {
   if (options.arch.empty())
     throw Error(ErrorCode::InvalidArgument,
                 "no target: pass an arch (sm_80 ... sm_90a) or JIT on a device");
-  if (auto why = llk::checkArch(options.arch))
-    throw Error(ErrorCode::InvalidArgument, *why);
+  checkOptions(options);
   llk::CompileOptions compile;
   compile.target.arch = options.arch;
   compile.numWarps = options.numWarps;
@@ -189,6 +202,7 @@ CompiledModule JIT::compileModule(const Source &source, const JITOptions &option
 
 Module JIT::load(const Source &source, const JITOptions &options) {
   const Device &dev = device();
+  checkOptions(options);
   // The interpreter runs the specialized tile module: no PTX, no disk cache
   // (parsing is what a cache hit would save).
   bool interpreter = dev.backend() == Backend::Interpreter;

@@ -62,7 +62,9 @@ struct Device::Impl {
   }
 };
 
-int Device::count() {
+int Device::count(std::optional<Backend> backend) {
+  if (backend.value_or(defaultBackend()) == Backend::Interpreter)
+    return 1;
   int n = 0;
   check(driver().cuDeviceGetCount(&n), "cuDeviceGetCount");
   return n;
@@ -83,7 +85,7 @@ Device Device::open(int ordinal, std::optional<Backend> backend) {
     return Device(std::move(impl));
   }
   const Driver &d = driver();
-  int n = count();
+  int n = count(Backend::Cuda);
   if (ordinal < 0 || ordinal >= n)
     throw Error(ErrorCode::NotFound, "no CUDA device " + std::to_string(ordinal) +
                                          " (the machine has " + std::to_string(n) + ")");

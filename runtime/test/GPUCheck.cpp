@@ -234,16 +234,29 @@ static int run(int argc, char **argv) {
     llk_arg wrong[] = {llk_arg_i32(1)};
     llk_status s = llk_kernel_launch(k, grid, wrong, 1, nullptr, 0);
     std::string err = llk_last_error();
-    llk_buffer_destroy(b);
-    llk_kernel_destroy(k);
-    llk_module_destroy(mod);
-    llk_device_destroy(dev);
+    // The module's handle goes first: the kernel keeps the module loaded.
+    bool destroyed = llk_module_destroy(mod) == LLK_SUCCESS &&
+                     llk_kernel_launch(k, grid, args, 4, nullptr, 0) == LLK_SUCCESS &&
+                     llk_buffer_destroy(b) == LLK_SUCCESS &&
+                     llk_kernel_destroy(k) == LLK_SUCCESS &&
+                     llk_device_destroy(dev) == LLK_SUCCESS;
+    // Stale handles are errors, not uses of freed memory.
+    bool stale = llk_kernel_launch(k, grid, args, 4, nullptr, 0) ==
+                     LLK_ERROR_INVALID_ARGUMENT &&
+                 llk_module_destroy(mod) == LLK_ERROR_INVALID_ARGUMENT &&
+                 llk_buffer_address(b) == 0 &&
+                 llk_synchronize(dev) == LLK_ERROR_INVALID_ARGUMENT;
     std::string bad = checkAdd(got);
     if (!bad.empty())
       return bad;
     if (s != LLK_ERROR_INVALID_ARGUMENT)
       return std::string("FAIL:bad arguments not reported");
-    return std::string("results exact; bad arguments -> LLK_ERROR_INVALID_ARGUMENT");
+    if (!destroyed)
+      return std::string("FAIL:destroy or a launch after the module's: ") + llk_last_error();
+    if (!stale)
+      return std::string("FAIL:a stale handle was not reported");
+    return std::string("results exact; bad arguments, stale handles -> "
+                       "LLK_ERROR_INVALID_ARGUMENT");
   });
 
   // 3. JIT from source; the second compile is a memory hit.

@@ -806,6 +806,22 @@ static int childNoDriver() {
          std::string("C: llk_last_error: ") + llk_last_error());
   int count = -1;
   expect(llk_device_count(&count) == LLK_ERROR_NO_DRIVER, "C: count");
+  // The interpreter backend needs no driver: its one device is counted and
+  // opens, in C++ and in C.
+  setenv("LLK_BACKEND", "interpreter", 1);
+  try {
+    expect(Device::count() == 1, "interpreter: Device::count() == 1");
+    expect(Device::count(Backend::Interpreter) == 1, "Device::count(Interpreter)");
+  } catch (const Error &e) {
+    expect(false, std::string("interpreter count: ") + e.what());
+  }
+  count = -1;
+  expect(llk_device_count(&count) == LLK_SUCCESS && count == 1,
+         std::string("C: interpreter count 1: ") + llk_last_error());
+  expect(llk_device_open(0, &dev) == LLK_SUCCESS, "C: interpreter device 0 opens");
+  expect(std::string(llk_device_arch(dev)) == "interpreter", "C: interpreter arch");
+  expect(llk_device_destroy(dev) == LLK_SUCCESS, "C: destroy");
+  unsetenv("LLK_BACKEND");
   // The compiler half works without a driver.
   try {
     JIT jit(std::make_shared<Cache>(freshDirectory("nodrv")));
@@ -1064,19 +1080,53 @@ TEST(Interpreter, CompileErrorsAreValues) {
     EXPECT_EQ(e.code(), ErrorCode::Compile);
     EXPECT_NE(std::string(e.what()).find("bad.mlir:2:"), std::string::npos) << e.what();
   }
-  JITOptions badWarps = interpreterSoftmax();
-  badWarps.numWarps = 3;
-  try {
-    t.jit.compile(Source::fromFile(examplePath("softmax.mlir")), badWarps);
-    ADD_FAILURE() << "num_warps 3 accepted";
-  } catch (const Error &e) {
-    EXPECT_EQ(e.code(), ErrorCode::Compile);
-    EXPECT_NE(std::string(e.what()).find("power of two"), std::string::npos) << e.what();
-  }
+  // (Bad options: OptionsAreCheckedAsOnTheGPU.)
   // PTX needs a target, which the interpreter is not.
   EXPECT_THROW(t.jit.compileModule(Source::fromFile(examplePath("softmax.mlir")),
                                    interpreterSoftmax()),
                Error);
+}
+
+/// The error `jit.compile` of the softmax example throws with `options`, or
+/// "<no error>".
+static std::string optionsError(JIT &jit, const JITOptions &options) {
+  try {
+    jit.compile(Source::fromFile(examplePath("softmax.mlir")), options);
+  } catch (const Error &e) {
+    return std::string(toString(e.code())) + ": " + e.what();
+  }
+  return "<no error>";
+}
+
+TEST(Interpreter, OptionsAreCheckedAsOnTheGPU) {
+  // The same checks and messages as compileToPTX, the GPU path's: the
+  // interpreter ignores the arch, but "garbage" is still a bad call.
+  InterpreterJIT t;
+  std::string softmax = readAll(examplePath("softmax.mlir"));
+  auto expect = [&](const JITOptions &o, const std::string &needle) {
+    std::string e = optionsError(t.jit, o);
+    EXPECT_EQ(e.rfind("invalid argument: ", 0), 0u) << e;
+    EXPECT_NE(e.find(needle), std::string::npos) << e;
+    JITOptions gpu = o;
+    if (gpu.arch.empty())
+      gpu.arch = "sm_90";
+    EXPECT_EQ(compileError(softmax, gpu), e);
+  };
+  JITOptions o = interpreterSoftmax();
+  o.arch = "garbage";
+  expect(o, "unsupported --arch 'garbage'");
+  o = interpreterSoftmax();
+  o.numWarps = 3;
+  expect(o, "power of two");
+  o = interpreterSoftmax();
+  o.numStages = 0;
+  expect(o, "--num-stages must be in [1, 8]");
+  o = interpreterSoftmax();
+  o.numStages = 9;
+  expect(o, "--num-stages must be in [1, 8]");
+  o = interpreterSoftmax();
+  o.arch = "sm_90a"; // a good one: the interpreter runs the tile IR anyway
+  EXPECT_EQ(optionsError(t.jit, o), "<no error>");
 }
 
 TEST(Interpreter, GraphCaptureAndReplay) {
@@ -1248,6 +1298,222 @@ TEST(CAPI, NullHandlesAreErrors) {
   llk_arg a = llk_arg_f32(1.0f);
   EXPECT_EQ(a.bits, 0x3f800000u);
   EXPECT_EQ(llk_arg_i32(-1).bits, 0xffffffffu);
+}
+
+/// Sets an environment variable for a scope.
+struct ScopedEnv {
+  std::string name;
+  std::optional<std::string> saved;
+  ScopedEnv(std::string n, const std::string &value) : name(std::move(n)) {
+    if (const char *old = std::getenv(name.c_str()))
+      saved = old;
+    setenv(name.c_str(), value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (saved)
+      setenv(name.c_str(), saved->c_str(), 1);
+    else
+      unsetenv(name.c_str());
+  }
+};
+
+/// The C interface on the interpreter backend (LLK_BACKEND), with the
+/// softmax example at BLOCK = 64 and buffers for one row of 64.
+struct CInterpreter {
+  ScopedEnv backend{"LLK_BACKEND", "interpreter"};
+  std::string cacheDir = freshDirectory("capi");
+  llk_device device = nullptr;
+  llk_jit jit = nullptr;
+  llk_buffer in = nullptr, out = nullptr;
+
+  CInterpreter() {
+    EXPECT_EQ(llk_device_open(0, &device), LLK_SUCCESS) << llk_last_error();
+    EXPECT_EQ(llk_jit_create(device, cacheDir.c_str(), &jit), LLK_SUCCESS)
+        << llk_last_error();
+    EXPECT_EQ(llk_buffer_create(device, 64 * 4, &in), LLK_SUCCESS) << llk_last_error();
+    EXPECT_EQ(llk_buffer_create(device, 64 * 4, &out), LLK_SUCCESS) << llk_last_error();
+    std::vector<float> x = randomFloats(64, 3);
+    EXPECT_EQ(llk_buffer_copy_from_host(in, x.data(), 64 * 4), LLK_SUCCESS);
+  }
+  ~CInterpreter() {
+    // Some were destroyed by the test already: statuses do not matter here.
+    (void)llk_buffer_destroy(in);
+    (void)llk_buffer_destroy(out);
+    (void)llk_jit_destroy(jit);
+    (void)llk_device_destroy(device);
+    fs::remove_all(cacheDir);
+  }
+  llk_kernel softmax(const char *arch = nullptr) {
+    std::string text = readAll(examplePath("softmax.mlir"));
+    const char *names[] = {"BLOCK"};
+    int64_t values[] = {64};
+    llk_kernel k = nullptr;
+    EXPECT_EQ(llk_jit_compile(jit, text.c_str(), "softmax.mlir", names, values, 1, 4, arch,
+                              nullptr, &k),
+              LLK_SUCCESS)
+        << llk_last_error();
+    return k;
+  }
+  llk_status launch(llk_kernel k) {
+    unsigned grid[3] = {1, 1, 1};
+    llk_arg args[] = {llk_arg_ptr(llk_buffer_address(out), LLK_F32),
+                      llk_arg_ptr(llk_buffer_address(in), LLK_F32), llk_arg_i32(64),
+                      llk_arg_i32(64), llk_arg_i32(64)};
+    return llk_kernel_launch(k, grid, args, 5, nullptr, 0);
+  }
+};
+
+static bool lastErrorHas(const std::string &needle) {
+  return std::string(llk_last_error()).find(needle) != std::string::npos;
+}
+
+TEST(CAPI, DeviceCountFollowsTheBackend) {
+  ScopedEnv backend("LLK_BACKEND", "interpreter");
+  int count = -1;
+  ASSERT_EQ(llk_device_count(&count), LLK_SUCCESS) << llk_last_error();
+  EXPECT_EQ(count, 1);
+  llk_device dev = nullptr;
+  ASSERT_EQ(llk_device_open(count - 1, &dev), LLK_SUCCESS) << llk_last_error();
+  EXPECT_STREQ(llk_device_arch(dev), "interpreter");
+  EXPECT_EQ(llk_device_open(count, &dev), LLK_ERROR_NOT_FOUND);
+  EXPECT_EQ(llk_device_destroy(dev), LLK_SUCCESS);
+  ScopedEnv bad("LLK_BACKEND", "tpu");
+  EXPECT_EQ(llk_device_count(&count), LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(lastErrorHas("LLK_BACKEND='tpu'")) << llk_last_error();
+}
+
+TEST(CAPI, StaleHandlesAreErrors) {
+  CInterpreter c;
+  llk_kernel k = c.softmax();
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(llk_kernel_num_params(k), 5u);
+  EXPECT_EQ(c.launch(k), LLK_SUCCESS) << llk_last_error();
+  // Destroyed: every use is an error, a second destroy too.
+  EXPECT_EQ(llk_kernel_destroy(k), LLK_SUCCESS);
+  EXPECT_EQ(c.launch(k), LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(lastErrorHas("kernel is not a live llk_kernel")) << llk_last_error();
+  EXPECT_EQ(llk_kernel_num_params(k), 0u);
+  EXPECT_TRUE(lastErrorHas("not a live llk_kernel")) << llk_last_error();
+  EXPECT_EQ(llk_kernel_num_warps(k), 0u);
+  EXPECT_EQ(llk_kernel_destroy(k), LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(lastErrorHas("destroyed already")) << llk_last_error();
+  EXPECT_EQ(llk_kernel_destroy(nullptr), LLK_SUCCESS); // as free(NULL)
+
+  // Never handed out, or of another type.
+  llk_kernel garbage = reinterpret_cast<llk_kernel>(uintptr_t(0x5eed1234));
+  EXPECT_EQ(c.launch(garbage), LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(llk_kernel_destroy(garbage), LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(c.launch(reinterpret_cast<llk_kernel>(c.device)), LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(llk_synchronize(reinterpret_cast<llk_device>(c.in)),
+            LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(lastErrorHas("device is not a live llk_device")) << llk_last_error();
+  EXPECT_EQ(llk_device_destroy(reinterpret_cast<llk_device>(c.jit)),
+            LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(llk_device_arch(reinterpret_cast<llk_device>(c.jit)), "");
+  // (The interpreter loads no PTX, so no module handle here: the GPU check
+  // destroys a real one twice.)
+  llk_module notAModule = reinterpret_cast<llk_module>(c.in);
+  llk_kernel none = nullptr;
+  EXPECT_EQ(llk_module_get_kernel(notAModule, "softmax_kernel", &none),
+            LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(lastErrorHas("module is not a live llk_module")) << llk_last_error();
+  EXPECT_EQ(llk_module_destroy(notAModule), LLK_ERROR_INVALID_ARGUMENT);
+  llk_module module = nullptr;
+  EXPECT_EQ(llk_module_load_ptx(reinterpret_cast<llk_device>(c.jit), "", "{}", &module),
+            LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(lastErrorHas("device is not a live llk_device")) << llk_last_error();
+
+  // Buffers.
+  llk_buffer b = nullptr;
+  ASSERT_EQ(llk_buffer_create(c.device, 16, &b), LLK_SUCCESS);
+  EXPECT_NE(llk_buffer_address(b), 0u);
+  EXPECT_EQ(llk_buffer_destroy(b), LLK_SUCCESS);
+  EXPECT_EQ(llk_buffer_address(b), 0u);
+  float host[4] = {};
+  EXPECT_EQ(llk_buffer_copy_from_host(b, host, 16), LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(llk_buffer_copy_to_host(b, host, 16), LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(llk_buffer_destroy(b), LLK_ERROR_INVALID_ARGUMENT);
+
+  // A kernel keeps what it needs: it outlives the JIT's and the device's
+  // handles; the JIT's handle, once destroyed, compiles nothing.
+  llk_kernel kept = c.softmax();
+  EXPECT_EQ(llk_jit_destroy(c.jit), LLK_SUCCESS);
+  EXPECT_EQ(llk_device_destroy(c.device), LLK_SUCCESS);
+  EXPECT_EQ(c.launch(kept), LLK_SUCCESS) << llk_last_error();
+  std::vector<float> y(64);
+  EXPECT_EQ(llk_buffer_copy_to_host(c.out, y.data(), 64 * 4), LLK_SUCCESS);
+  double sum = 0;
+  for (float v : y)
+    sum += v;
+  EXPECT_NEAR(sum, 1.0, 1e-5);
+  std::string text = "func.func @k() { return }";
+  EXPECT_EQ(llk_jit_compile(c.jit, text.c_str(), nullptr, nullptr, nullptr, 0, 0, nullptr,
+                            nullptr, &none),
+            LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(none, nullptr);
+  EXPECT_EQ(llk_buffer_create(c.device, 16, &b), LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(llk_kernel_destroy(kept), LLK_SUCCESS);
+}
+
+TEST(CAPI, HandlesAreThreadSafe) {
+  CInterpreter c;
+  // Launches on 4 threads while the main thread destroys the kernel: each
+  // launch runs or finds the handle gone, none touches freed memory.
+  llk_kernel k = c.softmax();
+  std::atomic<int> ran{0}, refused{0}, other{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&] {
+      for (int i = 0; i < 25; ++i) {
+        llk_status s = c.launch(k);
+        (s == LLK_SUCCESS ? ran : s == LLK_ERROR_INVALID_ARGUMENT ? refused : other)++;
+      }
+    });
+  while (ran.load() < 4 && ran + refused + other < 100)
+    std::this_thread::yield();
+  EXPECT_EQ(llk_kernel_destroy(k), LLK_SUCCESS);
+  for (std::thread &t : threads)
+    t.join();
+  EXPECT_GE(ran.load(), 4);
+  EXPECT_EQ(ran + refused, 100);
+  EXPECT_EQ(other.load(), 0);
+  EXPECT_EQ(c.launch(k), LLK_ERROR_INVALID_ARGUMENT);
+
+  // One handle destroyed by 8 threads at once: one of them destroys it.
+  llk_buffer b = nullptr;
+  ASSERT_EQ(llk_buffer_create(c.device, 256, &b), LLK_SUCCESS);
+  std::atomic<int> destroyed{0};
+  threads.clear();
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&] { destroyed += llk_buffer_destroy(b) == LLK_SUCCESS; });
+  for (std::thread &t : threads)
+    t.join();
+  EXPECT_EQ(destroyed.load(), 1);
+}
+
+TEST(CAPI, JITOptionsAreCheckedOnEveryBackend) {
+  CInterpreter c;
+  std::string text = readAll(examplePath("softmax.mlir"));
+  const char *names[] = {"BLOCK"};
+  int64_t values[] = {64};
+  llk_kernel k = nullptr;
+  EXPECT_EQ(llk_jit_compile(c.jit, text.c_str(), "softmax.mlir", names, values, 1, 4,
+                            "garbage", nullptr, &k),
+            LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(lastErrorHas("unsupported --arch 'garbage'")) << llk_last_error();
+  EXPECT_EQ(k, nullptr);
+  EXPECT_EQ(llk_jit_compile(c.jit, text.c_str(), "softmax.mlir", names, values, 1, 6,
+                            nullptr, nullptr, &k),
+            LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(lastErrorHas("power of two")) << llk_last_error();
+  const char *nullName[] = {nullptr};
+  EXPECT_EQ(llk_jit_compile(c.jit, text.c_str(), "softmax.mlir", nullName, values, 1, 4,
+                            nullptr, nullptr, &k),
+            LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(lastErrorHas("null name of constant 0")) << llk_last_error();
+  k = c.softmax("sm_90");
+  EXPECT_NE(k, nullptr);
+  EXPECT_EQ(llk_kernel_destroy(k), LLK_SUCCESS);
 }
 
 TEST(CAPI, JITCompileErrorIsStatus) {

@@ -4,7 +4,12 @@
  * LLK_SUCCESS or an error status; llk_last_error() then holds the message
  * (the CUDA error name and text, the kernel's name) for the calling thread.
  * Nothing aborts the process. Handles are released with their _destroy
- * function; a kernel keeps its module alive.
+ * function (NULL: nothing to do); a kernel keeps its module alive, a buffer
+ * its device. Every call checks its handles: one that was destroyed, is of
+ * another type or was never created is LLK_ERROR_INVALID_ARGUMENT (functions
+ * that return a value return 0 or "" and set llk_last_error), never a use of
+ * freed memory. Handles may be used and destroyed from several threads; one
+ * destroyed during a call on another thread lives until that call returns.
  *
  *   llk_device dev; llk_module mod; llk_kernel k;
  *   if (llk_device_open(0, &dev) != LLK_SUCCESS) puts(llk_last_error());
@@ -66,24 +71,26 @@ const char *llk_last_error(void);
 /* The CUDA error name of that failure (CUDA_ERROR_...), "" if none. */
 const char *llk_last_cuda_error(void);
 
+/* The devices of the backend LLK_BACKEND selects: CUDA's, or 1 for the
+ * interpreter (device 0). */
 llk_status llk_device_count(int *count);
 llk_status llk_device_open(int ordinal, llk_device *device);
-/* "sm_90" etc., valid while the device is. */
+/* "sm_90" etc. ("interpreter"), valid while the device is. */
 const char *llk_device_arch(llk_device device);
-void llk_device_destroy(llk_device device);
+llk_status llk_device_destroy(llk_device device);
 
 llk_status llk_module_load_ptx_file(llk_device device, const char *path,
                                     llk_module *module);
 llk_status llk_module_load_ptx(llk_device device, const char *ptx,
                                const char *metadata_json, llk_module *module);
-void llk_module_destroy(llk_module module);
+llk_status llk_module_destroy(llk_module module);
 
 /* name NULL or "": the module's only kernel. */
 llk_status llk_module_get_kernel(llk_module module, const char *name,
                                  llk_kernel *kernel);
 size_t llk_kernel_num_params(llk_kernel kernel);
 unsigned llk_kernel_num_warps(llk_kernel kernel);
-void llk_kernel_destroy(llk_kernel kernel);
+llk_status llk_kernel_destroy(llk_kernel kernel);
 
 /* stream: a CUstream or NULL for the default stream. */
 llk_status llk_kernel_launch(llk_kernel kernel, const unsigned grid[3],
@@ -94,7 +101,7 @@ llk_status llk_buffer_create(llk_device device, size_t bytes, llk_buffer *buffer
 uint64_t llk_buffer_address(llk_buffer buffer);
 llk_status llk_buffer_copy_from_host(llk_buffer buffer, const void *host, size_t bytes);
 llk_status llk_buffer_copy_to_host(llk_buffer buffer, void *host, size_t bytes);
-void llk_buffer_destroy(llk_buffer buffer);
+llk_status llk_buffer_destroy(llk_buffer buffer);
 
 llk_status llk_synchronize(llk_device device);
 
@@ -108,7 +115,7 @@ llk_status llk_jit_compile(llk_jit jit, const char *source_text,
                            const int64_t *constant_values, size_t num_constants,
                            unsigned num_warps, const char *arch, const char *kernel_name,
                            llk_kernel *kernel);
-void llk_jit_destroy(llk_jit jit);
+llk_status llk_jit_destroy(llk_jit jit);
 
 #ifdef __cplusplus
 }

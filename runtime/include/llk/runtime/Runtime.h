@@ -153,8 +153,10 @@ struct DeviceLimits {
 
 class Device {
 public:
-  /// Number of devices; throws NoDriver without a driver.
-  static int count();
+  /// Number of devices of `backend` (empty: defaultBackend()), the ordinals
+  /// open() takes: CUDA's (throws NoDriver without a driver), or the
+  /// interpreter's one.
+  static int count(std::optional<Backend> backend = std::nullopt);
   /// On the CUDA backend, retains the device's primary context and makes it
   /// current on the calling thread. `backend` empty: defaultBackend()
   /// ($LLK_BACKEND). The interpreter has one device, 0.
