@@ -21,6 +21,7 @@
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -83,8 +84,8 @@ struct ArgValue {
   std::vector<int64_t> shape;
   std::string fill;
   std::vector<uint8_t> bytes, before;
-  // Scalars.
-  double value = 0;
+  // Scalars: the value's bits in the type's width.
+  uint64_t bits = 0;
 
   size_t count() const { return bytes.size() / elemTypeSize(type); }
   std::string typeText() const {
@@ -99,6 +100,52 @@ struct ArgValue {
   }
 };
 } // namespace
+
+/// The largest buffer: the interpreter takes seconds per million elements,
+/// so this is far past any useful run, and each buffer is held twice.
+static constexpr uint64_t kMaxBufferBytes = uint64_t(1) << 30;
+
+static const llvm::fltSemantics &floatSemantics(ElemType type) {
+  switch (type) {
+  case ElemType::F64: return llvm::APFloat::IEEEdouble();
+  case ElemType::F32: return llvm::APFloat::IEEEsingle();
+  case ElemType::F16: return llvm::APFloat::IEEEhalf();
+  default: return llvm::APFloat::BFloat();
+  }
+}
+
+/// Parses `text` as a value of `type` into `bits`: an integer in the type's
+/// (signed) range, or a finite float rounded to the type once.
+static std::optional<std::string> parseScalar(llvm::StringRef text, ElemType type,
+                                              uint64_t &bits) {
+  std::string typeName = elemTypeName(type).str();
+  if (isFloat(type)) {
+    llvm::APFloat value(floatSemantics(type));
+    auto status = value.convertFromString(text, llvm::APFloat::rmNearestTiesToEven);
+    if (!status) {
+      llvm::consumeError(status.takeError());
+      return "'" + text.str() + "' is not a number";
+    }
+    if (*status & llvm::APFloat::opOverflow)
+      return "'" + text.str() + "' is out of range for " + typeName;
+    if (!value.isFinite())
+      return "'" + text.str() + "' is not a finite number";
+    bits = value.bitcastToAPInt().getZExtValue();
+    return std::nullopt;
+  }
+  llvm::StringRef digits = text;
+  digits.consume_front("-");
+  if (digits.empty() || !llvm::all_of(digits, llvm::isDigit))
+    return typeName + " needs an integer, got '" + text.str() + "'";
+  unsigned width = elemTypeSize(type) * 8;
+  int64_t max = int64_t((uint64_t(1) << (width - 1)) - 1), min = -max - 1;
+  int64_t value;
+  if (text.getAsInteger(10, value) || value < min || value > max)
+    return "'" + text.str() + "' is out of range for " + typeName + " [" +
+           std::to_string(min) + ", " + std::to_string(max) + "]";
+  bits = uint64_t(value) & (width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1);
+  return std::nullopt;
+}
 
 /// Parses NAME=TYPE[DIMS]:FILL or NAME=TYPE:VALUE.
 static std::optional<std::string> parseArg(llvm::StringRef spec, ArgValue &arg) {
@@ -123,25 +170,25 @@ static std::optional<std::string> parseArg(llvm::StringRef spec, ArgValue &arg) 
            "'; expected f64, f32, f16, bf16, i64, i32, i16 or i8";
   arg.type = *type;
   if (!arg.isBuffer) {
-    if (after.getAsDouble(arg.value) || !std::isfinite(arg.value))
-      return "--arg " + arg.name + ": '" + after.str() + "' is not a number";
-    if (!isFloat(arg.type) && arg.value != std::trunc(arg.value))
-      return "--arg " + arg.name + ": " + elem.str() + " needs an integer, got '" +
-             after.str() + "'";
+    if (auto error = parseScalar(after, arg.type, arg.bits))
+      return "--arg " + arg.name + ": " + *error;
     return std::nullopt;
   }
   llvm::SmallVector<llvm::StringRef> parts;
   dims.split(parts, 'x');
-  uint64_t count = 1;
+  uint64_t count = 1, size = elemTypeSize(arg.type);
   for (llvm::StringRef part : parts) {
-    int64_t d;
-    if (part.getAsInteger(10, d) || d <= 0)
+    uint64_t d;
+    if (part.getAsInteger(10, d) || d == 0)
       return "--arg " + arg.name + ": dimensions must be positive integers "
              "separated by 'x', got '[" + dims.str() + "]'";
-    arg.shape.push_back(d);
+    // count * d * size <= kMaxBufferBytes, without overflow.
+    if (d > kMaxBufferBytes / size / count)
+      return "--arg " + arg.name + ": " + elem.str() + "[" + dims.str() +
+             "] is larger than llk-run's limit of " + std::to_string(kMaxBufferBytes) +
+             " bytes a buffer";
+    arg.shape.push_back(int64_t(d));
     count *= d;
-    if (count > (uint64_t(1) << 32))
-      return "--arg " + arg.name + ": buffer too large";
   }
   static const char *fills[] = {"randn", "rand", "zeros", "ones", "iota", "empty"};
   if (!llvm::is_contained(fills, after))
@@ -231,11 +278,19 @@ int main(int argc, char **argv) {
     llvm::SmallVector<llvm::StringRef> parts;
     llvm::StringRef(gridSpec).split(parts, ',');
     uint32_t *dims[3] = {&grid.x, &grid.y, &grid.z};
+    // CUDA's limits, which the GPU would hold the same launch to.
+    const uint64_t limits[3] = {(uint64_t(1) << 31) - 1, 65535, 65535};
     if (parts.size() > 3)
       return fail("--grid takes at most 3 dimensions, got '" + gridSpec + "'");
-    for (size_t i = 0; i < parts.size(); ++i)
-      if (parts[i].trim().getAsInteger(10, *dims[i]) || *dims[i] == 0)
+    for (size_t i = 0; i < parts.size(); ++i) {
+      uint64_t d;
+      if (parts[i].trim().getAsInteger(10, d) || d == 0)
         return fail("--grid expects positive integers x[,y[,z]], got '" + gridSpec + "'");
+      if (d > limits[i])
+        return fail("--grid " + llvm::Twine("xyz"[i]) + " is " + llvm::Twine(d) +
+                    ", above CUDA's limit of " + llvm::Twine(limits[i]));
+      *dims[i] = uint32_t(d);
+    }
   }
 
   std::vector<ArgValue> args(argSpecs.size());
@@ -300,25 +355,8 @@ int main(int argc, char **argv) {
   bool anyRandom = false;
   for (ArgValue &arg : args) {
     if (!arg.isBuffer) {
-      switch (arg.type) {
-      case ElemType::F64: launch.add<double>(arg.value); break;
-      case ElemType::F32: launch.add<float>(static_cast<float>(arg.value)); break;
-      case ElemType::F16:
-      case ElemType::BF16: {
-        uint16_t bits;
-        encodeElement(arg.type, arg.value, &bits);
-        launch.add<uint16_t>(bits);
-        break;
-      }
-      default: {
-        // Integers wrap to their width, as a C cast would.
-        int64_t v = static_cast<int64_t>(arg.value);
-        if (arg.type == ElemType::I64) launch.add<int64_t>(v);
-        else if (arg.type == ElemType::I32) launch.add<int32_t>(static_cast<int32_t>(v));
-        else if (arg.type == ElemType::I16) launch.add<int16_t>(static_cast<int16_t>(v));
-        else launch.add<int8_t>(static_cast<int8_t>(v));
-      }
-      }
+      // The bits in the type's width, zero above it: as add<T> of the value.
+      launch.add<uint64_t>(arg.bits);
       continue;
     }
     anyRandom |= arg.fill == "randn" || arg.fill == "rand";
@@ -357,6 +395,12 @@ int main(int argc, char **argv) {
     if (ec)
       return fail("cannot write '" + path + "': " + ec.message());
     file.write(reinterpret_cast<const char *>(arg->bytes.data()), arg->bytes.size());
+    file.close();
+    if (file.has_error()) { // a full disk: an error, not the stream's abort
+      std::string why = file.error().message();
+      file.clear_error();
+      return fail("cannot write '" + path + "': " + why);
+    }
   }
 
   bool mismatch = false;
