@@ -28,10 +28,12 @@ build=${LLK_BUILD_DIR:-build}
 echo "== configuring and building in $build"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir >/dev/null
-targets=(llkc llk-opt llk-run llk-check-kernels llk-interp-tests)
-# The runtime's example host program (built when cuda.h is there); the main
-# job runs it on the interpreter backend.
-ninja -C "$build" -t query llk-softmax-jit >/dev/null 2>&1 && targets+=(llk-softmax-jit)
+# libllk.so (the compiler, the interpreter, the runtime and the JIT) comes
+# with the tools, which link it.
+targets=(llk llkc llk-opt llk-run llk-check-kernels llk-interp-tests)
+# The runtime's example host program and the static runtime (built when
+# cuda.h is there); the main job runs the program on the interpreter backend.
+ninja -C "$build" -t query llk-softmax-jit >/dev/null 2>&1 && targets+=(llk-softmax-jit LLKRuntime)
 ninja -C "$build" "${targets[@]}"
 
 [[ -n "${LLK_BUILD_ONLY:-}" ]] && exit 0

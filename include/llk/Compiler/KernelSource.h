@@ -13,6 +13,7 @@
 #define LLK_COMPILER_KERNELSOURCE_H
 
 #include "llk/ConstantValue.h"
+#include "llk/Export.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -26,15 +27,15 @@ namespace llk {
 
 /// Whether `name` may be a constant's NAME (`${NAME}`, `-D NAME=...`): an
 /// identifier.
-bool isConstantName(llvm::StringRef name);
+LLK_API bool isConstantName(llvm::StringRef name);
 
 /// A `-D NAME=VALUE` argument (llkc, llk-run): NAME an identifier, VALUE an
 /// integer in any C radix or an element type's name. On failure, the error
 /// message.
-llvm::Expected<std::pair<std::string, ConstantValue>>
+LLK_API llvm::Expected<std::pair<std::string, ConstantValue>>
 parseDefine(llvm::StringRef define);
 
-class KernelSource {
+class LLK_API KernelSource {
 public:
   /// `text` keeps its buffer identifier as the file name in diagnostics,
   /// which go to `os`.

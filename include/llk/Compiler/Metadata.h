@@ -21,6 +21,7 @@
 #define LLK_COMPILER_METADATA_H
 
 #include "llk/ConstantValue.h"
+#include "llk/Export.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
@@ -76,23 +77,23 @@ struct ModuleMetadata {
 /// Records each kernel's parameters from the tile module, before any pass
 /// runs. Fails (with a diagnostic) on a parameter type a launcher cannot
 /// pass.
-mlir::LogicalResult collectSignatures(mlir::ModuleOp tileModule,
+LLK_API mlir::LogicalResult collectSignatures(mlir::ModuleOp tileModule,
                                       ModuleMetadata &metadata);
 
 /// Fills in num_warps and shared_bytes from the lowered module (the gpu.module
 /// in the LLVM and NVVM dialects). Fails if a kernel of `metadata` is missing
 /// from it.
-mlir::LogicalResult completeFromLowered(mlir::ModuleOp lowered,
+LLK_API mlir::LogicalResult completeFromLowered(mlir::ModuleOp lowered,
                                         ModuleMetadata &metadata);
 
-llvm::json::Value toJSON(const ModuleMetadata &metadata);
-bool fromJSON(const llvm::json::Value &value, ModuleMetadata &metadata,
+LLK_API llvm::json::Value toJSON(const ModuleMetadata &metadata);
+LLK_API bool fromJSON(const llvm::json::Value &value, ModuleMetadata &metadata,
               llvm::json::Path path);
 
 /// Pretty-printed JSON text, ending with a newline.
-std::string metadataToJSON(const ModuleMetadata &metadata);
+LLK_API std::string metadataToJSON(const ModuleMetadata &metadata);
 /// Parses and validates JSON text written by metadataToJSON.
-llvm::Expected<ModuleMetadata> parseMetadata(llvm::StringRef text);
+LLK_API llvm::Expected<ModuleMetadata> parseMetadata(llvm::StringRef text);
 
 } // namespace llk
 

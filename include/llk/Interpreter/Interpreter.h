@@ -28,6 +28,7 @@
 #define LLK_INTERPRETER_INTERPRETER_H
 
 #include "llk/ConstantValue.h"
+#include "llk/Export.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -92,7 +93,7 @@ struct TensorDescriptor {
 
 /// Runs tile kernels on host memory. Registered buffers, and what of them
 /// has been written, persist across runs.
-class Interpreter {
+class LLK_API Interpreter {
 public:
   explicit Interpreter(Options options = {});
   ~Interpreter();
@@ -125,12 +126,12 @@ private:
 /// and verifies it in `context` (which needs the dialects of
 /// llk::registerAllDialects). On failure returns null and sets `error` to the
 /// diagnostics, with file:line:col.
-mlir::OwningOpRef<mlir::ModuleOp>
+LLK_API mlir::OwningOpRef<mlir::ModuleOp>
 loadKernelSource(mlir::MLIRContext &context, llvm::StringRef path,
                  const llk::Constants &constants,
                  std::string &error);
 /// The same for source text in memory; `bufferName` names it in messages.
-mlir::OwningOpRef<mlir::ModuleOp>
+LLK_API mlir::OwningOpRef<mlir::ModuleOp>
 parseKernelSource(mlir::MLIRContext &context, llvm::StringRef source,
                   llvm::StringRef bufferName,
                   const llk::Constants &constants,
@@ -138,7 +139,7 @@ parseKernelSource(mlir::MLIRContext &context, llvm::StringRef source,
 
 /// The kernel named `name` in `module`, or, when `name` is empty, its only
 /// kernel. Sets `error` when there is none or the choice is ambiguous.
-mlir::func::FuncOp findKernel(mlir::ModuleOp module, llvm::StringRef name,
+LLK_API mlir::func::FuncOp findKernel(mlir::ModuleOp module, llvm::StringRef name,
                               std::string &error);
 
 //===----------------------------------------------------------------------===//
@@ -148,17 +149,17 @@ mlir::func::FuncOp findKernel(mlir::ModuleOp module, llvm::StringRef name,
 enum class ElemType { F64, F32, F16, BF16, I64, I32, I16, I8 };
 
 /// Parses f64, f32, f16, bf16, i64, i32, i16, i8.
-std::optional<ElemType> parseElemType(llvm::StringRef name);
-llvm::StringRef elemTypeName(ElemType type);
+LLK_API std::optional<ElemType> parseElemType(llvm::StringRef name);
+LLK_API llvm::StringRef elemTypeName(ElemType type);
 /// The matching MLIR type.
-mlir::Type toMLIRType(mlir::MLIRContext &context, ElemType type);
-size_t elemTypeSize(ElemType type);
-bool isFloat(ElemType type);
+LLK_API mlir::Type toMLIRType(mlir::MLIRContext &context, ElemType type);
+LLK_API size_t elemTypeSize(ElemType type);
+LLK_API bool isFloat(ElemType type);
 /// Writes `value` to `dst` as `type`: floats rounded to nearest even,
 /// integers truncated toward zero and saturated.
-void encodeElement(ElemType type, double value, void *dst);
+LLK_API void encodeElement(ElemType type, double value, void *dst);
 /// Reads a `type` element at `src` as a double (exact except i64 beyond 2^53).
-double decodeElement(ElemType type, const void *src);
+LLK_API double decodeElement(ElemType type, const void *src);
 
 } // namespace llk::interp
 

@@ -14,6 +14,26 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "llk/Export.h"
+
+// The dialect's classes are part of the compiler's C++ API (LLK_API), and
+// so are their TypeIDs, which code outside libllk.so looks up
+// (isa<tile::PtrType>): MLIR's macro, with the specialization exported.
+LLK_API_BEGIN
+#pragma push_macro("MLIR_DECLARE_EXPLICIT_TYPE_ID")
+#undef MLIR_DECLARE_EXPLICIT_TYPE_ID
+#define MLIR_DECLARE_EXPLICIT_TYPE_ID(CLASS_NAME)                              \
+  namespace mlir {                                                             \
+  namespace detail {                                                           \
+  template <> class LLK_API TypeIDResolver<CLASS_NAME> {                       \
+  public:                                                                      \
+    static TypeID resolveTypeID() { return id; }                               \
+                                                                               \
+  private:                                                                     \
+    static SelfOwningTypeID id;                                                \
+  };                                                                           \
+  } /* namespace detail */                                                     \
+  } /* namespace mlir */
 #include "llk/Dialect/Tile/IR/TileDialect.h.inc"
 #include "llk/Dialect/Tile/IR/TileEnums.h.inc"
 
@@ -46,5 +66,7 @@ unsigned getNumWarps(mlir::Operation *op, unsigned defaultNumWarps = 4);
 
 #define GET_OP_CLASSES
 #include "llk/Dialect/Tile/IR/TileOps.h.inc"
+#pragma pop_macro("MLIR_DECLARE_EXPLICIT_TYPE_ID")
+LLK_API_END
 
 #endif // LLK_DIALECT_TILE_IR_TILEDIALECT_H
