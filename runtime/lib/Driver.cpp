@@ -2,6 +2,8 @@
 
 #include "Driver.h"
 
+#include "llk/Environment.h"
+
 #include <cstdlib>
 #include <dlfcn.h>
 #include <mutex>
@@ -17,8 +19,7 @@ struct Loaded {
 };
 
 std::optional<Error> load(Driver &d) {
-  const char *env = std::getenv("LLK_CUDA_LIBRARY");
-  std::string library = env && *env ? env : "libcuda.so.1";
+  std::string library = llk::env::cudaLibrary();
   // Never closed: the driver stays loaded for the life of the process.
   void *handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {

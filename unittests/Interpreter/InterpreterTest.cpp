@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "llk/Checks/KernelChecks.h"
+#include "llk/Environment.h"
 
 #include "llk/Interpreter/Interpreter.h"
 
@@ -36,8 +37,8 @@ class ExampleKernel : public ::testing::TestWithParam<checks::KernelCheck> {};
 TEST_P(ExampleKernel, MatchesFloat64Reference) {
   const checks::KernelCheck &check = GetParam();
   uint64_t seed = std::random_device{}();
-  if (const char *env = std::getenv("LLK_TEST_SEED"))
-    seed = std::strtoull(env, nullptr, 0);
+  if (auto env = llk::env::get(llk::env::Knob::TestSeed))
+    seed = std::strtoull(env->c_str(), nullptr, 0);
   checks::CheckResult result =
       checks::runCheck(check, LLK_EXAMPLES_DIR, seed, context());
   EXPECT_TRUE(result.passed) << check.name << " (seed " << seed
