@@ -3,6 +3,7 @@
 #include "llk/Compiler/Compiler.h"
 #include "llk/Conversion/Passes.h"
 #include "llk/Dialect/Tile/Transforms/Passes.h"
+#include "llk/Environment.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
@@ -10,8 +11,10 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/Pass.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include <set>
 
@@ -25,8 +28,50 @@ std::optional<Stage> llk::parseStage(llvm::StringRef name) {
       .Case("llvm", Stage::LLVMDialect)
       .Case("llvm-ir", Stage::LLVMIR)
       .Case("ptx", Stage::PTX)
+      .Case("cubin", Stage::Cubin)
       .Default(std::nullopt);
 }
+
+/// Writes one stage of a compile to `directory`/`name` (CompileOptions::
+/// dumpDirectory). A dump that cannot be written is a warning: the compile
+/// goes on.
+static void dumpStage(ModuleOp module, llvm::StringRef directory,
+                      llvm::StringRef name,
+                      llvm::function_ref<void(llvm::raw_ostream &)> print) {
+  if (directory.empty())
+    return;
+  std::string path = (directory + "/" + name).str();
+  std::error_code ec = llvm::sys::fs::create_directories(directory);
+  if (!ec) {
+    llvm::raw_fd_ostream out(path, ec);
+    if (!ec) {
+      print(out);
+      out.close();
+      if (!out.has_error())
+        return;
+      ec = out.error();
+      out.clear_error();
+    }
+  }
+  emitWarning(module.getLoc()) << "cannot write '" << path << "': " << ec.message();
+}
+
+namespace {
+/// Writes the module as the pipeline has it at this point (dumpStage).
+struct DumpStagePass
+    : public PassWrapper<DumpStagePass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DumpStagePass)
+  DumpStagePass(std::string directory, std::string name)
+      : directory(std::move(directory)), name(std::move(name)) {}
+  llvm::StringRef getArgument() const override { return "llk-dump-stage"; }
+  void runOnOperation() override {
+    dumpStage(getOperation(), directory, name,
+              [&](llvm::raw_ostream &os) { getOperation().print(os); });
+    markAllAnalysesPreserved();
+  }
+  std::string directory, name;
+};
+} // namespace
 
 std::optional<std::string> llk::checkNumWarps(unsigned numWarps) {
   if (numWarps == 0 || numWarps > 32 || !llvm::isPowerOf2_32(numWarps))
@@ -99,7 +144,7 @@ LogicalResult llk::compileModule(
     ModuleOp module, const CompileOptions &options, Stage stage,
     llvm::raw_ostream &output,
     llvm::function_ref<LogicalResult(PassManager &)> configure,
-    ModuleMetadata *metadata) {
+    ModuleMetadata *metadata, TimingScope *timing) {
   MLIRContext *ctx = module.getContext();
   if (module.getBody()->empty())
     return module.emitError("the source holds no kernel");
@@ -136,17 +181,30 @@ LogicalResult llk::compileModule(
     info.constants = options.constants;
   }
 
+  const std::string &dump = options.dumpDirectory;
+  dumpStage(module, dump, "1-tile.mlir",
+            [&](llvm::raw_ostream &os) { module.print(os); });
+  TimingScope untimed;
+  TimingScope &timingScope = timing ? *timing : untimed;
   PassManager pm(ctx);
   if (configure && failed(configure(pm)))
     return failure();
-  if (stage != Stage::Tile)
+  if (timing)
+    pm.enableTiming(*timing); // after configure's instrumentation
+  if (stage != Stage::Tile) {
     buildLayoutPipeline(pm, options.numWarps.value_or(4),
                         hasWgmma(options.target.arch));
-  if (stage != Stage::Tile && stage != Stage::Layout)
+    if (!dump.empty())
+      pm.addPass(std::make_unique<DumpStagePass>(dump, "2-layout.mlir"));
+  }
+  if (stage != Stage::Tile && stage != Stage::Layout) {
     buildLoweringPipeline(
         pm, {options.numStages.value_or(3), hasWgmma(options.target.arch),
              options.lateCopies, options.mmaPrefetch,
              hasGridDependencyControl(options.target.arch)});
+    if (!dump.empty())
+      pm.addPass(std::make_unique<DumpStagePass>(dump, "3-llvm.mlir"));
+  }
   if (failed(pm.run(module)))
     return failure();
   if (metadata) {
@@ -161,16 +219,35 @@ LogicalResult llk::compileModule(
   }
 
   llvm::LLVMContext llvmContext;
-  auto llvmModule = translateToOptimizedLLVMIR(module, llvmContext, options.target);
+  auto llvmModule = translateToOptimizedLLVMIR(module, llvmContext,
+                                               options.target, &timingScope);
   if (failed(llvmModule))
     return failure();
+  dumpStage(module, dump, "4-llvm-ir.ll",
+            [&](llvm::raw_ostream &os) { (*llvmModule)->print(os, nullptr); });
   if (stage == Stage::LLVMIR) {
     (*llvmModule)->print(output, nullptr);
     return success();
   }
+  TimingScope emitting = timingScope.nest("Emit PTX (NVPTX back end)");
   auto ptx = emitPTX(module, **llvmModule, options.target);
+  emitting.stop();
   if (failed(ptx))
     return failure();
-  output << *ptx;
+  dumpStage(module, dump, "5-kernel.ptx", [&](llvm::raw_ostream &os) { os << *ptx; });
+  if (stage == Stage::PTX) {
+    output << *ptx;
+    return success();
+  }
+  std::optional<std::string> ptxas = env::ptxasPath();
+  if (!ptxas)
+    return module.emitError("no ptxas to make a cubin: set LLK_PTXAS, or "
+                            "CUDA_HOME to a CUDA toolkit");
+  TimingScope assembling = timingScope.nest("Assemble cubin (ptxas)");
+  llvm::Expected<std::string> cubin =
+      assembleCubin(*ptx, options.target.arch, *ptxas);
+  if (!cubin)
+    return module.emitError(llvm::toString(cubin.takeError()));
+  output << *cubin;
   return success();
 }

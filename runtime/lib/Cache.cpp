@@ -2,19 +2,24 @@
 //
 // An entry on disk:
 //
-//   llk-cache 1
+//   llk-cache 2
 //   key <16 hex digits: the key's hash>
 //   description-bytes <N>
 //   payload-bytes <M>
-//   checksum <16 hex digits: hash64 of the N + M bytes that follow>
+//   checksum <16 hex digits: hash64 (xxh3) of the N + M bytes that follow>
 //   <empty line>
 //   <N bytes: the key's description><M bytes: payload>
 //
-// A module's payload is its metadata JSON, a NUL byte, and its PTX.
+// A module's payload is "metadata <A>\nptx <B>\ncubin <C>\n" and the
+// metadata JSON (A bytes), the PTX (B) and the cubin (C; 0 without one).
 //
 //===----------------------------------------------------------------------===//
 
 #include "llk/runtime/JIT.h"
+
+#include "llk/Environment.h"
+
+#include "llvm/Support/xxhash.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -22,6 +27,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fcntl.h>
+#include <fstream>
+#include <map>
+#include <mutex>
 #include <sstream>
 #include <sys/stat.h>
 #include <thread>
@@ -30,13 +38,9 @@
 using namespace llk::rt;
 namespace fs = std::filesystem;
 
-uint64_t llk::rt::hash64(std::string_view data, uint64_t seed) {
-  uint64_t h = seed;
-  for (unsigned char c : data) {
-    h ^= c;
-    h *= 0x100000001b3ull;
-  }
-  return h;
+uint64_t llk::rt::hash64(std::string_view data) {
+  return llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(data.data()), data.size()));
 }
 
 std::string llk::rt::toHex(uint64_t value) {
@@ -46,15 +50,7 @@ std::string llk::rt::toHex(uint64_t value) {
   return buffer;
 }
 
-std::string Cache::defaultDirectory() {
-  if (const char *dir = std::getenv("LLK_CACHE_DIR"); dir && *dir)
-    return dir;
-  if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-    return std::string(xdg) + "/llk";
-  if (const char *home = std::getenv("HOME"); home && *home)
-    return std::string(home) + "/.cache/llk";
-  return (fs::temp_directory_path() / "llk-cache").string();
-}
+std::string Cache::defaultDirectory() { return llk::env::cacheDirectory(); }
 
 Cache::Cache(std::string directory)
     : directory_(directory.empty() ? defaultDirectory() : std::move(directory)) {}
@@ -144,7 +140,7 @@ std::optional<std::string> Cache::readEntry(const std::string &path,
   if (!(header >> magic >> version >> keyWord >> keyHex >> dWord >>
         descriptionBytes >> pWord >> payloadBytes >> cWord >> checksum))
     return corrupt();
-  if (magic != "llk-cache" || version != "1" || keyWord != "key" ||
+  if (magic != "llk-cache" || version != "2" || keyWord != "key" ||
       dWord != "description-bytes" || pWord != "payload-bytes" ||
       cWord != "checksum" || keyHex != key.hex())
     return corrupt();
@@ -168,7 +164,7 @@ void Cache::writeEntry(const std::string &path, const CacheKey &key,
                                    fs::path(path).parent_path().string() +
                                    "': " + ec.message());
   std::string body = key.description + payload;
-  std::string header = "llk-cache 1\nkey " + key.hex() + "\ndescription-bytes " +
+  std::string header = "llk-cache 2\nkey " + key.hex() + "\ndescription-bytes " +
                        std::to_string(key.description.size()) +
                        "\npayload-bytes " + std::to_string(payload.size()) +
                        "\nchecksum " + toHex(hash64(body)) + "\n\n";
@@ -218,6 +214,62 @@ void Cache::writeEntry(const std::string &path, const CacheKey &key,
   }
 }
 
+/// A module's payload (see the top of this file).
+static std::string encodeModule(const CompiledModule &module) {
+  return "metadata " + std::to_string(module.metadataJson.size()) + "\nptx " +
+         std::to_string(module.ptx.size()) + "\ncubin " +
+         std::to_string(module.cubin.size()) + "\n" + module.metadataJson +
+         module.ptx + module.cubin;
+}
+
+static std::optional<CompiledModule> decodeModule(const std::string &payload) {
+  std::istringstream in(payload);
+  std::string metadataWord, ptxWord, cubinWord;
+  unsigned long long metadataBytes = 0, ptxBytes = 0, cubinBytes = 0;
+  if (!(in >> metadataWord >> metadataBytes >> ptxWord >> ptxBytes >> cubinWord >>
+        cubinBytes) ||
+      metadataWord != "metadata" || ptxWord != "ptx" || cubinWord != "cubin" ||
+      in.get() != '\n')
+    return std::nullopt;
+  size_t start = size_t(in.tellg());
+  if (payload.size() - start != metadataBytes + ptxBytes + cubinBytes)
+    return std::nullopt;
+  CompiledModule module;
+  module.metadataJson = payload.substr(start, metadataBytes);
+  module.ptx = payload.substr(start + metadataBytes, ptxBytes);
+  module.cubin = payload.substr(start + metadataBytes + ptxBytes, cubinBytes);
+  return module;
+}
+
+std::string llk::rt::fileDigest(const std::string &path) {
+  struct Seen {
+    int64_t mtimeNs, size;
+    std::string digest;
+  };
+  static std::mutex mutex;
+  static std::map<std::string, Seen> seen; // by path
+  struct stat status;
+  if (::stat(path.c_str(), &status) != 0)
+    return "missing";
+  int64_t mtimeNs = int64_t(status.st_mtim.tv_sec) * 1000000000 + status.st_mtim.tv_nsec;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = seen.find(path);
+    if (it != seen.end() && it->second.mtimeNs == mtimeNs &&
+        it->second.size == int64_t(status.st_size))
+      return it->second.digest;
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (!in)
+    return "missing";
+  std::string digest = toHex(hash64(bytes.str()));
+  std::lock_guard<std::mutex> lock(mutex);
+  seen[path] = Seen{mtimeNs, int64_t(status.st_size), digest};
+  return digest;
+}
+
 std::optional<CompiledModule> Cache::lookupMemory(const CacheKey &key) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = memory_.find(key.hash);
@@ -233,14 +285,12 @@ std::optional<CompiledModule> Cache::lookup(const CacheKey &key) {
     return hit;
   std::optional<std::string> payload = readEntry(entryPath(key), key);
   if (payload) {
-    size_t split = payload->find('\0');
-    if (split != std::string::npos) {
-      CompiledModule module{payload->substr(split + 1), payload->substr(0, split)};
+    if (std::optional<CompiledModule> module = decodeModule(*payload)) {
       try {
-        (void)parseModuleInfo(module.metadataJson);
+        (void)parseModuleInfo(module->metadataJson);
         ++stats_.diskHits;
         std::lock_guard<std::mutex> lock(mutex_);
-        memory_[key.hash] = {key.description, module};
+        memory_[key.hash] = {key.description, *module};
         return module;
       } catch (const Error &) {
       }
@@ -256,7 +306,7 @@ void Cache::store(const CacheKey &key, const CompiledModule &module) {
     std::lock_guard<std::mutex> lock(mutex_);
     memory_[key.hash] = {key.description, module};
   }
-  writeEntry(entryPath(key), key, module.metadataJson + '\0' + module.ptx);
+  writeEntry(entryPath(key), key, encodeModule(module));
   ++stats_.stores;
 }
 

@@ -7,25 +7,25 @@
 #include "llk/Compiler/Compiler.h"
 #include "llk/Compiler/KernelSource.h"
 #include "llk/Compiler/Metadata.h"
+#include "llk/Environment.h"
 #include "llk/InitAllDialects.h"
+#include "llk/Version.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
 
 using namespace llk::rt;
-
-#ifndef LLK_DEFAULT_LIBDEVICE
-#define LLK_DEFAULT_LIBDEVICE "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"
-#endif
 
 Source Source::fromFile(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
@@ -42,9 +42,16 @@ Source Source::fromText(std::string text, std::string name) {
   return Source{std::move(text), std::move(name)};
 }
 
+std::string llk::rt::compilerIdentity() {
+  return "llk " LLK_VERSION_STRING " build " + llk::buildId() +
+         " LLVM " LLVM_VERSION_STRING;
+}
+
 CacheKey CacheKey::make(const Source &source, const JITOptions &options,
                         const std::string &arch) {
-  std::string d = "llk " + llk::kVersion.str() + "\n";
+  std::string d = compilerIdentity() + "\n";
+  std::string libdevice = llk::env::libdevicePath();
+  d += "libdevice " + fileDigest(libdevice) + " " + libdevice + "\n";
   d += "arch " + arch + "\n";
   d += "num_warps " +
        (options.numWarps ? std::to_string(*options.numWarps) : "default") + "\n";
@@ -72,8 +79,8 @@ static void checkOptions(const JITOptions &options) {
     throw Error(ErrorCode::InvalidArgument, *why);
 }
 
-CompiledModule llk::rt::compileToPTX(const Source &source,
-                                     const JITOptions &options) {
+CompiledModule llk::rt::compileToPTX(const Source &source, const JITOptions &options,
+                                     const std::string &dumpDirectory) {
   if (options.arch.empty())
     throw Error(ErrorCode::InvalidArgument,
                 "no target: pass an arch (sm_80 ... sm_90a) or JIT on a device");
@@ -83,10 +90,8 @@ CompiledModule llk::rt::compileToPTX(const Source &source,
   compile.numWarps = options.numWarps;
   compile.numStages = options.numStages;
   compile.constants = options.constants;
-  if (const char *env = std::getenv("LLK_LIBDEVICE"); env && *env)
-    compile.target.libdevicePath = env;
-  else
-    compile.target.libdevicePath = LLK_DEFAULT_LIBDEVICE;
+  compile.target.libdevicePath = llk::env::libdevicePath();
+  compile.dumpDirectory = dumpDirectory;
 
   std::string diagnostics;
   llvm::raw_string_ostream diagStream(diagnostics);
@@ -149,12 +154,27 @@ std::string JIT::archFor(const JITOptions &options) const {
               "no target: pass an arch (sm_80 ... sm_90a) or JIT on a device");
 }
 
+/// Writes `contents` to `directory`/`name` for LLK_DUMP_IR (best effort: a
+/// dump is for reading, never a reason to fail a compile).
+static void dumpFile(const std::string &directory, const std::string &name,
+                     const std::string &contents) {
+  std::ofstream out(directory + "/" + name, std::ios::binary);
+  out << contents;
+}
+
+std::string JIT::lastCubinIssue() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return lastCubinIssue_;
+}
+
 CompiledModule JIT::compileModule(const Source &source, const JITOptions &options) {
   JITOptions resolved = options;
   resolved.arch = archFor(options);
   CacheKey key = CacheKey::make(source, resolved, resolved.arch);
-  if (auto hit = cache_->lookup(key))
-    return *hit;
+  bool alwaysCompile = llk::env::alwaysCompile();
+  if (!alwaysCompile)
+    if (auto hit = cache_->lookup(key))
+      return *hit;
 
   std::promise<CompiledModule> promise;
   std::shared_future<CompiledModule> future;
@@ -175,9 +195,38 @@ CompiledModule JIT::compileModule(const Source &source, const JITOptions &option
 
   try {
     // Another thread may have stored it between our lookup and the lock.
-    std::optional<CompiledModule> module = cache_->lookupMemory(key);
+    std::optional<CompiledModule> module;
+    if (!alwaysCompile)
+      module = cache_->lookupMemory(key);
     if (!module) {
-      module = compileToPTX(source, resolved);
+      std::string dump = llk::env::dumpIRDirectory();
+      if (!dump.empty()) {
+        dump += "/" + key.hex();
+        std::error_code ec;
+        std::filesystem::create_directories(dump, ec);
+        dumpFile(dump, "0-source.mlir", source.text);
+        dumpFile(dump, "key.txt", key.description);
+      }
+      module = compileToPTX(source, resolved, dump);
+      // The cubin, so that loading it skips the driver's PTX JIT.
+      std::string issue;
+      if (std::optional<std::string> ptxas = llk::env::ptxasPath()) {
+        llvm::Expected<std::string> cubin =
+            llk::assembleCubin(module->ptx, resolved.arch, *ptxas);
+        if (cubin)
+          module->cubin = std::move(*cubin);
+        else
+          issue = llvm::toString(cubin.takeError());
+      } else {
+        issue = "no ptxas (LLK_PTXAS, $CUDA_HOME/bin/ptxas, "
+                "/usr/local/cuda/bin/ptxas): the cache holds PTX only";
+      }
+      if (!dump.empty() && !module->cubin.empty())
+        dumpFile(dump, "6-kernel.cubin", module->cubin);
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        lastCubinIssue_ = issue;
+      }
       ++compiles_;
       try {
         cache_->store(key, *module);
@@ -222,7 +271,23 @@ Module JIT::load(const Source &source, const JITOptions &options) {
       return m;
     }
     CompiledModule compiled = compileModule(source, resolved);
-    return Module::loadPTX(dev, compiled.ptx, compiled.metadataJson);
+    ModuleInfo info = parseModuleInfo(compiled.metadataJson);
+    if (!compiled.cubin.empty()) {
+      try {
+        Module m = Module::loadCubin(dev, compiled.cubin, info);
+        ++cubinLoads_;
+        return m;
+      } catch (const Error &e) {
+        if (e.code() != ErrorCode::Compile)
+          throw;
+        // A cubin the driver does not take (another ptxas's, say): the PTX
+        // still loads.
+        std::lock_guard<std::mutex> lock(mutex_);
+        lastCubinIssue_ = e.what();
+      }
+    }
+    ++ptxLoads_;
+    return Module::loadPTX(dev, compiled.ptx, std::move(info));
   }();
   std::lock_guard<std::mutex> lock(mutex_);
   return modules_.emplace(key.hash, module).first->second;
@@ -268,7 +333,7 @@ JITOptions Autotuner::optionsFor(const Config &config) const {
 
 CacheKey Autotuner::recordKey(const std::string &key) const {
   std::string arch = base_.arch.empty() ? jit_.device().arch() : base_.arch;
-  std::string d = "autotune 1\nllk " + llk::kVersion.str() + "\narch " + arch +
+  std::string d = "autotune 1\n" + compilerIdentity() + "\narch " + arch +
                   "\nkernel " + kernel_ + "\nsource " + toHex(hash64(source_.text)) +
                   "\nbase";
   for (const auto &[name, value] : base_.constants)

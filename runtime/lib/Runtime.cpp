@@ -2,6 +2,8 @@
 
 #include "Driver.h"
 
+#include "llk/Environment.h"
+
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -23,8 +25,7 @@ const char *llk::rt::toString(Backend backend) {
 }
 
 Backend llk::rt::defaultBackend() {
-  const char *env = std::getenv("LLK_BACKEND");
-  std::string value = env ? env : "";
+  std::string value = llk::env::get(llk::env::Knob::Backend).value_or("");
   if (value.empty() || value == "cuda" || value == "gpu")
     return Backend::Cuda;
   if (value == "interpreter")
@@ -552,6 +553,19 @@ Module Module::loadPTX(const Device &device, std::string_view ptx, ModuleInfo in
   checkArch(*impl->device, impl->info);
   impl->device->makeCurrent();
   impl->module = loadData(std::string(ptx), "PTX in memory");
+  return Module(std::move(impl));
+}
+
+Module Module::loadCubin(const Device &device, std::string_view cubin, ModuleInfo info) {
+  refuseOnInterpreter(device, "a cubin");
+  if (cubin.substr(0, 4) != "\x7f" "ELF")
+    throw Error(ErrorCode::InvalidArgument, "not a cubin: no ELF header");
+  auto impl = std::make_shared<Impl>();
+  impl->device = device.impl();
+  impl->info = std::move(info);
+  checkArch(*impl->device, impl->info);
+  impl->device->makeCurrent();
+  impl->module = loadData(std::string(cubin), "a cubin");
   return Module(std::move(impl));
 }
 

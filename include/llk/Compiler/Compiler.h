@@ -9,18 +9,21 @@
 #define LLK_COMPILER_COMPILER_H
 
 #include "llk/Compiler/Metadata.h"
+#include "llk/Export.h"
 #include "llk/Target/PTX.h"
+#include "llk/Version.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/SourceMgr.h"
 #include <map>
 #include <string>
 
 namespace llk {
 
-/// Compiler version, part of every cache key.
-constexpr llvm::StringLiteral kVersion = "0.1.0";
+/// Compiler version (llk/Version.h), part of every cache key.
+constexpr llvm::StringLiteral kVersion = LLK_VERSION_STRING;
 
 /// The stages `compile` can stop at and print.
 enum class Stage {
@@ -29,10 +32,11 @@ enum class Stage {
   LLVMDialect, // the gpu.module in the LLVM and NVVM dialects
   LLVMIR,      // optimized LLVM IR for NVPTX
   PTX,
+  Cubin,       // the PTX assembled by the CUDA toolkit's ptxas (binary)
 };
 
-/// Parses a stage name (tile, layout, llvm, llvm-ir, ptx).
-std::optional<Stage> parseStage(llvm::StringRef name);
+/// Parses a stage name (tile, layout, llvm, llvm-ir, ptx, cubin).
+LLK_API std::optional<Stage> parseStage(llvm::StringRef name);
 
 struct CompileOptions {
   TargetOptions target;
@@ -55,22 +59,26 @@ struct CompileOptions {
   bool mmaPrefetch = false;
   /// Values for the `${NAME}` placeholders of the source (KernelSource).
   Constants constants;
+  /// When set, each stage the compile goes through is written there
+  /// (1-tile.mlir, 2-layout.mlir, 3-llvm.mlir, 4-llvm-ir.ll, 5-kernel.ptx;
+  /// the JIT's LLK_DUMP_IR).
+  std::string dumpDirectory;
 };
 
 /// Why `numWarps` / `numStages` cannot override the kernels' (as
 /// CompileOptions), or nothing when it can. llkc and compileModule share them.
-std::optional<std::string> checkNumWarps(unsigned numWarps);
-std::optional<std::string> checkNumStages(unsigned numStages);
-std::optional<std::string> checkMinProgramsPerSM(unsigned programs);
+LLK_API std::optional<std::string> checkNumWarps(unsigned numWarps);
+LLK_API std::optional<std::string> checkNumStages(unsigned numStages);
+LLK_API std::optional<std::string> checkMinProgramsPerSM(unsigned programs);
 
 /// Whether `arch` has warpgroup MMA (wgmma): sm_90a.
-bool hasWgmma(llvm::StringRef arch);
+LLK_API bool hasWgmma(llvm::StringRef arch);
 /// Whether `arch` has programmatic dependent launch (griddepcontrol): sm_90
 /// and sm_90a.
-bool hasGridDependencyControl(llvm::StringRef arch);
+LLK_API bool hasGridDependencyControl(llvm::StringRef arch);
 
 /// Tile IR to laid-out tile IR; `wgmma` lays out dots for warpgroup MMA.
-void buildLayoutPipeline(mlir::OpPassManager &pm, unsigned numWarps,
+LLK_API void buildLayoutPipeline(mlir::OpPassManager &pm, unsigned numWarps,
                          bool wgmma = false);
 
 /// What the lowering pipeline does beyond the kernels' own attributes.
@@ -89,20 +97,23 @@ struct LoweringOptions {
 
 /// Laid-out tile IR to a gpu.module in the LLVM and NVVM dialects, software
 /// pipelining dot loops first (see LoweringOptions).
-void buildLoweringPipeline(mlir::OpPassManager &pm,
+LLK_API void buildLoweringPipeline(mlir::OpPassManager &pm,
                            const LoweringOptions &options = {});
 
 /// Runs the passes on `module` up to `stage` and writes that stage's text to
 /// `output`. `configure` may add instrumentation (IR printing, timing) to
 /// the pass manager. Failures are reported as diagnostics on the context.
 /// When `metadata` is given and `stage` is llvm or later, it receives what a
-/// launcher needs to know about each kernel (see Metadata.h).
-mlir::LogicalResult
+/// launcher needs to know about each kernel (see Metadata.h). With `timing`,
+/// the passes and the steps after them (translation to LLVM IR, its
+/// optimization, PTX emission, ptxas) are timed in that scope.
+LLK_API mlir::LogicalResult
 compileModule(mlir::ModuleOp module, const CompileOptions &options, Stage stage,
               llvm::raw_ostream &output,
               llvm::function_ref<mlir::LogicalResult(mlir::PassManager &)>
                   configure = nullptr,
-              ModuleMetadata *metadata = nullptr);
+              ModuleMetadata *metadata = nullptr,
+              mlir::TimingScope *timing = nullptr);
 
 } // namespace llk
 

@@ -3,10 +3,14 @@
 #ifndef LLK_TARGET_PTX_H
 #define LLK_TARGET_PTX_H
 
+#include "llk/Export.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
 #include <memory>
 #include <string>
 
@@ -20,19 +24,29 @@ struct TargetOptions {
 };
 
 /// Checks that `arch` names a supported target; returns a message if not.
-std::optional<std::string> checkArch(llvm::StringRef arch);
+LLK_API std::optional<std::string> checkArch(llvm::StringRef arch);
 
 /// Translates the lowered `gpu.module` in `module` to LLVM IR for NVPTX,
 /// links libdevice if needed, and optimizes at -O3. Errors are reported as
 /// diagnostics on `module`.
-mlir::FailureOr<std::unique_ptr<llvm::Module>>
+/// With `timing`, the translation, the libdevice link and the optimization
+/// are timed in that scope.
+LLK_API mlir::FailureOr<std::unique_ptr<llvm::Module>>
 translateToOptimizedLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &context,
-                           const TargetOptions &options);
+                           const TargetOptions &options,
+                           mlir::TimingScope *timing = nullptr);
 
 /// Generates PTX for `llvmModule` with the NVPTX back end.
-mlir::FailureOr<std::string> emitPTX(mlir::ModuleOp module,
+LLK_API mlir::FailureOr<std::string> emitPTX(mlir::ModuleOp module,
                                      llvm::Module &llvmModule,
                                      const TargetOptions &options);
+
+/// Assembles `ptx` for `arch` into a cubin with the CUDA toolkit's ptxas at
+/// `ptxas` (llk::env::ptxasPath() finds one). The error carries ptxas's
+/// messages, or why it could not run.
+LLK_API llvm::Expected<std::string> assembleCubin(llvm::StringRef ptx,
+                                                  llvm::StringRef arch,
+                                                  llvm::StringRef ptxas);
 
 } // namespace llk
 

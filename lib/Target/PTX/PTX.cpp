@@ -180,14 +180,19 @@ static void scalarizeBooleanLanes(llvm::Function &function) {
 
 FailureOr<std::unique_ptr<llvm::Module>>
 llk::translateToOptimizedLLVMIR(ModuleOp module, llvm::LLVMContext &context,
-                                const TargetOptions &options) {
+                                const TargetOptions &options,
+                                TimingScope *timing) {
+  TimingScope untimed;
+  TimingScope &scope = timing ? *timing : untimed;
   gpu::GPUModuleOp gpuModule;
   module.walk([&](gpu::GPUModuleOp m) { gpuModule = m; });
   if (!gpuModule)
     return module.emitError("no gpu.module to translate; lower the kernels "
                             "first");
+  TimingScope translating = scope.nest("Translate to LLVM IR");
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(gpuModule, context, "llk");
+  translating.stop();
   if (!llvmModule)
     return module.emitError("translation to LLVM IR failed");
 
@@ -200,8 +205,10 @@ llk::translateToOptimizedLLVMIR(ModuleOp module, llvm::LLVMContext &context,
   llvmModule->addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz",
                             uint32_t(0));
 
+  TimingScope linking = scope.nest("Link libdevice");
   if (failed(linkLibdevice(module, *llvmModule, options)))
     return failure();
+  linking.stop();
   for (llvm::Function &f : llvmModule->functions())
     if (!f.isDeclaration() && f.getCallingConv() != llvm::CallingConv::PTX_Kernel)
       f.setLinkage(llvm::GlobalValue::InternalLinkage);
@@ -221,6 +228,7 @@ llk::translateToOptimizedLLVMIR(ModuleOp module, llvm::LLVMContext &context,
   builder.crossRegisterProxies(lam, fam, cgam, mam);
   llvm::ModulePassManager passes =
       builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  TimingScope optimizing = scope.nest("Optimize LLVM IR (O3)");
   passes.run(*llvmModule, mam);
   return llvmModule;
 }

@@ -5,12 +5,14 @@
 //   rt::Kernel k = jit.compile(rt::Source::fromFile("examples/softmax.mlir"),
 //                              {{{"BLOCK", 4096}}, 8});
 //
-// Results are cached in memory and on disk, keyed by a hash of the source
-// text, the options, the compiler version and the target. A disk entry is
-// a header (magic, key, sizes, a 64-bit checksum of the payload) and the
-// payload; an entry that does not check out is reported and rebuilt. Entries
-// are written to a temporary file and renamed into place, so threads and
-// processes compiling the same kernel at once never see a partial entry.
+// Results are cached in memory and on disk, keyed by a hash (xxh3) of the
+// source text, the options, the target, the compiler's build id, LLVM's
+// version and libdevice's contents. A disk entry is a header (magic, key,
+// sizes, a checksum of the payload) and the payload: the metadata, the PTX
+// and, when a ptxas was found, the cubin, which a hit loads (no PTX JIT in
+// the driver). An entry that does not check out is reported and rebuilt.
+// Entries are written to a temporary file and renamed into place, so threads
+// and processes compiling the same kernel at once never see a partial entry.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +20,7 @@
 #define LLK_RUNTIME_JIT_H
 
 #include "llk/runtime/Runtime.h"
+#include "llk/Export.h"
 
 #include <atomic>
 #include <future>
@@ -25,7 +28,7 @@
 
 namespace llk::rt {
 
-struct Source {
+struct LLK_API Source {
   std::string text;
   std::string name; // for diagnostics
   static Source fromFile(const std::string &path);
@@ -45,26 +48,40 @@ struct JITOptions {
   std::optional<unsigned> numStages;
 };
 
-/// What a compile produces: PTX, and the metadata JSON llkc would write.
+/// What a compile produces: PTX, the metadata JSON llkc would write, and the
+/// PTX assembled by ptxas for the target (empty when no ptxas was found or
+/// it failed: then the driver compiles the PTX when it is loaded).
 struct CompiledModule {
   std::string ptx;
   std::string metadataJson;
+  std::string cubin;
 };
 
-/// 64-bit FNV-1a.
-uint64_t hash64(std::string_view data, uint64_t seed = 0xcbf29ce484222325ull);
-std::string toHex(uint64_t value);
+/// 64-bit XXH3 (LLVM's xxh3_64bits).
+LLK_API uint64_t hash64(std::string_view data);
+LLK_API std::string toHex(uint64_t value);
 
-struct CacheKey {
+/// What every cached result depends on besides its inputs: llk's version
+/// and build id (llk/Version.h) and LLVM's version.
+LLK_API std::string compilerIdentity();
+
+/// A hash of the bytes of the file at `path` (libdevice), computed once per
+/// path, modification time and size; "missing" when it cannot be read.
+LLK_API std::string fileDigest(const std::string &path);
+
+struct LLK_API CacheKey {
   /// Canonical text of everything the result depends on.
   std::string description;
   uint64_t hash = 0;
+  /// The key of compiling `source` with `options` for `arch`: the source's
+  /// hash, the options, compilerIdentity() and the digest of the libdevice
+  /// the compile would link (llk::env::libdevicePath()).
   static CacheKey make(const Source &source, const JITOptions &options,
                        const std::string &arch);
   std::string hex() const { return toHex(hash); }
 };
 
-class Cache {
+class LLK_API Cache {
 public:
   /// `directory` empty: $LLK_CACHE_DIR, else $XDG_CACHE_HOME/llk, else
   /// ~/.cache/llk.
@@ -109,11 +126,13 @@ private:
   Stats stats_;
 };
 
-/// Runs the compiler pipeline in-process (no device needed). Throws
-/// Compile with the compiler's diagnostics.
-CompiledModule compileToPTX(const Source &source, const JITOptions &options);
+/// Runs the compiler pipeline in-process (no device needed); no cubin.
+/// Throws Compile with the compiler's diagnostics. `dumpDirectory`: where
+/// to write each stage (CompileOptions::dumpDirectory), if anywhere.
+LLK_API CompiledModule compileToPTX(const Source &source, const JITOptions &options,
+                                    const std::string &dumpDirectory = "");
 
-class JIT {
+class LLK_API JIT {
 public:
   /// A JIT for `device`; `cache` null: one in the default directory.
   explicit JIT(const Device &device, std::shared_ptr<Cache> cache = nullptr);
@@ -122,10 +141,14 @@ public:
 
   Cache &cache() { return *cache_; }
 
-  /// PTX and metadata, from the cache or compiled. Concurrent calls for one
-  /// key compile once.
+  /// PTX, metadata and cubin, from the cache or compiled (then the cubin is
+  /// made with ptxas, llk::env::ptxasPath(), when there is one).
+  /// Concurrent calls for one key compile once. With LLK_ALWAYS_COMPILE the
+  /// cache is not read (but written); with LLK_DUMP_IR=dir, each compile
+  /// writes its stages to dir/<key hex>/.
   CompiledModule compileModule(const Source &source, const JITOptions &options);
-  /// Compiles (or finds) and loads the module; loaded modules are kept.
+  /// Compiles (or finds) and loads the module, from its cubin when it has
+  /// one the device takes, else from its PTX; loaded modules are kept.
   Module load(const Source &source, const JITOptions &options);
   /// The kernel named `kernel` (empty: the only one) of load(...).
   Kernel compile(const Source &source, const JITOptions &options,
@@ -136,21 +159,28 @@ public:
   /// cache (the compile itself still succeeded).
   unsigned compileCount() const { return compiles_; }
   unsigned storeFailures() const { return storeFailures_; }
+  /// Modules load() loaded from a cubin, and from PTX.
+  unsigned cubinLoads() const { return cubinLoads_; }
+  unsigned ptxLoads() const { return ptxLoads_; }
+  /// Why the last compile has no cubin, or the last cubin was not loaded
+  /// (no ptxas, ptxas failed, the driver refused it); empty if none failed.
+  std::string lastCubinIssue() const;
 
 private:
   std::string archFor(const JITOptions &options) const;
 
   std::optional<Device> device_;
   std::shared_ptr<Cache> cache_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::map<uint64_t, std::shared_future<CompiledModule>> inFlight_;
   std::map<uint64_t, Module> modules_;
-  std::atomic<unsigned> compiles_{0}, storeFailures_{0};
+  std::atomic<unsigned> compiles_{0}, storeFailures_{0}, cubinLoads_{0}, ptxLoads_{0};
   std::string lastStoreError_;
+  std::string lastCubinIssue_;
 };
 
 /// One candidate configuration.
-struct Config {
+struct LLK_API Config {
   llk::Constants constants;
   unsigned numWarps = 4;
   std::string str() const; // "BLOCK=1024 num_warps=4"
@@ -165,7 +195,7 @@ struct AutotuneOptions {
 /// keeps the fastest per key (shapes, dtypes: whatever the caller says
 /// changes the winner), in memory and in the cache directory. Launches
 /// write the outputs; use scratch outputs if that matters.
-class Autotuner {
+class LLK_API Autotuner {
 public:
   Autotuner(JIT &jit, Source source, std::string kernel, std::vector<Config> configs,
             std::function<Grid(const Config &)> grid, JITOptions base = {},

@@ -27,6 +27,7 @@
 #define LLK_RUNTIME_RUNTIME_H
 
 #include "llk/ConstantValue.h"
+#include "llk/Export.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -60,9 +61,9 @@ enum class ErrorCode {
   Execution,       // the interpreter stopped a kernel (out-of-bounds access...)
 };
 
-const char *toString(ErrorCode code);
+LLK_API const char *toString(ErrorCode code);
 
-class Error : public std::runtime_error {
+class LLK_API Error : public std::runtime_error {
 public:
   Error(ErrorCode code, const std::string &message, std::string cudaName = "",
         int cudaResult = 0, std::string kernel = "");
@@ -85,11 +86,11 @@ private:
 //===----------------------------------------------------------------------===//
 
 enum class ScalarType : uint8_t { I8, I16, I32, I64, F16, BF16, F32, F64 };
-const char *toString(ScalarType type);
-std::optional<ScalarType> parseScalarType(std::string_view name);
-size_t sizeOf(ScalarType type);
+LLK_API const char *toString(ScalarType type);
+LLK_API std::optional<ScalarType> parseScalarType(std::string_view name);
+LLK_API size_t sizeOf(ScalarType type);
 
-struct ParamInfo {
+struct LLK_API ParamInfo {
   bool pointer = false;
   /// Scalar type, or a pointer's element type.
   ScalarType type = ScalarType::I32;
@@ -103,7 +104,7 @@ struct ParamInfo {
   }
 };
 
-struct KernelInfo {
+struct LLK_API KernelInfo {
   std::string name;
   std::vector<ParamInfo> params;
   unsigned numWarps = 4;
@@ -117,7 +118,7 @@ struct KernelInfo {
   std::string signature() const; // softmax_kernel(ptr<f32>, i32, ...)
 };
 
-struct ModuleInfo {
+struct LLK_API ModuleInfo {
   std::string compiler;
   std::string arch;
   llk::Constants constants; // as bound into the source
@@ -127,7 +128,7 @@ struct ModuleInfo {
 
 /// Parses the JSON metadata llkc writes (format 1); throws InvalidArgument
 /// with the offending field on malformed input.
-ModuleInfo parseModuleInfo(std::string_view json);
+LLK_API ModuleInfo parseModuleInfo(std::string_view json);
 
 //===----------------------------------------------------------------------===//
 // Devices, streams, events, memory
@@ -138,10 +139,10 @@ enum class Backend {
   Cuda,        // the GPU, through the CUDA driver
   Interpreter, // llk's interpreter, on the host: no GPU, no driver
 };
-const char *toString(Backend backend); // "cuda", "interpreter"
+LLK_API const char *toString(Backend backend); // "cuda", "interpreter"
 /// $LLK_BACKEND: unset, empty, "cuda" or "gpu": Cuda; "interpreter":
 /// Interpreter; anything else throws InvalidArgument.
-Backend defaultBackend();
+LLK_API Backend defaultBackend();
 
 struct DeviceLimits {
   unsigned maxGrid[3] = {2147483647u, 65535u, 65535u};
@@ -151,7 +152,7 @@ struct DeviceLimits {
   unsigned sharedPerBlockOptin = 48 * 1024;
 };
 
-class Device {
+class LLK_API Device {
 public:
   /// Number of devices of `backend` (empty: defaultBackend()), the ordinals
   /// open() takes: CUDA's (throws NoDriver without a driver), or the
@@ -184,7 +185,7 @@ private:
   std::shared_ptr<Impl> impl_;
 };
 
-class Stream {
+class LLK_API Stream {
 public:
   explicit Stream(const Device &device);
   ~Stream();
@@ -209,7 +210,7 @@ private:
   std::shared_ptr<HostState> host_;
 };
 
-class Event {
+class LLK_API Event {
 public:
   explicit Event(const Device &device);
   ~Event();
@@ -234,7 +235,7 @@ private:
 /// Untyped device memory, freed on destruction. On the interpreter, host
 /// memory (256-byte aligned, filled with 0xff bytes — NaN for floats — as a
 /// GPU's is not zeroed) that kernels may access; copies are memcpy.
-class DeviceMemory {
+class LLK_API DeviceMemory {
 public:
   DeviceMemory(const Device &device, size_t bytes);
   ~DeviceMemory();
@@ -267,7 +268,7 @@ private:
 /// not a descriptor or the tensor breaks TMA's rules (a 16-byte aligned
 /// address, a row stride that is a multiple of 16 bytes), Cuda if the driver
 /// refuses the encoding.
-class TensorMap {
+class LLK_API TensorMap {
 public:
   TensorMap(const Device &device, const ParamInfo &param, uint64_t address,
             uint64_t rows, uint64_t cols, uint64_t rowStrideBytes);
@@ -286,6 +287,10 @@ private:
 /// Element types a buffer may hold, as kernels see them.
 struct Half { uint16_t bits; };
 struct BFloat16 { uint16_t bits; };
+/// `value` rounded to f16 / bf16 (to nearest, ties to even; NaN stays a
+/// quiet NaN): the bits of Half, BFloat16 and Arg::f16 / Arg::bf16.
+LLK_API uint16_t toHalfBits(float value);
+LLK_API uint16_t toBFloat16Bits(float value);
 template <typename T> struct ScalarTypeOf;
 template <> struct ScalarTypeOf<int8_t> { static constexpr ScalarType value = ScalarType::I8; };
 template <> struct ScalarTypeOf<uint8_t> { static constexpr ScalarType value = ScalarType::I8; };
@@ -340,7 +345,7 @@ private:
 
 /// One kernel argument: a device address (with its element type when known)
 /// or a scalar. Scalars must have the parameter's exact type.
-class Arg {
+class LLK_API Arg {
 public:
   Arg(int32_t v) : Arg(false, ScalarType::I32, static_cast<uint32_t>(v)) {}
   Arg(int64_t v) : Arg(false, ScalarType::I64, static_cast<uint64_t>(v)) {}
@@ -393,20 +398,20 @@ struct PackedArgs {
 
 /// Checks `args` against the kernel's parameters (count, pointer or scalar,
 /// types) and packs them; throws InvalidArgument naming the kernel.
-PackedArgs packArgs(const KernelInfo &kernel, const ArgList &args);
+LLK_API PackedArgs packArgs(const KernelInfo &kernel, const ArgList &args);
 
-struct Grid {
+struct LLK_API Grid {
   Grid(unsigned x = 1, unsigned y = 1, unsigned z = 1) : x(x), y(y), z(z) {}
   unsigned x, y, z;
   std::string str() const;
 };
 
 /// Throws InvalidArgument if a dimension is zero or over the limits.
-void checkGrid(const KernelInfo &kernel, const Grid &grid,
+LLK_API void checkGrid(const KernelInfo &kernel, const Grid &grid,
                const DeviceLimits &limits);
 /// Throws InvalidArgument if static plus dynamic shared memory is over what
 /// the device allows a block, opted in.
-void checkSharedMemory(const KernelInfo &kernel, unsigned dynamicBytes,
+LLK_API void checkSharedMemory(const KernelInfo &kernel, unsigned dynamicBytes,
                        const DeviceLimits &limits);
 
 struct LaunchOptions {
@@ -428,7 +433,7 @@ struct LaunchOptions {
   bool dependentLaunch = false;
 };
 
-class Kernel {
+class LLK_API Kernel {
 public:
   const std::string &name() const { return info_->name; }
   const KernelInfo &info() const { return *info_; }
@@ -453,7 +458,7 @@ private:
 /// What the interpreter backend runs, implemented by LLKJIT over
 /// LLKInterpreter (so that this library needs no MLIR): the specialized tile
 /// module of a JIT compile.
-class HostModule {
+class LLK_API HostModule {
 public:
   virtual ~HostModule() = default;
   /// Memory a kernel may access: every live allocation of the device.
@@ -470,7 +475,7 @@ public:
                                          const std::vector<Buffer> &buffers) = 0;
 };
 
-class Module {
+class LLK_API Module {
 public:
   /// cuModuleLoad of a PTX file; its metadata is read from `<path>.json`.
   static Module loadPTXFile(const Device &device, const std::string &path);
@@ -479,6 +484,10 @@ public:
                         std::string_view metadataJson);
   static Module loadPTX(const Device &device, std::string_view ptx,
                         ModuleInfo info);
+  /// cuModuleLoadDataEx of a cubin (ptxas's output, an ELF image) for the
+  /// device's architecture: no PTX JIT. Compile when the driver refuses it.
+  static Module loadCubin(const Device &device, std::string_view cubin,
+                          ModuleInfo info);
   /// A module for the interpreter backend (the JIT makes these); the PTX
   /// loaders refuse an interpreter device.
   static Module fromHost(const Device &device, ModuleInfo info,
@@ -496,7 +505,7 @@ private:
 };
 
 /// A captured sequence of launches, replayed with one call.
-class Graph {
+class LLK_API Graph {
 public:
   /// Captures what `body` enqueues on `stream` (which must not be the
   /// default stream) and instantiates it. On the interpreter, the launches
@@ -514,7 +523,7 @@ private:
 
 /// Whether the driver library loads and initializes; never throws. `why`
 /// receives the reason when it does not.
-bool driverAvailable(std::string *why = nullptr);
+LLK_API bool driverAvailable(std::string *why = nullptr);
 
 } // namespace llk::rt
 
