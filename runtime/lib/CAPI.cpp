@@ -2,6 +2,8 @@
 
 #include "CAPIImpl.h"
 
+#include "llk/Version.h"
+
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
@@ -89,8 +91,21 @@ extern "C" {
 const char *llk_last_error(void) { return lastError.c_str(); }
 const char *llk_last_cuda_error(void) { return lastCudaError.c_str(); }
 
+const char *llk_version(void) { return LLK_VERSION_STRING; }
+
+const char *llk_build_id(void) {
+  static const std::string id = llk::buildId(); // lives as long as the process
+  return id.c_str();
+}
+
 llk_arg llk_arg_ptr(uint64_t address, llk_type element) {
   return llk_arg{1, element, address};
+}
+llk_arg llk_arg_i8(int8_t value) {
+  return llk_arg{0, LLK_I8, static_cast<uint8_t>(value)};
+}
+llk_arg llk_arg_i16(int16_t value) {
+  return llk_arg{0, LLK_I16, static_cast<uint16_t>(value)};
 }
 llk_arg llk_arg_i32(int32_t value) {
   return llk_arg{0, LLK_I32, static_cast<uint32_t>(value)};
@@ -98,10 +113,21 @@ llk_arg llk_arg_i32(int32_t value) {
 llk_arg llk_arg_i64(int64_t value) {
   return llk_arg{0, LLK_I64, static_cast<uint64_t>(value)};
 }
+llk_arg llk_arg_f16(float value) { return llk_arg{0, LLK_F16, toHalfBits(value)}; }
+llk_arg llk_arg_f16_bits(uint16_t bits) { return llk_arg{0, LLK_F16, bits}; }
+llk_arg llk_arg_bf16(float value) {
+  return llk_arg{0, LLK_BF16, toBFloat16Bits(value)};
+}
+llk_arg llk_arg_bf16_bits(uint16_t bits) { return llk_arg{0, LLK_BF16, bits}; }
 llk_arg llk_arg_f32(float value) {
   uint32_t bits;
   std::memcpy(&bits, &value, 4);
   return llk_arg{0, LLK_F32, bits};
+}
+llk_arg llk_arg_f64(double value) {
+  uint64_t bits;
+  std::memcpy(&bits, &value, 8);
+  return llk_arg{0, LLK_F64, bits};
 }
 
 llk_status llk_device_count(int *count) {
@@ -117,7 +143,7 @@ llk_status llk_device_open(int ordinal, llk_device *device) {
   return capi::guard([&] {
     Device d = Device::open(ordinal);
     *device = capi::makeHandle<llk_device>(
-        std::make_shared<llk_device_s>(llk_device_s{d, d.arch()}));
+        std::make_shared<llk_device_s>(llk_device_s{d, d.arch(), d.name()}));
   });
 }
 
@@ -126,6 +152,11 @@ const char *llk_device_arch(llk_device device) {
     // The string lives in the object, which lives while the handle does.
     return capi::lookup(device, "device")->arch.c_str();
   });
+}
+
+const char *llk_device_name(llk_device device) {
+  return capi::guardValue<const char *>(
+      "", [&] { return capi::lookup(device, "device")->name.c_str(); });
 }
 
 llk_status llk_device_destroy(llk_device device) {
@@ -169,6 +200,27 @@ llk_status llk_module_get_kernel(llk_module module, const char *name,
     auto m = capi::lookup(module, "module");
     *kernel = capi::makeHandle<llk_kernel>(
         std::make_shared<llk_kernel_s>(llk_kernel_s{m->module.kernel(name ? name : "")}));
+  });
+}
+
+const char *llk_kernel_name(llk_kernel kernel) {
+  return capi::guardValue<const char *>(
+      "", [&] { return capi::lookup(kernel, "kernel")->kernel.name().c_str(); });
+}
+
+llk_status llk_kernel_param(llk_kernel kernel, size_t index, int *is_pointer,
+                            llk_type *type) {
+  if (!is_pointer || !type)
+    return capi::nullHandle("is_pointer or type");
+  return capi::guard([&] {
+    const KernelInfo &info = capi::lookup(kernel, "kernel")->kernel.info();
+    if (index >= info.params.size())
+      throw Error(ErrorCode::InvalidArgument,
+                  "kernel '" + info.name + "' has " +
+                      std::to_string(info.params.size()) + " parameters, not " +
+                      std::to_string(index + 1));
+    *is_pointer = info.params[index].pointer;
+    *type = static_cast<llk_type>(info.params[index].type);
   });
 }
 

@@ -23,6 +23,7 @@
 struct llk_device_s {
   llk::rt::Device device;
   std::string arch;
+  std::string name;
 };
 struct llk_module_s {
   llk::rt::Module module;
@@ -33,7 +34,7 @@ struct llk_kernel_s {
 struct llk_buffer_s {
   llk::rt::DeviceMemory memory;
 };
-struct llk_jit_s; // CAPIJIT.cpp: the JIT is in LLKJIT
+struct llk_jit_s; // CAPIJIT.cpp: the JIT is only in libllk.so
 
 namespace llk::rt::capi {
 

@@ -55,6 +55,42 @@ size_t llk::rt::sizeOf(ScalarType type) {
   return 8;
 }
 
+uint16_t llk::rt::toHalfBits(float value) {
+  uint32_t x;
+  std::memcpy(&x, &value, 4);
+  uint32_t sign = (x >> 16) & 0x8000, exponent = (x >> 23) & 0xff,
+           mantissa = x & 0x7fffff;
+  if (exponent == 0xff) // infinity, or a NaN kept quiet with its top payload
+    return uint16_t(sign | 0x7c00 | (mantissa ? 0x200 | (mantissa >> 13) : 0));
+  int e = int(exponent) - 127 + 15; // the f16 exponent
+  if (e >= 31)
+    return uint16_t(sign | 0x7c00);
+  // The bits kept, and the rest rounded to nearest, ties to even (a carry
+  // out of the mantissa rightly bumps the exponent, to infinity at the top).
+  auto round = [](uint32_t kept, uint32_t rest, uint32_t half) {
+    return kept + (rest > half || (rest == half && (kept & 1)));
+  };
+  if (e <= 0) { // an f16 subnormal (or zero): mantissa * 2^-24
+    if (e < -10)
+      return uint16_t(sign);
+    uint32_t significand = mantissa | 0x800000;
+    unsigned shift = unsigned(14 - e);
+    return uint16_t(sign | round(significand >> shift,
+                                 significand & ((1u << shift) - 1),
+                                 1u << (shift - 1)));
+  }
+  return uint16_t(sign | round((uint32_t(e) << 10) | (mantissa >> 13),
+                               mantissa & 0x1fff, 0x1000));
+}
+
+uint16_t llk::rt::toBFloat16Bits(float value) {
+  uint32_t x;
+  std::memcpy(&x, &value, 4);
+  if ((x & 0x7fffffff) > 0x7f800000) // NaN: keep it quiet
+    return uint16_t((x >> 16) | 0x40);
+  return uint16_t((x + 0x7fff + ((x >> 16) & 1)) >> 16);
+}
+
 std::string ParamInfo::str() const {
   if (isTensorDesc())
     return std::string("tensordesc<") + toString(type) + ">";

@@ -11,6 +11,10 @@
  * freed memory. Handles may be used and destroyed from several threads; one
  * destroyed during a call on another thread lives until that call returns.
  *
+ * The functions are in libllk.so (pkg-config llk_runtime; CMake llk::runtime);
+ * libllk_runtime.a, the runtime without the compiler, has them all but the
+ * llk_jit_* ones. C99; every function is exported (LLK_API).
+ *
  *   llk_device dev; llk_module mod; llk_kernel k;
  *   if (llk_device_open(0, &dev) != LLK_SUCCESS) puts(llk_last_error());
  *   llk_module_load_ptx_file(dev, "softmax.ptx", &mod);
@@ -23,6 +27,8 @@
 
 #ifndef LLK_RUNTIME_C_H
 #define LLK_RUNTIME_C_H
+
+#include "llk/Export.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -54,68 +60,117 @@ typedef struct llk_kernel_s *llk_kernel;
 typedef struct llk_buffer_s *llk_buffer;
 typedef struct llk_jit_s *llk_jit;
 
-/* One argument: a device address (is_pointer) or a scalar's bits. */
+/* llk's version, "0.1.0" (LLK_VERSION_STRING of llk/Version.h). */
+LLK_API const char *llk_version(void);
+/* The compiler build's identity: 16 hex digits, part of every JIT cache key. */
+LLK_API const char *llk_build_id(void);
+
+/* One argument: a device address (is_pointer) or a scalar's bits. A scalar
+ * must have its parameter's exact type. */
 typedef struct llk_arg {
   int is_pointer;
   llk_type type;
   uint64_t bits;
 } llk_arg;
 
-llk_arg llk_arg_ptr(uint64_t address, llk_type element);
-llk_arg llk_arg_i32(int32_t value);
-llk_arg llk_arg_i64(int64_t value);
-llk_arg llk_arg_f32(float value);
+LLK_API llk_arg llk_arg_ptr(uint64_t address, llk_type element);
+LLK_API llk_arg llk_arg_i8(int8_t value);
+LLK_API llk_arg llk_arg_i16(int16_t value);
+LLK_API llk_arg llk_arg_i32(int32_t value);
+LLK_API llk_arg llk_arg_i64(int64_t value);
+/* f16 and bf16: a float rounded to nearest (ties to even; NaN stays NaN),
+ * or the 16 bits themselves. */
+LLK_API llk_arg llk_arg_f16(float value);
+LLK_API llk_arg llk_arg_f16_bits(uint16_t bits);
+LLK_API llk_arg llk_arg_bf16(float value);
+LLK_API llk_arg llk_arg_bf16_bits(uint16_t bits);
+LLK_API llk_arg llk_arg_f32(float value);
+LLK_API llk_arg llk_arg_f64(double value);
 
 /* The message of the calling thread's last failure ("" if none). */
-const char *llk_last_error(void);
+LLK_API const char *llk_last_error(void);
 /* The CUDA error name of that failure (CUDA_ERROR_...), "" if none. */
-const char *llk_last_cuda_error(void);
+LLK_API const char *llk_last_cuda_error(void);
 
 /* The devices of the backend LLK_BACKEND selects: CUDA's, or 1 for the
  * interpreter (device 0). */
-llk_status llk_device_count(int *count);
-llk_status llk_device_open(int ordinal, llk_device *device);
-/* "sm_90" etc. ("interpreter"), valid while the device is. */
-const char *llk_device_arch(llk_device device);
-llk_status llk_device_destroy(llk_device device);
+LLK_API llk_status llk_device_count(int *count);
+LLK_API llk_status llk_device_open(int ordinal, llk_device *device);
+/* "sm_90" etc. ("interpreter"), and the device's name ("NVIDIA H100 80GB
+ * HBM3", "llk interpreter (host)"): valid while the device is. */
+LLK_API const char *llk_device_arch(llk_device device);
+LLK_API const char *llk_device_name(llk_device device);
+LLK_API llk_status llk_device_destroy(llk_device device);
 
-llk_status llk_module_load_ptx_file(llk_device device, const char *path,
-                                    llk_module *module);
-llk_status llk_module_load_ptx(llk_device device, const char *ptx,
-                               const char *metadata_json, llk_module *module);
-llk_status llk_module_destroy(llk_module module);
+/* PTX (or a cubin: cuModuleLoad takes either) and its metadata, llkc's
+ * <path>.json. */
+LLK_API llk_status llk_module_load_ptx_file(llk_device device, const char *path,
+                                            llk_module *module);
+LLK_API llk_status llk_module_load_ptx(llk_device device, const char *ptx,
+                                       const char *metadata_json, llk_module *module);
+LLK_API llk_status llk_module_destroy(llk_module module);
 
 /* name NULL or "": the module's only kernel. */
-llk_status llk_module_get_kernel(llk_module module, const char *name,
-                                 llk_kernel *kernel);
-size_t llk_kernel_num_params(llk_kernel kernel);
-unsigned llk_kernel_num_warps(llk_kernel kernel);
-llk_status llk_kernel_destroy(llk_kernel kernel);
+LLK_API llk_status llk_module_get_kernel(llk_module module, const char *name,
+                                         llk_kernel *kernel);
+/* The kernel's name, valid while the kernel is. */
+LLK_API const char *llk_kernel_name(llk_kernel kernel);
+LLK_API size_t llk_kernel_num_params(llk_kernel kernel);
+/* Parameter `index`: a pointer (*is_pointer 1, *type its element type) or a
+ * scalar (0, its type). A !tile.tensordesc parameter is a pointer to its
+ * element type. */
+LLK_API llk_status llk_kernel_param(llk_kernel kernel, size_t index, int *is_pointer,
+                                    llk_type *type);
+LLK_API unsigned llk_kernel_num_warps(llk_kernel kernel);
+LLK_API llk_status llk_kernel_destroy(llk_kernel kernel);
 
 /* stream: a CUstream or NULL for the default stream. */
-llk_status llk_kernel_launch(llk_kernel kernel, const unsigned grid[3],
-                             const llk_arg *args, size_t num_args, void *stream,
-                             unsigned dynamic_shared_bytes);
+LLK_API llk_status llk_kernel_launch(llk_kernel kernel, const unsigned grid[3],
+                                     const llk_arg *args, size_t num_args,
+                                     void *stream, unsigned dynamic_shared_bytes);
 
-llk_status llk_buffer_create(llk_device device, size_t bytes, llk_buffer *buffer);
-uint64_t llk_buffer_address(llk_buffer buffer);
-llk_status llk_buffer_copy_from_host(llk_buffer buffer, const void *host, size_t bytes);
-llk_status llk_buffer_copy_to_host(llk_buffer buffer, void *host, size_t bytes);
-llk_status llk_buffer_destroy(llk_buffer buffer);
+LLK_API llk_status llk_buffer_create(llk_device device, size_t bytes,
+                                     llk_buffer *buffer);
+LLK_API uint64_t llk_buffer_address(llk_buffer buffer);
+LLK_API llk_status llk_buffer_copy_from_host(llk_buffer buffer, const void *host,
+                                             size_t bytes);
+LLK_API llk_status llk_buffer_copy_to_host(llk_buffer buffer, void *host,
+                                           size_t bytes);
+LLK_API llk_status llk_buffer_destroy(llk_buffer buffer);
 
-llk_status llk_synchronize(llk_device device);
+LLK_API llk_status llk_synchronize(llk_device device);
 
-/* JIT (in libLLKJIT): cache_dir NULL for the default ($LLK_CACHE_DIR or
- * ~/.cache/llk). constant_names/values: num_constants ${NAME} bindings,
- * integers only (element-type constants, `-D T=bf16`, are C++ JITOptions
- * only); num_warps 0 keeps the kernels' own; arch NULL: the device's. */
-llk_status llk_jit_create(llk_device device, const char *cache_dir, llk_jit *jit);
-llk_status llk_jit_compile(llk_jit jit, const char *source_text,
-                           const char *source_name, const char *const *constant_names,
-                           const int64_t *constant_values, size_t num_constants,
-                           unsigned num_warps, const char *arch, const char *kernel_name,
-                           llk_kernel *kernel);
-llk_status llk_jit_destroy(llk_jit jit);
+/* The JIT (libllk.so only). cache_dir NULL or "": the default
+ * ($LLK_CACHE_DIR, else ~/.cache/llk; docs/runtime.md). */
+LLK_API llk_status llk_jit_create(llk_device device, const char *cache_dir,
+                                  llk_jit *jit);
+/* Compiles the DSL source `source_text` (or finds it in the cache) and loads
+ * it; *kernel is its kernel `kernel_name` (NULL or "": the only one).
+ * source_name names the source in diagnostics (NULL: "<source>").
+ * defines: num_defines bindings "NAME=VALUE" of the source's ${NAME}, as
+ * llkc's -D: an integer or an element type (f16, bf16, f32, ...).
+ * num_warps and num_stages 0 keep the kernels' own; arch NULL or "": the
+ * device's. A compile error is LLK_ERROR_COMPILE with the diagnostics
+ * (file:line:col) in llk_last_error(). */
+LLK_API llk_status llk_jit_compile(llk_jit jit, const char *source_text,
+                                   const char *source_name,
+                                   const char *const *defines, size_t num_defines,
+                                   unsigned num_warps, unsigned num_stages,
+                                   const char *arch, const char *kernel_name,
+                                   llk_kernel *kernel);
+
+/* What a JIT has done: compiles it ran (cache misses), hits in memory and on
+ * disk, failed disk writes, and modules loaded from a cubin or from PTX. */
+typedef struct llk_jit_stats {
+  unsigned compiles;
+  unsigned memory_hits;
+  unsigned disk_hits;
+  unsigned store_failures;
+  unsigned cubin_loads;
+  unsigned ptx_loads;
+} llk_jit_stats;
+LLK_API llk_status llk_jit_get_stats(llk_jit jit, llk_jit_stats *stats);
+LLK_API llk_status llk_jit_destroy(llk_jit jit);
 
 #ifdef __cplusplus
 }
