@@ -9,7 +9,9 @@
 
 #include "llk/Compiler/Compiler.h"
 #include "llk/Compiler/KernelSource.h"
+#include "llk/Environment.h"
 #include "llk/InitAllDialects.h"
+#include "llk/Version.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -19,6 +21,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -69,10 +72,19 @@ static cl::list<std::string>
             cl::desc("bind ${NAME} in the source to an integer or an element "
                      "type (f16, bf16, ...)"),
             cl::value_desc("NAME=VALUE"), cl::cat(category));
-static cl::opt<std::string> emit("emit", cl::init("ptx"),
-                                 cl::desc("stage to write: tile, layout, llvm "
-                                          "(LLVM dialect), llvm-ir, ptx"),
-                                 cl::cat(category));
+static cl::opt<llk::Stage> emit(
+    "emit", cl::init(llk::Stage::PTX), cl::desc("stage to write"),
+    cl::values(
+        clEnumValN(llk::Stage::Tile, "tile", "the specialized, verified tile IR"),
+        clEnumValN(llk::Stage::Layout, "layout", "tile IR with layouts"),
+        clEnumValN(llk::Stage::LLVMDialect, "llvm",
+                   "the gpu.module in the LLVM and NVVM dialects"),
+        clEnumValN(llk::Stage::LLVMIR, "llvm-ir", "optimized LLVM IR for NVPTX"),
+        clEnumValN(llk::Stage::PTX, "ptx", "PTX (the default)"),
+        clEnumValN(llk::Stage::Cubin, "cubin",
+                   "a cubin, by the CUDA toolkit's ptxas ($LLK_PTXAS, else "
+                   "$CUDA_HOME/bin/ptxas, else /usr/local/cuda/bin/ptxas)")),
+    cl::cat(category));
 static cl::opt<std::string> libdevice("libdevice", cl::init(""),
                                       cl::desc("libdevice bitcode (default: "
                                                "$LLK_LIBDEVICE, else the CUDA "
@@ -88,6 +100,18 @@ static cl::opt<bool> noMetadata("no-metadata", cl::init(false),
                                 cl::desc("do not write launch metadata"),
                                 cl::cat(category));
 
+// MLIR's timing and IR-printing options, listed by --help beside llkc's.
+static cl::OptionCategory debugCategory("Timing and IR printing");
+static bool isDebugOption(llvm::StringRef name) {
+  return name.starts_with("mlir-timing") || name.starts_with("mlir-print-ir") ||
+         name == "mlir-pass-statistics" || name == "mlir-pass-statistics-display";
+}
+
+static void printVersion(llvm::raw_ostream &os) {
+  os << "llk " << LLK_VERSION_STRING << " (build " << llk::buildId()
+     << ")\nLLVM " << LLVM_VERSION_STRING << "\n";
+}
+
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "llkc") << message << "\n";
   return 1;
@@ -99,16 +123,23 @@ int main(int argc, char **argv) {
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
-  // --help lists llkc's own options; LLVM's and MLIR's (the back ends',
-  // --mlir-timing, ...) still work and are listed by --help-hidden.
+  // --help lists llkc's own options and MLIR's timing and IR printing; the
+  // rest of LLVM's and MLIR's (the back ends', ...) still work and are
+  // listed by --help-hidden.
   for (auto &entry : cl::getRegisteredOptions()) {
     cl::Option &option = *entry.second;
+    if (isDebugOption(entry.first)) {
+      option.addCategory(debugCategory);
+      option.setHiddenFlag(cl::NotHidden);
+      continue;
+    }
     bool ours = llvm::any_of(option.Categories, [](cl::OptionCategory *c) {
       return c == &category || c->getName() == "Generic Options";
     });
     if (!ours && option.getOptionHiddenFlag() == cl::NotHidden)
       option.setHiddenFlag(cl::Hidden);
   }
+  cl::SetVersionPrinter(printVersion);
   cl::ParseCommandLineOptions(argc, argv, "llk tile kernel compiler\n");
 
   llk::CompileOptions options;
@@ -132,16 +163,9 @@ int main(int argc, char **argv) {
   }
   options.lateCopies = lateCopies;
   options.mmaPrefetch = mmaPrefetch;
-  options.target.libdevicePath = libdevice;
-  if (options.target.libdevicePath.empty())
-    if (const char *env = std::getenv("LLK_LIBDEVICE"))
-      options.target.libdevicePath = env;
-  if (options.target.libdevicePath.empty())
-    options.target.libdevicePath = LLK_DEFAULT_LIBDEVICE;
-  std::optional<llk::Stage> stage = llk::parseStage(emit);
-  if (!stage)
-    return fail("unknown --emit '" + emit +
-                "'; expected tile, layout, llvm, llvm-ir or ptx");
+  options.target.libdevicePath =
+      libdevice.empty() ? llk::env::libdevicePath() : libdevice;
+  llk::Stage stage = emit;
   for (const std::string &define : defines) {
     auto binding = llk::parseDefine(define);
     if (!binding)
@@ -158,13 +182,20 @@ int main(int argc, char **argv) {
     return fail("'" + inputFilename + "' is empty: expected a module of tile "
                 "kernels");
 
+  // --mlir-timing: every step, from parsing to the output file.
+  DefaultTimingManager timingManager;
+  applyDefaultTimingManagerCLOptions(timingManager);
+  TimingScope timing = timingManager.getRootScope();
+
   DialectRegistry registry;
   llk::registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   // Diagnostics from here on point into the file as written.
   llk::KernelSource source(context, std::move(input), llvm::errs());
+  TimingScope parsing = timing.nest("Parse and bind constants");
   OwningOpRef<ModuleOp> module = source.parse(options.constants);
+  parsing.stop();
   if (!module)
     return 1;
   if (module->getOps<func::FuncOp>().empty())
@@ -172,22 +203,21 @@ int main(int argc, char **argv) {
 
   std::string text;
   llvm::raw_string_ostream stream(text);
-  auto configure = [](PassManager &pm) {
-    if (failed(applyPassManagerCLOptions(pm)))
-      return failure();
-    applyDefaultTimingPassManagerCLOptions(pm);
-    return success();
-  };
-  // Launch metadata goes beside the PTX, or where --metadata says.
+  auto configure = [](PassManager &pm) { return applyPassManagerCLOptions(pm); };
+  // Launch metadata goes beside the PTX (or cubin), or where --metadata says.
   std::string metadataPath = metadataFilename;
-  if (metadataPath.empty() && *stage == llk::Stage::PTX && outputFilename != "-")
+  if (metadataPath.empty() &&
+      (stage == llk::Stage::PTX || stage == llk::Stage::Cubin) &&
+      outputFilename != "-")
     metadataPath = outputFilename + ".json";
   if (noMetadata)
     metadataPath.clear();
   llk::ModuleMetadata metadata;
-  if (failed(llk::compileModule(*module, options, *stage, stream, configure,
-                                metadataPath.empty() ? nullptr : &metadata)))
+  if (failed(llk::compileModule(*module, options, stage, stream, configure,
+                                metadataPath.empty() ? nullptr : &metadata,
+                                &timing)))
     return 1;
+  TimingScope writing = timing.nest("Write the output");
 
   std::unique_ptr<llvm::ToolOutputFile> output =
       openOutputFile(outputFilename, &error);
