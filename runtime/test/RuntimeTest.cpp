@@ -13,6 +13,9 @@
 
 #include "ProgramArgs.h"
 
+#include "llk/Environment.h"
+#include "llk/Interpreter/Interpreter.h"
+#include "llk/Version.h"
 #include "llk/runtime.h"
 #include "llk/runtime/JIT.h"
 
@@ -23,6 +26,8 @@
 #include <cstdlib>
 #include <fcntl.h>
 #include <filesystem>
+#include <random>
+#include <set>
 #include <fstream>
 #include <future>
 #include <sstream>
@@ -370,8 +375,69 @@ TEST(CacheKey, DependsOnWhatTheResultDependsOn) {
   JITOptions stages = softmaxOptions();
   stages.numStages = 4;
   EXPECT_NE(base.hash, CacheKey::make(s, stages, "sm_90").hash);
-  // The compiler version is part of the key.
-  EXPECT_NE(base.description.find("llk 0.1.0"), std::string::npos);
+  // The compiler's version and build id, and LLVM's version, are part of
+  // the key.
+  EXPECT_NE(base.description.find("llk 0.1.0 build " + llk::buildId()), std::string::npos)
+      << base.description;
+  EXPECT_NE(base.description.find(" LLVM 22."), std::string::npos) << base.description;
+}
+
+/// Sets an environment variable for a scope.
+struct ScopedEnv {
+  std::string name;
+  std::optional<std::string> saved;
+  ScopedEnv(std::string n, const std::string &value) : name(std::move(n)) {
+    if (const char *old = std::getenv(name.c_str()))
+      saved = old;
+    setenv(name.c_str(), value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (saved)
+      setenv(name.c_str(), saved->c_str(), 1);
+    else
+      unsetenv(name.c_str());
+  }
+};
+
+TEST(CacheKey, ARebuiltCompilerHasOtherKeys) {
+  Source s = Source::fromText("func.func @k() { return }", "a.mlir");
+  CacheKey built = CacheKey::make(s, softmaxOptions(), "sm_90");
+  EXPECT_EQ(llk::buildId().size(), 16u);
+  llk::setBuildIdForTesting("0123456789abcdef");
+  CacheKey rebuilt = CacheKey::make(s, softmaxOptions(), "sm_90");
+  llk::setBuildIdForTesting("");
+  EXPECT_NE(built.hash, rebuilt.hash);
+  EXPECT_NE(rebuilt.description.find("build 0123456789abcdef"), std::string::npos);
+  EXPECT_EQ(built.hash, CacheKey::make(s, softmaxOptions(), "sm_90").hash);
+}
+
+TEST(CacheKey, DependsOnLibdevicesBytes) {
+  // A copy of libdevice (or of any file: the key hashes bytes) with one
+  // byte changed, the size and path the same.
+  std::string dir = freshDirectory("libdevice");
+  std::string original = llk::env::libdevicePath();
+  std::string bytes = fs::exists(original) ? readAll(original) : std::string(4096, 'x');
+  std::string copy = dir + "/libdevice.10.bc";
+  writeAll(copy, bytes);
+  ScopedEnv libdevice("LLK_LIBDEVICE", copy);
+  Source s = Source::fromText("func.func @k() { return }", "a.mlir");
+  CacheKey before = CacheKey::make(s, softmaxOptions(), "sm_90");
+  EXPECT_NE(before.description.find("libdevice " + toHex(hash64(bytes)) + " " + copy),
+            std::string::npos)
+      << before.description;
+  bytes[bytes.size() / 2] ^= 1;
+  writeAll(copy, bytes);
+  // The digest is kept per path, size and modification time: make the
+  // change visible even on a file system with coarse times.
+  fs::last_write_time(copy, fs::last_write_time(copy) + std::chrono::seconds(2));
+  CacheKey after = CacheKey::make(s, softmaxOptions(), "sm_90");
+  EXPECT_NE(before.hash, after.hash);
+  EXPECT_EQ(after.hash, CacheKey::make(s, softmaxOptions(), "sm_90").hash);
+  // No libdevice at all is a key too (kernels without math still compile).
+  ScopedEnv missing("LLK_LIBDEVICE", dir + "/none.bc");
+  EXPECT_NE(CacheKey::make(s, softmaxOptions(), "sm_90").description.find("libdevice missing"),
+            std::string::npos);
+  fs::remove_all(dir);
 }
 
 TEST(JIT, CompilesSoftmaxWithMetadata) {
@@ -511,6 +577,147 @@ TEST(Cache, MemoryAndDiskHits) {
   EXPECT_EQ(disk.ptx, first.ptx);
   EXPECT_EQ(disk.metadataJson, first.metadataJson);
   fs::remove_all(dir);
+}
+
+TEST(Cache, ARebuiltCompilerMissesTheOldEntries) {
+  std::string dir = freshDirectory("rebuilt");
+  Source src = Source::fromFile(examplePath("softmax.mlir"));
+  JIT(std::make_shared<Cache>(dir)).compileModule(src, softmaxOptions());
+  // Another build of the compiler (another build id): nothing to reuse.
+  llk::setBuildIdForTesting("00000000deadbeef");
+  JIT rebuilt(std::make_shared<Cache>(dir));
+  rebuilt.compileModule(src, softmaxOptions());
+  llk::setBuildIdForTesting("");
+  EXPECT_EQ(rebuilt.compileCount(), 1u);
+  EXPECT_EQ(rebuilt.cache().stats().diskHits, 0u);
+  // The first build's entry is still there for it.
+  JIT again(std::make_shared<Cache>(dir));
+  again.compileModule(src, softmaxOptions());
+  EXPECT_EQ(again.compileCount(), 0u);
+  EXPECT_EQ(again.cache().stats().diskHits, 1u);
+  fs::remove_all(dir);
+}
+
+TEST(Cache, AnotherLibdeviceMissesTheOldEntries) {
+  std::string dir = freshDirectory("libdevice-entries");
+  std::string original = llk::env::libdevicePath();
+  if (!fs::exists(original))
+    GTEST_SKIP() << "no libdevice at " << original;
+  std::string bytes = readAll(original), copy = dir + "/libdevice.10.bc";
+  writeAll(copy, bytes);
+  ScopedEnv libdevice("LLK_LIBDEVICE", copy);
+  // Softmax calls exp: libdevice is linked into it.
+  Source src = Source::fromFile(examplePath("softmax.mlir"));
+  JIT(std::make_shared<Cache>(dir + "/cache")).compileModule(src, softmaxOptions());
+  // One byte changed, the path and size the same. The compile may fail (the
+  // bitcode may no longer parse); either way the old entry is not used.
+  bytes[bytes.size() - 1] ^= 1;
+  writeAll(copy, bytes);
+  fs::last_write_time(copy, fs::last_write_time(copy) + std::chrono::seconds(2));
+  JIT changed(std::make_shared<Cache>(dir + "/cache"));
+  try {
+    changed.compileModule(src, softmaxOptions());
+  } catch (const Error &) {
+    // A libdevice that no longer parses fails the compile: still a miss.
+  }
+  EXPECT_EQ(changed.cache().stats().diskHits, 0u);
+  EXPECT_EQ(changed.cache().stats().misses, 1u);
+  fs::remove_all(dir);
+}
+
+TEST(Cache, EntriesHoldACubinWhenPtxasIsThere) {
+  std::optional<std::string> ptxas = llk::env::ptxasPath();
+  if (!ptxas)
+    GTEST_SKIP() << "no ptxas";
+  std::string dir = freshDirectory("cubin");
+  Source src = Source::fromFile(examplePath("softmax.mlir"));
+  CompiledModule compiled;
+  {
+    JIT jit(std::make_shared<Cache>(dir));
+    compiled = jit.compileModule(src, softmaxOptions());
+    EXPECT_EQ(jit.lastCubinIssue(), "");
+  }
+  ASSERT_GE(compiled.cubin.size(), 4u);
+  EXPECT_EQ(compiled.cubin.substr(0, 4), "\x7f" "ELF");
+  // A second process (a fresh JIT) gets the same cubin from the disk.
+  JIT fresh(std::make_shared<Cache>(dir));
+  CompiledModule disk = fresh.compileModule(src, softmaxOptions());
+  EXPECT_EQ(fresh.cache().stats().diskHits, 1u);
+  EXPECT_EQ(disk.cubin, compiled.cubin);
+  EXPECT_EQ(disk.ptx, compiled.ptx);
+  fs::remove_all(dir);
+}
+
+TEST(Cache, WithoutPtxasEntriesHoldPTX) {
+  std::string dir = freshDirectory("no-ptxas");
+  ScopedEnv ptxas("LLK_PTXAS", dir + "/no-such-ptxas");
+  Source src = Source::fromFile(examplePath("softmax.mlir"));
+  JIT jit(std::make_shared<Cache>(dir));
+  CompiledModule m = jit.compileModule(src, softmaxOptions());
+  EXPECT_TRUE(m.cubin.empty());
+  EXPECT_NE(m.ptx.find(".entry softmax_kernel"), std::string::npos);
+  EXPECT_NE(jit.lastCubinIssue().find("cannot run ptxas"), std::string::npos)
+      << jit.lastCubinIssue();
+  JIT fresh(std::make_shared<Cache>(dir));
+  EXPECT_EQ(fresh.compileModule(src, softmaxOptions()).ptx, m.ptx);
+  EXPECT_EQ(fresh.cache().stats().diskHits, 1u);
+  fs::remove_all(dir);
+}
+
+TEST(Cache, AlwaysCompileIgnoresTheCache) {
+  std::string dir = freshDirectory("always");
+  Source src = Source::fromFile(examplePath("softmax.mlir"));
+  JIT(std::make_shared<Cache>(dir)).compileModule(src, softmaxOptions());
+  ScopedEnv always("LLK_ALWAYS_COMPILE", "1");
+  JIT jit(std::make_shared<Cache>(dir));
+  jit.compileModule(src, softmaxOptions());
+  jit.compileModule(src, softmaxOptions());
+  EXPECT_EQ(jit.compileCount(), 2u);
+  EXPECT_EQ(jit.cache().stats().diskHits + jit.cache().stats().memoryHits, 0u);
+  ScopedEnv off("LLK_ALWAYS_COMPILE", "0");
+  JIT cached(std::make_shared<Cache>(dir));
+  cached.compileModule(src, softmaxOptions());
+  EXPECT_EQ(cached.compileCount(), 0u);
+  fs::remove_all(dir);
+}
+
+TEST(Cache, DumpIRWritesEveryStage) {
+  std::string dir = freshDirectory("dump");
+  ScopedEnv dump("LLK_DUMP_IR", dir + "/ir");
+  Source src = Source::fromFile(examplePath("softmax.mlir"));
+  JIT jit(std::make_shared<Cache>(dir + "/cache"));
+  CompiledModule m = jit.compileModule(src, softmaxOptions());
+  std::string stages = dir + "/ir/" + CacheKey::make(src, softmaxOptions(), "sm_90").hex();
+  EXPECT_EQ(readAll(stages + "/0-source.mlir"), src.text);
+  EXPECT_NE(readAll(stages + "/key.txt").find("arch sm_90"), std::string::npos);
+  EXPECT_NE(readAll(stages + "/1-tile.mlir").find("tile.num_warps = 4"), std::string::npos);
+  EXPECT_NE(readAll(stages + "/2-layout.mlir").find("#tile.blocked"), std::string::npos);
+  EXPECT_NE(readAll(stages + "/3-llvm.mlir").find("gpu.module"), std::string::npos);
+  EXPECT_NE(readAll(stages + "/4-llvm-ir.ll").find("define ptx_kernel void @softmax_kernel"),
+            std::string::npos);
+  EXPECT_EQ(readAll(stages + "/5-kernel.ptx"), m.ptx);
+  if (!m.cubin.empty())
+    EXPECT_EQ(readAll(stages + "/6-kernel.cubin"), m.cubin);
+  fs::remove_all(dir);
+}
+
+TEST(Environment, EveryKnobIsNamedOnce) {
+  using llk::env::Knob;
+  std::set<std::string> names;
+  for (Knob k : {Knob::Backend, Knob::CudaLibrary, Knob::CacheDir, Knob::Libdevice,
+                 Knob::Ptxas, Knob::AlwaysCompile, Knob::DumpIR, Knob::TestSeed}) {
+    std::string name = llk::env::name(k);
+    EXPECT_EQ(name.rfind("LLK_", 0), 0u) << name;
+    EXPECT_TRUE(names.insert(name).second) << name;
+  }
+  for (const char *off : {"", "0", "false", "off", "no"}) {
+    ScopedEnv e("LLK_ALWAYS_COMPILE", off);
+    EXPECT_FALSE(llk::env::alwaysCompile()) << "'" << off << "'";
+  }
+  ScopedEnv on("LLK_ALWAYS_COMPILE", "yes");
+  EXPECT_TRUE(llk::env::alwaysCompile());
+  ScopedEnv ptxas("LLK_PTXAS", "/opt/x/ptxas");
+  EXPECT_EQ(llk::env::ptxasPath().value_or(""), "/opt/x/ptxas");
 }
 
 /// Damages the cached entry with `damage`, then checks that a fresh cache
@@ -1287,6 +1494,62 @@ TEST(Programs, SoftmaxExampleRefusesBadArguments) {
   EXPECT_NE(output.find("usage: llk-softmax-jit"), std::string::npos) << output;
 }
 
+TEST(CAPI, VersionAndBuildId) {
+  EXPECT_STREQ(llk_version(), LLK_VERSION_STRING);
+  EXPECT_EQ(std::string(llk_build_id()), llk::buildId());
+  EXPECT_EQ(std::string(llk_build_id()).size(), 16u);
+}
+
+TEST(CAPI, ArgumentOfEveryScalarType) {
+  auto scalar = [](llk_arg a, llk_type type, uint64_t bits) {
+    EXPECT_EQ(a.is_pointer, 0);
+    EXPECT_EQ(a.type, type);
+    EXPECT_EQ(a.bits, bits) << "type " << int(type);
+  };
+  scalar(llk_arg_i8(-2), LLK_I8, 0xfe);
+  scalar(llk_arg_i16(-2), LLK_I16, 0xfffe);
+  scalar(llk_arg_i32(-2), LLK_I32, 0xfffffffe);
+  scalar(llk_arg_i64(-2), LLK_I64, 0xfffffffffffffffeull);
+  scalar(llk_arg_f16(1.0f), LLK_F16, 0x3c00);
+  scalar(llk_arg_f16_bits(0x7bff), LLK_F16, 0x7bff);
+  scalar(llk_arg_bf16(1.0f), LLK_BF16, 0x3f80);
+  scalar(llk_arg_bf16_bits(0xff80), LLK_BF16, 0xff80);
+  scalar(llk_arg_f32(-0.5f), LLK_F32, 0xbf000000);
+  scalar(llk_arg_f64(-0.5), LLK_F64, 0xbfe0000000000000ull);
+  llk_arg p = llk_arg_ptr(0x1000, LLK_BF16);
+  EXPECT_EQ(p.is_pointer, 1);
+  EXPECT_EQ(p.type, LLK_BF16);
+}
+
+TEST(CAPI, HalfConversionsRoundToNearestEven) {
+  // Against the interpreter's f16 and bf16 (APFloat), over special values
+  // and random bit patterns: normals, subnormals, overflow, ties, NaNs.
+  std::vector<float> values = {0.0f, -0.0f, 1.0f, 0.1f, 65504.0f, 65519.0f, 65520.0f,
+                               1e-8f, 2.98e-8f, 5.96e-8f, 6.1e-5f, 3.0e38f,
+                               INFINITY, -INFINITY};
+  std::mt19937 rng(7);
+  for (int i = 0; i < 200000; ++i) {
+    uint32_t bits = rng();
+    float f;
+    std::memcpy(&f, &bits, 4);
+    values.push_back(f);
+  }
+  int wrong = 0;
+  for (float f : values) {
+    uint16_t half = 0, bf16 = 0;
+    llk::interp::encodeElement(llk::interp::ElemType::F16, f, &half);
+    llk::interp::encodeElement(llk::interp::ElemType::BF16, f, &bf16);
+    if (std::isnan(f)) { // any quiet NaN will do
+      wrong += (toHalfBits(f) & 0x7e00) != 0x7e00 || (toBFloat16Bits(f) & 0x7fc0) != 0x7fc0;
+      continue;
+    }
+    if ((toHalfBits(f) != half || toBFloat16Bits(f) != bf16) && wrong++ < 5)
+      ADD_FAILURE() << f << ": f16 " << std::hex << toHalfBits(f) << " vs " << half
+                    << ", bf16 " << toBFloat16Bits(f) << " vs " << bf16;
+  }
+  EXPECT_EQ(wrong, 0);
+}
+
 TEST(CAPI, NullHandlesAreErrors) {
   EXPECT_EQ(llk_device_open(0, nullptr), LLK_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(llk_last_error()).find("null"), std::string::npos);
@@ -1299,23 +1562,6 @@ TEST(CAPI, NullHandlesAreErrors) {
   EXPECT_EQ(a.bits, 0x3f800000u);
   EXPECT_EQ(llk_arg_i32(-1).bits, 0xffffffffu);
 }
-
-/// Sets an environment variable for a scope.
-struct ScopedEnv {
-  std::string name;
-  std::optional<std::string> saved;
-  ScopedEnv(std::string n, const std::string &value) : name(std::move(n)) {
-    if (const char *old = std::getenv(name.c_str()))
-      saved = old;
-    setenv(name.c_str(), value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (saved)
-      setenv(name.c_str(), saved->c_str(), 1);
-    else
-      unsetenv(name.c_str());
-  }
-};
 
 /// The C interface on the interpreter backend (LLK_BACKEND), with the
 /// softmax example at BLOCK = 64 and buffers for one row of 64.
@@ -1345,10 +1591,9 @@ struct CInterpreter {
   }
   llk_kernel softmax(const char *arch = nullptr) {
     std::string text = readAll(examplePath("softmax.mlir"));
-    const char *names[] = {"BLOCK"};
-    int64_t values[] = {64};
+    const char *defines[] = {"BLOCK=64"};
     llk_kernel k = nullptr;
-    EXPECT_EQ(llk_jit_compile(jit, text.c_str(), "softmax.mlir", names, values, 1, 4, arch,
+    EXPECT_EQ(llk_jit_compile(jit, text.c_str(), "softmax.mlir", defines, 1, 4, 0, arch,
                               nullptr, &k),
               LLK_SUCCESS)
         << llk_last_error();
@@ -1447,7 +1692,7 @@ TEST(CAPI, StaleHandlesAreErrors) {
     sum += v;
   EXPECT_NEAR(sum, 1.0, 1e-5);
   std::string text = "func.func @k() { return }";
-  EXPECT_EQ(llk_jit_compile(c.jit, text.c_str(), nullptr, nullptr, nullptr, 0, 0, nullptr,
+  EXPECT_EQ(llk_jit_compile(c.jit, text.c_str(), nullptr, nullptr, 0, 0, 0, nullptr,
                             nullptr, &none),
             LLK_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(none, nullptr);
@@ -1494,23 +1739,31 @@ TEST(CAPI, HandlesAreThreadSafe) {
 TEST(CAPI, JITOptionsAreCheckedOnEveryBackend) {
   CInterpreter c;
   std::string text = readAll(examplePath("softmax.mlir"));
-  const char *names[] = {"BLOCK"};
-  int64_t values[] = {64};
+  const char *defines[] = {"BLOCK=64"};
   llk_kernel k = nullptr;
-  EXPECT_EQ(llk_jit_compile(c.jit, text.c_str(), "softmax.mlir", names, values, 1, 4,
+  EXPECT_EQ(llk_jit_compile(c.jit, text.c_str(), "softmax.mlir", defines, 1, 4, 0,
                             "garbage", nullptr, &k),
             LLK_ERROR_INVALID_ARGUMENT);
   EXPECT_TRUE(lastErrorHas("unsupported --arch 'garbage'")) << llk_last_error();
   EXPECT_EQ(k, nullptr);
-  EXPECT_EQ(llk_jit_compile(c.jit, text.c_str(), "softmax.mlir", names, values, 1, 6,
+  EXPECT_EQ(llk_jit_compile(c.jit, text.c_str(), "softmax.mlir", defines, 1, 6, 0,
                             nullptr, nullptr, &k),
             LLK_ERROR_INVALID_ARGUMENT);
   EXPECT_TRUE(lastErrorHas("power of two")) << llk_last_error();
-  const char *nullName[] = {nullptr};
-  EXPECT_EQ(llk_jit_compile(c.jit, text.c_str(), "softmax.mlir", nullName, values, 1, 4,
+  EXPECT_EQ(llk_jit_compile(c.jit, text.c_str(), "softmax.mlir", defines, 1, 4, 9,
                             nullptr, nullptr, &k),
             LLK_ERROR_INVALID_ARGUMENT);
-  EXPECT_TRUE(lastErrorHas("null name of constant 0")) << llk_last_error();
+  EXPECT_TRUE(lastErrorHas("--num-stages must be in [1, 8]")) << llk_last_error();
+  const char *nullDefine[] = {nullptr};
+  EXPECT_EQ(llk_jit_compile(c.jit, text.c_str(), "softmax.mlir", nullDefine, 1, 4, 0,
+                            nullptr, nullptr, &k),
+            LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(lastErrorHas("null define 0")) << llk_last_error();
+  const char *badDefine[] = {"BLOCK=sixty-four"};
+  EXPECT_EQ(llk_jit_compile(c.jit, text.c_str(), "softmax.mlir", badDefine, 1, 4, 0,
+                            nullptr, nullptr, &k),
+            LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(lastErrorHas("BLOCK=sixty-four")) << llk_last_error();
   k = c.softmax("sm_90");
   EXPECT_NE(k, nullptr);
   EXPECT_EQ(llk_kernel_destroy(k), LLK_SUCCESS);
@@ -1522,6 +1775,48 @@ TEST(CAPI, JITCompileErrorIsStatus) {
   llk_status s = llk_jit_create(nullptr, nullptr, &jit);
   EXPECT_EQ(s, LLK_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(jit, nullptr);
+}
+
+TEST(CAPI, KernelNameAndParameters) {
+  CInterpreter c;
+  llk_kernel k = c.softmax();
+  EXPECT_STREQ(llk_kernel_name(k), "softmax_kernel");
+  int pointer = -1;
+  llk_type type = LLK_UNTYPED;
+  ASSERT_EQ(llk_kernel_num_params(k), 5u);
+  EXPECT_EQ(llk_kernel_param(k, 0, &pointer, &type), LLK_SUCCESS);
+  EXPECT_EQ(pointer, 1);
+  EXPECT_EQ(type, LLK_F32);
+  EXPECT_EQ(llk_kernel_param(k, 4, &pointer, &type), LLK_SUCCESS);
+  EXPECT_EQ(pointer, 0);
+  EXPECT_EQ(type, LLK_I32);
+  EXPECT_EQ(llk_kernel_param(k, 5, &pointer, &type), LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(lastErrorHas("has 5 parameters")) << llk_last_error();
+  EXPECT_EQ(llk_kernel_param(k, 0, nullptr, &type), LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(llk_device_name(c.device), "llk interpreter (host)");
+  llk_jit_stats stats;
+  ASSERT_EQ(llk_jit_get_stats(c.jit, &stats), LLK_SUCCESS);
+  EXPECT_EQ(stats.compiles, 1u);
+  EXPECT_EQ(llk_kernel_destroy(k), LLK_SUCCESS);
+  EXPECT_STREQ(llk_kernel_name(k), "");
+  EXPECT_EQ(llk_jit_get_stats(c.jit, nullptr), LLK_ERROR_INVALID_ARGUMENT);
+}
+
+TEST(CAPI, ElementTypeDefines) {
+  // -D T=bf16 through the C interface: the GEMM specialized for bf16.
+  CInterpreter c;
+  std::string text = readAll(examplePath("gemm.mlir"));
+  const char *defines[] = {"BLOCK_M=32", "BLOCK_N=32", "BLOCK_K=16", "T=bf16"};
+  llk_kernel k = nullptr;
+  ASSERT_EQ(llk_jit_compile(c.jit, text.c_str(), "gemm.mlir", defines, 4, 4, 0, nullptr,
+                            nullptr, &k),
+            LLK_SUCCESS)
+      << llk_last_error();
+  int pointer = 0;
+  llk_type type = LLK_UNTYPED;
+  EXPECT_EQ(llk_kernel_param(k, 0, &pointer, &type), LLK_SUCCESS);
+  EXPECT_EQ(type, LLK_BF16);
+  EXPECT_EQ(llk_kernel_destroy(k), LLK_SUCCESS);
 }
 
 int main(int argc, char **argv) {
