@@ -2,7 +2,8 @@
 # Everything the GPU checks, in as few device calls as possible. Two halves:
 #
 #   scripts/gpu-check.sh prepare [CARRY]      # here: needs LLVM/MLIR and CUDA headers
-#     Builds the statically linked GPU programs (build-static, LLK_STATIC_LLVM=ON),
+#     Builds libllk.so with LLVM and MLIR linked in statically and the GPU
+#     programs over it (build-static, LLK_STATIC_LLVM=ON; carried as lib/ and bin/),
 #     compiles every kernel of examples/kernels.list (and the example variants of
 #     scripts/build-gpu-ptx.sh) to PTX + metadata with llkc, and packs them with
 #     the kernel sources, the runtime check and the Python benchmark into CARRY
@@ -32,12 +33,14 @@ prepare)
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir >/dev/null
   programs=(llk-gpu-check llk-runtime-gpu-check llk-softmax-jit llk-decode-block)
   ninja -C "$static" "${programs[@]}" llkc
-  for b in "${programs[@]}"; do
-    if ldd "$static/bin/$b" | grep -Ei 'libLLVM|libMLIR|libz3'; then
+  library=$(readlink -f "$static/lib/libllk.so")
+  soname=$(objdump -p "$library" | awk '/SONAME/ {print $2}')
+  for b in "${programs[@]/#/$static/bin/}" "$library"; do
+    if ldd "$b" | grep -Ei 'libLLVM|libMLIR|libz3|not found'; then
       echo "error: $b is not self-contained" >&2; exit 1
     fi
   done
-  rm -rf "$carry" && mkdir -p "$carry/bin" "$carry/ptx"
+  rm -rf "$carry" && mkdir -p "$carry/bin" "$carry/lib" "$carry/ptx"
   cp -r examples "$carry/examples"
   mkdir -p "$carry/bench" && cp -r bench/llama "$carry/bench/llama"
   cp scripts/gpu-check.sh "$carry/"
@@ -55,17 +58,21 @@ prepare)
   # The runtime check loads add.ptx (+ .json).
   "$static/bin/llkc" examples/vector_add.mlir -D BLOCK=4096 --num-warps 4 --arch sm_90 \
     -o "$carry/ptx/add.ptx"
+  # The programs find libllk.so at $ORIGIN/../lib (their RUNPATH).
   for b in "${programs[@]}"; do
     strip -o "$carry/bin/$b" "$static/bin/$b"
     xz -T2 -6 -f "$carry/bin/$b"
   done
+  strip -o "$carry/lib/$soname" "$library"
+  xz -T2 -6 -f "$carry/lib/$soname"
+  du -b "$carry"/bin/*.xz "$carry"/lib/*.xz
   du -sh "$carry"
   ;;
 run)
   what=${2:-all}
   shift 2 || shift $#
   here=$(cd "$(dirname "$0")" && pwd)
-  for b in "$here"/bin/*.xz; do
+  for b in "$here"/bin/*.xz "$here"/lib/*.xz; do
     [[ -f $b ]] || continue
     out=${b%.xz}; [[ -x $out ]] || { xz -d -k -f "$b" && chmod +x "$out"; }
   done
@@ -82,9 +89,15 @@ run)
   if [[ $what == runtime || $what == all ]]; then
     {
       cd "$here" && ./bin/llk-runtime-gpu-check ptx examples; s1=$?
+      # The first process compiles (PTX and, with the toolkit's ptxas, a
+      # cubin); the others load the cubin from the disk cache.
       for i in 1 2 3; do
         echo "== softmax JIT example, process $i (cache $LLK_CACHE_DIR.jit)"
-        LLK_CACHE_DIR=$LLK_CACHE_DIR.jit ./bin/llk-softmax-jit examples/softmax.mlir || s1=1
+        LLK_CACHE_DIR=$LLK_CACHE_DIR.jit ./bin/llk-softmax-jit examples/softmax.mlir \
+          | tee "$LLK_CACHE_DIR.softmax-$i.txt" || s1=1
+        if ((i > 1)) && ! grep -q 'module loaded from its cubin' "$LLK_CACHE_DIR.softmax-$i.txt"; then
+          echo "FAIL: process $i did not load the cached cubin"; s1=1
+        fi
       done
       exit $s1
     } 2>&1 | log runtime-check.txt

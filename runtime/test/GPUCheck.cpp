@@ -287,6 +287,44 @@ static int run(int argc, char **argv) {
                   (long long)again.sharedBytes());
   });
 
+  // 3b. The disk cache's cubins: a JIT with a fresh cache object over the
+  // same directory (what a second process sees) loads them, with no PTX JIT
+  // in the driver; the same PTX loaded for comparison (the driver's own
+  // ComputeCache may shorten that).
+  check("cached cubin load vs PTX load", [&] {
+    rt::JITOptions gemmOptions;
+    gemmOptions.constants = {{"T", llk::ElementType::F16},
+                             {"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 32}};
+    gemmOptions.numWarps = 8;
+    rt::Source gemm = rt::Source::fromFile(examplesDir + "/gemm.mlir");
+    rt::CompiledModule compiled = jit.compileModule(gemm, gemmOptions);
+    if (compiled.cubin.empty())
+      return "FAIL:no cubin in the cache: " + jit.lastCubinIssue();
+    rt::JIT second(device, std::make_shared<rt::Cache>(jit.cache().directory()));
+    rt::JITOptions o;
+    o.constants["BLOCK"] = 4096;
+    o.numWarps = 4;
+    auto t = Clock::now();
+    rt::Kernel k = second.compile(softmaxSource, o);
+    double softmaxMs = msSince(t);
+    t = Clock::now();
+    second.load(gemm, gemmOptions);
+    double cubinMs = msSince(t);
+    if (second.cubinLoads() != 2 || second.compileCount() != 0)
+      return format("FAIL:%u cubin loads, %u compiles: %s", second.cubinLoads(),
+                    second.compileCount(), second.lastCubinIssue().c_str());
+    k.launch(rows, {sOut, sIn, cols, cols, cols});
+    double err = softmaxError(hs, sOut.toVector(), rows, cols);
+    if (err > 1e-5)
+      return format("FAIL:softmax from its cubin: max relative error %.2e", err);
+    t = Clock::now();
+    rt::Module::loadPTX(device, compiled.ptx, compiled.metadataJson);
+    double ptxMs = msSince(t);
+    return format("disk hit + cubin load: softmax %.2f ms, gemm 128x128x32 %.2f ms "
+                  "(its PTX: %.2f ms); softmax from cubin: max rel error %.1e",
+                  softmaxMs, cubinMs, ptxMs, err);
+  });
+
   // 4. Autotuning, then the persisted winner in a new tuner.
   check("autotune softmax num_warps 1..16", [&] {
     std::vector<rt::Config> configs;
