@@ -57,7 +57,11 @@ function(llk_link_dependencies)
 endfunction()
 cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR} CALL llk_link_dependencies)
 target_link_libraries(llk PRIVATE ${CMAKE_DL_LIBS} Threads::Threads)
-if(NOT LLK_STATIC_LLVM)
+if(LLK_STATIC_LLVM)
+  # Debian's static zlib and zstd are not position-independent: kept out of
+  # the exports, their references resolve inside the library.
+  target_link_options(llk PRIVATE -Wl,--exclude-libs,libz.a:libzstd.a)
+else()
   # llk's and MLIR's API (cmake/llk.exports), not LLVM's (libLLVM.so has
   # it) nor the standard library's templates that the code instantiates.
   target_link_options(llk PRIVATE
