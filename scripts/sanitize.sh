@@ -14,6 +14,7 @@ build=${LLK_ASAN_BUILD_DIR:-build-asan}
 flags="-O1 -g -fsanitize=address,undefined -fno-sanitize=vptr -fno-omit-frame-pointer"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="$flags" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+  -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir >/dev/null
 ninja -C "$build" llkc llk-opt llk-run llk-interp-tests llk-check-kernels
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:allow_user_poisoning=0

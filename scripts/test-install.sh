@@ -3,7 +3,8 @@
 # to a fresh prefix (libllk.so, libllk_runtime.a, llkc, llk-opt, llk-run,
 # the headers, the CMake package, pkg-config's llk_runtime.pc), runs the
 # installed llkc, builds examples/consumer against the prefix with
-# find_package(llk) and runs its C++ and C99 programs on the interpreter,
+# find_package(llk) and runs its programs (C++ and C99 on the interpreter,
+# and one over the compiler's C++ API),
 # builds the C99 program again through pkg-config, and checks what libllk.so
 # exports and that the programs hold no copy of it. One "PASS <step> (N s)" or "FAIL <step>" line a
 # step, then "N passed, N failed" (scripts/test.sh counts them).
@@ -100,6 +101,8 @@ step "installed llkc --version, compiles" installed_llkc
 step "consumer project: find_package(llk), build" build_consumer
 step "consumer C++ program (llk::jit) on the interpreter" "$work/consumer/jit_add"
 step "consumer C99 program (llk::runtime) on the interpreter" "$work/consumer/jit_c99"
+step "consumer compiler program (llk::compiler) to PTX" \
+  "$work/consumer/compile_ptx" examples/vector_add.mlir BLOCK=1024
 step "C99 program through pkg-config llk_runtime" pkg_config_c99
 step "libllk.so exports llk's and MLIR's API only" exports
 step "programs hold no second copy of libllk.so" no_second_copy
