@@ -9,7 +9,9 @@ For every kernel and shape: fresh random inputs, outputs poisoned (NaN, or
 0xFF bytes for quantized outputs), each implementation run once and checked
 against a float64 reference computed by torch on the CPU, then timed (median
 per launch, CUDA events; see Timer). One Markdown table, then summary lines;
-also written to $OUT/llama-bench.md when $OUT is set. See README.md here.
+also written to $OUT/llama-bench[-graph][-dependent].md when $OUT is set, and
+the rows as CSV (bench/common/benchlib.py) to --csv, by default
+$OUT/llama[-graph][-dependent].csv. See README.md here.
 """
 import argparse
 import ctypes
@@ -30,11 +32,13 @@ from pathlib import Path
 from types import SimpleNamespace
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "common"))
 sys.path.insert(0, str(HERE))
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
+import benchlib  # noqa: E402
 import llk_specs  # noqa: E402
 
 GB = 1e9
@@ -866,11 +870,11 @@ def build_cases(a, S, L, tk):
     return cases
 
 
-def build_llk_runs(case, sets, M, L, floor_us, rows, dependent=False):
+def build_llk_runs(case, sets, M, L, floor_us, table, dependent=False):
     """The llk implementation(s) of a case from its launch spec: a list of
     (label, [callable per input set], note), and a reason when there is none.
     Rows for variants that cannot run (PTX missing, bad arguments) are added
-    to `rows` directly. With `dependent`, kernels that hold
+    to `table` directly. With `dependent`, kernels that hold
     tile.grid_dependency_wait are launched as dependent launches."""
     fn = llk_specs.SPECS.get(case.kernel)
     if fn is None:
@@ -911,8 +915,7 @@ def build_llk_runs(case, sets, M, L, floor_us, rows, dependent=False):
                 traceback.print_exc()
             msg = str(e).splitlines()[0] if str(e) else type(e).__name__
             reasons.append(f"{label}: {msg}")
-            rows.append(f"| {case.kernel} | {case.label} | {label} | – | {floor_us:.2f} | – | – | – | – "
-                        f"| {'skip' if isinstance(e, LlkMissing) else 'ERROR'} | {msg} |")
+            table.add(case, label, floor_us, check="skip" if isinstance(e, LlkMissing) else "ERROR", notes=msg)
             continue
 
         def runner(steps):
@@ -925,6 +928,36 @@ def build_llk_runs(case, sets, M, L, floor_us, rows, dependent=False):
 
 
 # ================================================================ running
+class Table:
+    """The rows of a run, twice: Markdown lines (the printed table) and the
+    CSV (benchlib.ResultsCsv). An impl label `llk:<variant>` is impl llk,
+    that variant, in the CSV."""
+
+    def __init__(self, csv, timing):
+        self.lines = []
+        self.csv = csv
+        self.timing = timing
+
+    def add(self, case, label, floor_us, tm=None, err=None, ok=None, check=None, notes=""):
+        """A timed row (tm from Timer.time, err, ok), or one that did not run
+        (check: skip or ERROR, notes: why)."""
+        impl, _, variant = label.partition(":")
+        row = dict(kernel=case.kernel, shape=case.label, impl=impl, variant=variant, timing=self.timing,
+                   ceiling="copy", ceiling_us=floor_us, tol=case.tol, notes=notes)
+        if tm is None:
+            self.lines.append(f"| {case.kernel} | {case.label} | {label} | – | {floor_us:.2f} | – | – | – | – "
+                              f"| {check} | {notes} |")
+            self.csv.add(check=check, **row)
+            return
+        gbs = case.bytes / (tm.median * 1e-6) / GB
+        pct = 100.0 * floor_us / tm.median
+        check = "PASS" if ok else "FAIL"
+        self.lines.append(f"| {case.kernel} | {case.label} | {label} | {tm.median:.2f} | {floor_us:.2f} "
+                          f"| {gbs:.1f} | {pct:.1f}% | {err:.1e} | {case.tol:.2g} | {check} | {notes} |")
+        self.csv.add(median_us=tm.median, lo_us=tm.lo, hi_us=tm.hi, pct_of_ceiling=pct, throughput=gbs,
+                     unit="GB/s", rel_err=err, check=check, **row)
+
+
 def poison(t):
     if t.dtype == torch.uint8:
         t.fill_(0xFF)
@@ -948,6 +981,8 @@ def main():
                     "(programmatic dependent launch: each may start during the launch before it, as in "
                     "llk-decode-block's graph of dependent launches), with or without --graph; other "
                     "implementations launch as usual")
+    ap.add_argument("--csv", default=None,
+                    help="write the rows as CSV there (default: $OUT/llama[-graph][-dependent].csv when $OUT is set)")
     a = ap.parse_args()
 
     import cupy
@@ -971,15 +1006,31 @@ def main():
 
     copy_bw = copy_bandwidth(timer)
 
+    suffix = ("-graph" if a.graph else "") + ("-dependent" if a.dependent else "")
+    timing = ("graph" if a.graph else "stream") + ("-dependent" if a.dependent else "")
+    csv_path = Path(a.csv) if a.csv else benchlib.default_csv_path("llama" + suffix)
+    date = datetime.datetime.now().isoformat(timespec="seconds")
+    gpu = f"{props.name} ({arch}, {props.multi_processor_count} SMs, L2 {l2 / 2**20:.0f} MiB)"
+    run_csv = benchlib.ResultsCsv(
+        "llama", benchlib.command_line(), gpu, date,
+        ceiling=f"copy {copy_bw / GB:.1f} GB/s (torch device-to-device copy of 256 MiB, read + write, median); "
+        "ceiling_us = bytes counted / that bandwidth",
+        anchor="seed-cuda", timing=timing + (" (llk kernels with tile.grid_dependency_wait as dependent launches)"
+                                             if a.dependent else ""),
+        software=f"torch {torch.__version__}, triton {triton.__version__}, cupy {cupy.__version__}; "
+        f"seed CUDA: {S.how if S else 'not run'}",
+        random_seed=seed, llk_ptx=a.ptx_dir or "(none: llk rows skipped)")
+    table = Table(run_csv, timing)
+
     header = [
         f"# llama kernels: llk vs Triton vs seed-style CUDA",
         "",
-        f"- date: {datetime.datetime.now().isoformat(timespec='seconds')}",
-        f"- device: {props.name} ({arch}, {props.multi_processor_count} SMs, L2 {l2 / 2**20:.0f} MiB)",
+        f"- date: {date}",
+        f"- device: {gpu}",
         f"- torch {torch.__version__}, triton {triton.__version__}, cupy {cupy.__version__}",
         f"- seed CUDA kernels: {S.how if S else 'not run'}",
         f"- llk PTX: {a.ptx_dir or '(none: llk rows skipped)'}",
-        f"- command: python3 bench/llama/bench.py {' '.join(sys.argv[1:])}",
+        f"- command: {run_csv.meta['command']}",
         f"- random seed: {seed}",
         f"- timing: {'one CUDA-graph replay of k launches a batch' if a.graph else 'k stream launches a batch'}"
         + ("; llk kernels with tile.grid_dependency_wait as dependent launches (each may start during "
@@ -989,7 +1040,7 @@ def main():
         "| kernel | shape | impl | median µs | floor µs | GB/s | % of copy | rel err | tol | check | notes |",
         "|---|---|---|---:|---:|---:|---:|---:|---:|---|---|",
     ]
-    rows, summary = [], []
+    summary = []
     failures = 0
 
     cases = build_cases(a, S, L, tk)
@@ -1028,11 +1079,10 @@ def main():
             runs.append(("seed-cuda", [(lambda t=t: case.seed(t)) for t in sets], case.seed_note))
         llk_note = None      # why no llk row ran (summary)
         if "llk" in impls:
-            llk_runs, llk_note = build_llk_runs(case, sets, M, L, floor_us, rows, dependent=a.dependent)
+            llk_runs, llk_note = build_llk_runs(case, sets, M, L, floor_us, table, dependent=a.dependent)
             runs = llk_runs + runs
             if llk_note and not llk_note.startswith("llk"):  # no per-variant row was written
-                rows.append(f"| {case.kernel} | {case.label} | llk | – | {floor_us:.2f} | – | – | – | – "
-                            f"| skip | {llk_note} |")
+                table.add(case, "llk", floor_us, check="skip", notes=llk_note)
 
         results = {}
         for label, fns, note in runs:
@@ -1045,12 +1095,9 @@ def main():
                 err, cnote = case.check({k: v.cpu() for k, v in outs.items()}, ref)
                 ok = err == err and err <= case.tol  # NaN fails
                 tm = timer.time(fns)
-                gbs = case.bytes / (tm.median * 1e-6) / GB
                 pct = 100.0 * floor_us / tm.median
                 notes = "; ".join(x for x in (note, cnote, set_note) if x)
-                rows.append(f"| {case.kernel} | {case.label} | {label} | {tm.median:.2f} | {floor_us:.2f} "
-                            f"| {gbs:.1f} | {pct:.1f}% | {err:.1e} | {case.tol:.2g} | {'PASS' if ok else 'FAIL'} "
-                            f"| {notes} |")
+                table.add(case, label, floor_us, tm=tm, err=err, ok=ok, notes=notes)
                 log(f"  {label:10s} {tm.median:9.2f} us  {pct:6.1f}% of copy  err {err:.1e} "
                     f"{'PASS' if ok else 'FAIL'}  (batches {tm.lo:.2f}..{tm.hi:.2f}, k={tm.k})")
                 if not ok:
@@ -1059,8 +1106,7 @@ def main():
             except Exception as e:
                 failures += 1
                 msg = str(e).splitlines()[0] if str(e) else type(e).__name__
-                rows.append(f"| {case.kernel} | {case.label} | {label} | – | {floor_us:.2f} | – | – | – | – "
-                            f"| ERROR | {msg} |")
+                table.add(case, label, floor_us, check="ERROR", notes=msg)
                 log(f"  {label}: ERROR {msg}")
                 traceback.print_exc()
                 try:
@@ -1091,12 +1137,15 @@ def main():
         del sets, t0, inputs, outs, runs
         torch.cuda.empty_cache()
 
-    text = "\n".join(header + rows + ["", "Speed ratios are times: llk/triton = Triton time ÷ llk time "
+    text = "\n".join(header + table.lines + ["", "Speed ratios are times: llk/triton = Triton time ÷ llk time "
                                       "(above 1: llk is faster); % of copy = floor ÷ time.", ""] + summary) + "\n"
     print(text)
     if os.environ.get("OUT"):
         Path(os.environ["OUT"]).mkdir(parents=True, exist_ok=True)
-        (Path(os.environ["OUT"]) / "llama-bench.md").write_text(text)
+        (Path(os.environ["OUT"]) / f"llama-bench{suffix}.md").write_text(text)
+    if csv_path:
+        run_csv.fill_ratios()
+        log(f"CSV: {run_csv.write(csv_path)}")
     return 1 if failures else 0
 
 
