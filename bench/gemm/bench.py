@@ -3,9 +3,9 @@
 (torch.matmul) vs Triton's tutorial matmul, on the GPU machine (Python 3.12 +
 torch + triton + cupy).
 
-    scripts/build-gemm-ptx.sh                      # here: llkc -> PTX
-    python3 scripts/gpu-gemm-bench.py build/gemm-ptx [--shapes 4096x4096x4096,...]
-    python3 scripts/gpu-gemm-bench.py build/gemm-ptx --dtype bf16   # the bf16 table
+    bench/gemm/build_ptx.sh                        # here: llkc -> PTX
+    python3 bench/gemm/bench.py build/gemm-ptx [--shapes 4096x4096x4096,...]
+    python3 bench/gemm/bench.py build/gemm-ptx --dtype bf16   # the bf16 table
 
 Loads every build/gemm-ptx/gemm{,_tma,_splitk}_<dtype>_<BM>x<BN>x<BK>_w<W>_s<S>*.ptx
 with cupy.RawModule (with the dynamic shared memory its <ptx>.json metadata
@@ -16,7 +16,10 @@ keeps the best of each family (as Triton's autotuner does for its configs),
 then times cuBLAS, Triton and those in alternating rounds and prints the
 medians' TFLOP/s. matmul.mlir (grouped
 ordering, leaky_relu, masked edges) is checked at 1000x1000x1000 and timed at
-the first shape. Exits 1 if any check fails.
+the first shape. Exits 1 if any check fails. The table's rows also go to
+--csv (bench/common/benchlib.py; default $OUT/gemm-<dtype>.csv when $OUT is
+set): cuBLAS, Triton and each llk family's best configuration per shape,
+each as % of cuBLAS.
 """
 import argparse
 import ctypes
@@ -26,6 +29,7 @@ import os
 import re
 import statistics
 import sys
+from pathlib import Path
 
 import cupy
 import numpy as np
@@ -33,6 +37,9 @@ import torch
 import triton
 import triton.language as tl
 from triton.testing import do_bench
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "common"))
+import benchlib  # noqa: E402
 
 # Alternating timing rounds of the final table (see main).
 ROUNDS = 5
@@ -115,7 +122,7 @@ class LlkGemm:
     def __init__(self, path):
         name = os.path.basename(path)
         # Optional tags after the stages: _sm90a (built for sm_90a: dots on
-        # wgmma), _late, _pre, _c<N> (build-gemm-ptx.sh names them).
+        # wgmma), _late, _pre, _c<N> (build_ptx.sh names them).
         # <source>_<T>: gemm[_tma][_splitk|_persistent], T f16 or bf16; or matmul.
         m = re.match(r"(matmul|(gemm(_tma)?(_splitk|_persistent)?)_(?:f16|bf16))_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)((?:_[a-z]+\d*[a-z]*)*)\.ptx$", name)
         if not m:
@@ -268,17 +275,27 @@ def tflops(m, n, k, ms):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("ptx_dir", nargs="?", default="build/gemm-ptx")
-    parser.add_argument("--shapes", default="4096x4096x4096,512x4096x4096,512x11008x4096",
-                        help="MxNxK list")
+    parser.add_argument("--shapes", default="4096x4096x4096,8192x8192x8192,512x4096x4096,512x11008x4096",
+                        help="MxNxK list (default: issue 7's four shapes)")
     parser.add_argument("--dtype", choices=sorted(DTYPES), default="f16",
                         help="element type of A, B and C (matmul.mlir is f16 only)")
     parser.add_argument("--no-triton", action="store_true",
                         help="skip Triton (quick llk vs cuBLAS runs while tuning)")
+    parser.add_argument("--csv", default=None,
+                        help="write the table's rows as CSV there (default: $OUT/gemm-<dtype>.csv when $OUT is set)")
     args = parser.parse_args()
     torch.manual_seed(0)
     dev = torch.device("cuda")
-    print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
-          f"triton {triton.__version__}, cupy {cupy.__version__}")
+    software = f"torch {torch.__version__}, triton {triton.__version__}, cupy {cupy.__version__}"
+    print(f"device: {torch.cuda.get_device_name()}, {software}")
+    cap = torch.cuda.get_device_capability()
+    csv_path = Path(args.csv) if args.csv else benchlib.default_csv_path(f"gemm-{args.dtype}")
+    run_csv = benchlib.ResultsCsv(
+        "gemm", benchlib.command_line(), f"{torch.cuda.get_device_name()} (sm_{cap[0]}{cap[1]})",
+        ceiling="cuBLAS (torch.matmul) at the same shape, timed in the same rounds", anchor="cublas",
+        timing=f"triton.testing.do_bench; the median of {ROUNDS} rounds in which cuBLAS, Triton and each "
+        "llk family's best configuration of the sweep are timed in turn (matmul rows: one do_bench)",
+        software=software, llk_ptx=args.ptx_dir)
 
     dtype, tolerance, gemm_name = DTYPES[args.dtype], TOLERANCES[args.dtype], f"gemm_{args.dtype}"
     # Every GEMM source at this type: gemm, gemm_tma, gemm_splitk, ...
@@ -286,8 +303,9 @@ def main():
     matmuls = [] if args.dtype != "f16" else [
         LlkGemm(p) for p in sorted(glob.glob(os.path.join(args.ptx_dir, "matmul_*.ptx")))]
     if not gemms:
-        sys.exit(f"no {gemm_name}_*.ptx under {args.ptx_dir}; run scripts/build-gemm-ptx.sh")
+        sys.exit(f"no {gemm_name}_*.ptx under {args.ptx_dir}; run bench/gemm/build_ptx.sh")
     ok = True
+    matmul_errors = {}  # label -> the largest error at the check shapes
 
     # Correctness at awkward sizes (rows wrap, partial column block, K tail).
     for (m, n, k) in [(1000, 1000, 1000), (100, 72, 80), (777, 264, 1048)]:
@@ -307,6 +325,7 @@ def main():
             err = rel_error(g(a, b, c), leaky)
             good = err < tolerance
             ok &= good
+            matmul_errors[g.label] = max(err, matmul_errors.get(g.label, 0.0))
             print(f"check matmul   {g.label:22s} {m}x{n}x{k}: rel err {err:.2e} {'PASS' if good else 'FAIL'}")
         if not args.no_triton:
             tri = triton_matmul(a, b)
@@ -342,17 +361,19 @@ def main():
                 if not err < tolerance:
                     ok = False
                     print(f"  {gemm_name} {g.label} at {shape}: rel err {err:.2e} FAIL")
+                    run_csv.add(kernel=gemm_name, shape=shape, impl=f"llk {name}", variant=g.label,
+                                timing="do_bench", rel_err=err, tol=tolerance, check="FAIL")
                     continue
                 print(f"  llk {g.label:22s} {shape}: {tflops(m, n, k, ms):7.1f} TFLOP/s ({ms:.3f} ms)")
                 if name not in best or ms < best[name][1]:
-                    best[name] = (g, ms)
+                    best[name] = (g, ms, err)
         # The table: cuBLAS, Triton and each family's best timed in turn,
         # ROUNDS times, medians, so that clock and temperature drift over the
         # sweep weighs on all of them alike.
         contenders = [("cuBLAS", lambda: torch.matmul(a, b))]
         if not args.no_triton:
             contenders.append(("Triton", lambda: triton_matmul(a, b)))
-        contenders += [(name, (lambda g=g: g(a, b, c))) for name, (g, _) in best.items()]
+        contenders += [(name, (lambda g=g: g(a, b, c))) for name, (g, _, _) in best.items()]
         times = {name: [] for name, _ in contenders}
         for _ in range(ROUNDS):
             for name, run in contenders:
@@ -360,7 +381,21 @@ def main():
         median = {name: statistics.median(t) for name, t in times.items()}
         print(f"  {shape} medians of {ROUNDS} alternating rounds (ms): " +
               ", ".join(f"{name} {ms:.4f}" for name, ms in median.items()))
-        best_rows = {name: (median[name], g.label) for name, (g, _) in best.items()}
+        best_rows = {name: (median[name], g.label) for name, (g, _, _) in best.items()}
+        # The CSV: each contender's median as % of cuBLAS's; the baselines'
+        # errors measured here too (the llk ones come from the sweep).
+        errors = {"cuBLAS": rel_error(torch.matmul(a, b), ref)}
+        if "Triton" in median:
+            errors["Triton"] = rel_error(triton_matmul(a, b), ref)
+        for name, ms in median.items():
+            g = best[name][0] if name in best else None
+            err = best[name][2] if g else errors[name]
+            run_csv.add(kernel=gemm_name, shape=shape,
+                        impl=f"llk {name}" if g else {"cuBLAS": "cublas", "Triton": "triton"}[name],
+                        variant=g.label if g else "", timing="do_bench", median_us=1e3 * ms,
+                        lo_us=1e3 * min(times[name]), hi_us=1e3 * max(times[name]), ceiling="cuBLAS",
+                        ceiling_us=1e3 * median["cuBLAS"], throughput=tflops(m, n, k, ms), unit="TFLOP/s",
+                        rel_err=err, tol=tolerance, check="PASS" if err < tolerance else "FAIL")
         rows.append((shape, m, n, k, median["cuBLAS"], median.get("Triton", float("nan")),
                      best_rows))
     print()
@@ -375,14 +410,24 @@ def main():
             line += f" | {tflops(m, n, k, ms):13.1f} | {100 * cublas_ms / ms:6.1f}% | {label:24s}"
         print(line)
     if matmuls:
-        m, n, k = map(int, args.shapes.split(",")[0].split("x"))
+        shape = args.shapes.split(",")[0]
+        m, n, k = map(int, shape.split("x"))
         a = torch.randn(m, k, device=dev, dtype=torch.float16)
         b = torch.randn(k, n, device=dev, dtype=torch.float16)
         c = torch.empty(m, n, device=dev, dtype=torch.float16)
         for g in matmuls:
             ms = do_bench(lambda: g(a, b, c))
             print(f"matmul (grouped, leaky_relu) {g.label} {m}x{n}x{k}: {tflops(m, n, k, ms):.1f} TFLOP/s")
+            run_csv.add(kernel="matmul_f16", shape=shape, impl="llk", variant=g.label, timing="do_bench",
+                        median_us=1e3 * ms, ceiling="cuBLAS", ceiling_us=1e3 * rows[0][4],
+                        throughput=tflops(m, n, k, ms), unit="TFLOP/s", rel_err=matmul_errors[g.label],
+                        tol=tolerance, check="PASS" if matmul_errors[g.label] < tolerance else "FAIL",
+                        notes="grouped order, leaky_relu fused; error at the check shapes; "
+                        "ceiling: cuBLAS's plain GEMM in the table's rounds")
     print("ALL CHECKS PASSED" if ok else "SOME CHECKS FAILED")
+    if csv_path:
+        run_csv.fill_ratios()
+        print(f"CSV: {run_csv.write(csv_path)}")
     sys.exit(0 if ok else 1)
 
 

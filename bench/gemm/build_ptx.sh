@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Compiles the GEMM examples (examples/gemm.mlir, examples/matmul.mlir) in
-# the block shapes scripts/gpu-gemm-bench.py chooses among, to PTX under $1
+# the block shapes bench/gemm/bench.py chooses among, to PTX under $1
 # (default build/gemm-ptx), and checks each with ptxas. Run here, then carry
-# the folder to the GPU machine:
-#   scripts/build-gemm-ptx.sh && (GPU) python3 scripts/gpu-gemm-bench.py build/gemm-ptx
+# the folder to the GPU machine (scripts/gpu-check.sh prepare packs it):
+#   bench/gemm/build_ptx.sh && (GPU) python3 bench/gemm/bench.py build/gemm-ptx
 # File names: <kernel>_<BM>x<BN>x<BK>_w<warps>_s<stages>[_<tag>].ptx (matmul
 # adds GROUP_SIZE_M=8; gemm_f16 and gemm_bf16 are gemm.mlir at T=f16 and
 # T=bf16, gemm_tma_f16 and gemm_tma_bf16 gemm_tma.mlir, gemm_splitk_f16 and
@@ -14,7 +14,7 @@
 # on warpgroup MMA), late (--late-copies), pre (--mma-prefetch), c<N>
 # (--min-programs-per-sm N).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 out=${1:-build/gemm-ptx}
 llkc=${LLKC:-build/bin/llkc}
 ptxas=${PTXAS:-/usr/local/cuda/bin/ptxas}

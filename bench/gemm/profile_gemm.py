@@ -1,20 +1,17 @@
 #!/usr/bin/env python3
 """Runs one GEMM a few times for a profiler: an llkc PTX configuration (as
-scripts/gpu-gemm-bench.py names them) or Triton's tutorial matmul at a fixed
+bench/gemm/bench.py names them) or Triton's tutorial matmul at a fixed
 configuration. With --dump DIR it also writes Triton's TTGIR, PTX and cubin
 (or the llk kernel's cubin, assembled by ptxas) there for cuobjdump.
 
   ncu --section SpeedOfLight --section WarpStateStats -k regex:gemm \
-      python3 gpu-gemm-profile.py gp/gemm_f16_128x256x64_w8_s4_sm90a.ptx
-  python3 gpu-gemm-profile.py triton:128x256x64_w8_s3 --dump out
+      python3 bench/gemm/profile_gemm.py gp/gemm_f16_128x256x64_w8_s4_sm90a.ptx
+  python3 bench/gemm/profile_gemm.py triton:128x256x64_w8_s3 --dump out
 """
-import argparse, importlib.util, os, re, subprocess, sys
+import argparse, os, re, subprocess, sys
 import torch, triton
 
-here = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location("bench", os.path.join(here, "gpu-gemm-bench.py"))
-bench = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(bench)
+import bench  # bench/gemm/bench.py, beside this file
 
 p = argparse.ArgumentParser()
 p.add_argument("kernel", help="PTX path, or triton:<BM>x<BN>x<BK>_w<W>_s<S>")
