@@ -389,13 +389,12 @@ def unpack_q8_1(y, nb):
     return d, s, qs
 
 
-# Device helpers of the hand-written CUDA probes (mmvq_*_probe.py): f16 bits
-# to f32, dp4a, a generic pointer's shared-memory address.
+# Device helpers of the hand-written CUDA probes (probes/mmvq_*_probe.py):
+# f16 bits to f32, dp4a, 16-byte loads and their realignment.
 PROBE_CUDA_PRELUDE = r'''
 typedef unsigned short half_t;
 __device__ __forceinline__ float h2f(half_t h){float f;asm("cvt.f32.f16 %0, %1;":"=f"(f):"h"(h));return f;}
 __device__ __forceinline__ int dp4a(int a,int b,int c){int d;asm("dp4a.s32.s32 %0, %1, %2, %3;":"=r"(d):"r"(a),"r"(b),"r"(c));return d;}
-__device__ __forceinline__ unsigned sa(const void*p){return (unsigned)__cvta_generic_to_shared(p);}
 // Word q + i of w, for q in 0..3, by selects (no local memory).
 __device__ __forceinline__ unsigned pick(const unsigned* w, unsigned q, int i){
   unsigned a = w[i], b = w[i + 1], c = w[i + 2], d = w[i + 3];
@@ -412,10 +411,6 @@ __device__ __forceinline__ void realign(uint4 v0, uint4 v1, unsigned addr, unsig
 }
 __device__ __forceinline__ uint4 ldg16(const char* p){
   uint4 v; asm volatile("ld.global.L1::evict_first.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p)); return v;
-}
-// byte `byte` of a word of int8 as f32: (0x4B000000 | (q ^ 0x80)) - (2^23 + 128), prmt + fadd.
-__device__ __forceinline__ float i8f(unsigned word, int byte){
-  return __uint_as_float(__byte_perm(word ^ 0x80808080u, 0x4B000000u, 0x7650 | byte)) - 8388736.0f;
 }
 '''
 

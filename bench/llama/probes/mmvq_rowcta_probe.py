@@ -3,9 +3,9 @@
 
 Runs ON THE GPU MACHINE (torch, cupy), from the repo root:
 
-    python3 bench/llama/mmvq_rowcta_probe.py [PTX_DIR]
+    python3 bench/llama/probes/mmvq_rowcta_probe.py [PTX_DIR]
 
-bench/read-ceiling-2026-11-23-h100.md: reading the 47.9 MB of the
+bench/results/2026-11-23-h100/read-ceiling-graph.csv: reading the 47.9 MB of the
 4096x11008 weights takes 16.54 us (graph) as a grid of short programs that
 each issue their loads once (one or four 16-byte words a thread), 17.11 us
 as one wave of programs looping over their share; the kept mul_mat_vec_q
@@ -24,10 +24,11 @@ a thread a 16-quant half block (two aligned windows, realigned),
 neighbouring lanes on neighbouring halves, S halves a thread a pass.
 """
 import sys
+from pathlib import Path
 
 import cupy
 
-sys.path.insert(0, "bench/llama")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench import PROBE_CUDA_PRELUDE, cdiv, matvec_probe_table  # noqa: E402
 
 SRC = PROBE_CUDA_PRELUDE + r'''

@@ -3,7 +3,7 @@
 
 Runs ON THE GPU MACHINE (torch, cupy), from the repo root:
 
-    python3 bench/llama/read_ceiling.py [--graph]
+    python3 bench/llama/probes/read_ceiling.py [--graph]
 
 The q8_0 mat-vecs' targets are shares of a floor computed from the
 device-to-device copy bandwidth; a mat-vec only reads. This times, with
@@ -12,7 +12,11 @@ kernels that read N bytes as 16-byte loads and do nothing else with them
 (an xor per block is stored so the loads stay), at the weight sizes of
 4096x4096 and 11008x4096 q8_0 (17.8 and 47.9 MB) and a large 1 GiB read,
 and an empty kernel (the fixed cost of one launch in this method).
-Prints one Markdown table; also $OUT/read-ceiling.md when $OUT is set.
+Prints one Markdown table; also $OUT/read-ceiling[-graph].md when $OUT is
+set, and the rows as CSV to --csv (default $OUT/read-ceiling[-graph].csv):
+kernel "read" (shape: the bytes) or "read q8_0 weights" (shape: N×K, the
+mat-vec's own patterns), the launch shape as the variant, as % of the copy
+bandwidth's floor; kernel "empty", no ceiling.
 """
 import argparse
 import os
@@ -20,12 +24,13 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 from bench import GB, CupyLauncher, Timer, cdiv, copy_bandwidth  # noqa: E402
+import benchlib  # noqa: E402  (bench/common, put on the path by bench.py)
 
 SOURCE = r"""
 extern "C" __global__ void empty_kernel() {}
@@ -102,6 +107,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--graph", action="store_true", help="time CUDA-graph replays (bench.py --graph)")
     ap.add_argument("--batches", type=int, default=15)
+    ap.add_argument("--csv", default=None,
+                    help="write the rows as CSV there (default: $OUT/read-ceiling[-graph].csv when $OUT is set)")
     a = ap.parse_args()
     import cupy
 
@@ -117,20 +124,29 @@ def main():
         launcher.launch(mod.get_function(name), (grid,), (block,), args)
 
     copy_bw = copy_bandwidth(timer)
+    timing = "graph" if a.graph else "stream"
+    run_csv = benchlib.ResultsCsv(
+        "read-ceiling", benchlib.command_line(), f"{props.name} ({sms} SMs, L2 {l2 / 2**20:.0f} MiB)",
+        ceiling=f"copy {copy_bw / GB:.1f} GB/s (torch device-to-device copy of 256 MiB, read + write, median); "
+        "ceiling_us = bytes read / that bandwidth", timing=timing)
 
     rows = [f"- device: {props.name}, {sms} SMs; timing: {'CUDA graph' if a.graph else 'stream'} "
             f"(bench.py Timer); copy bandwidth {copy_bw / GB:.1f} GB/s", "",
             "| what | bytes | config | median µs | GB/s | % of copy |", "|---|---:|---|---:|---:|---:|"]
-    t = timer.time([lambda: launch("empty_kernel", 1, 32, ())])
-    rows.append(f"| empty kernel | 0 | 1×32 | {t.median:.2f} | – | – |")
-    t = timer.time([lambda: launch("empty_kernel", 1024, 128, ())])
-    rows.append(f"| empty kernel | 0 | 1024×128 | {t.median:.2f} | – | – |")
+    for grid, block in ((1, 32), (1024, 128)):
+        t = timer.time([lambda g=grid, b=block: launch("empty_kernel", g, b, ())])
+        rows.append(f"| empty kernel | 0 | {grid}×{block} | {t.median:.2f} | – | – |")
+        run_csv.add(kernel="empty", shape=f"{grid}×{block}", impl="cuda", timing=timing, median_us=t.median,
+                    lo_us=t.lo, hi_us=t.hi, check="unchecked")
     out = torch.empty(1 << 20, dtype=torch.int32, device="cuda")
 
-    def timed_row(what, nbytes, config, fns):
+    def timed_row(what, nbytes, config, fns, kernel="read", shape=None):
         t = timer.time(fns)
         rows.append(f"| {what} | {nbytes} | {config} | {t.median:.2f} | "
                     f"{nbytes / (t.median * 1e-6) / GB:.1f} | {100 * nbytes / (t.median * 1e-6) / copy_bw:.1f}% |")
+        run_csv.add(kernel=kernel, shape=shape or f"{nbytes} bytes", impl="cuda", variant=config, timing=timing,
+                    median_us=t.median, lo_us=t.lo, hi_us=t.hi, ceiling="copy", ceiling_us=nbytes / copy_bw * 1e6,
+                    throughput=nbytes / (t.median * 1e-6) / GB, unit="GB/s", check="unchecked")
 
     for nbytes in (4096 * 128 * 34, 11008 * 128 * 34, 1 << 30):
         words = nbytes // 16
@@ -158,7 +174,8 @@ def main():
             fns = [(lambda b=b, n=name: launch(n, cdiv(N, 4), 128, (np.uint64(b.data_ptr()), np.int32(N), np.int32(K),
                                                                      np.uint64(out.data_ptr()))))
                    for b in bufs]
-            timed_row(f"read {N}×{K} q8_0", nbytes, f"{what} ({cdiv(N, 4)}×128)", fns)
+            timed_row(f"read {N}×{K} q8_0", nbytes, f"{what} ({cdiv(N, 4)}×128)", fns,
+                      kernel="read q8_0 weights", shape=f"{N}×{K}")
         del bufs
         torch.cuda.empty_cache()
     text = "\n".join(rows) + "\n"
@@ -166,6 +183,9 @@ def main():
     if os.environ.get("OUT"):
         Path(os.environ["OUT"]).mkdir(parents=True, exist_ok=True)
         (Path(os.environ["OUT"]) / f"read-ceiling{'-graph' if a.graph else ''}.md").write_text(text)
+    csv_path = Path(a.csv) if a.csv else benchlib.default_csv_path(f"read-ceiling{'-graph' if a.graph else ''}")
+    if csv_path:
+        print(f"CSV: {run_csv.write(csv_path)}", file=sys.stderr)
 
 
 if __name__ == "__main__":
