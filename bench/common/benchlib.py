@@ -19,6 +19,10 @@ Conventions:
 - impl is "llk", "triton", "seed-cuda", "cublas", or a family of llk kernels
   ("llk mma.sync"); variant names the configuration of that implementation
   (num_warps, block shape); the best passing variant stands for an impl.
+- check: PASS or FAIL (the output against a float64 reference, relative
+  error rel_err against tol), ERROR (the launch raised), skip (not run: no
+  PTX, no launch spec), or unchecked (timed, nothing checked: a pure read,
+  or a baseline a converted log did not check).
 """
 import csv
 import datetime
@@ -39,6 +43,8 @@ _FORMATS = {"median_us": "{:.3f}", "lo_us": "{:.3f}", "hi_us": "{:.3f}", "ceilin
             "pct_of_ceiling": "{:.1f}", "throughput": "{:.1f}", "vs_triton": "{:.3f}",
             "vs_anchor": "{:.3f}", "rel_err": "{:.2e}", "tol": "{:.3g}"}
 NUMERIC = frozenset(_FORMATS)
+# Checks whose times stand (a FAIL's time is not a result).
+USABLE = ("PASS", "unchecked")
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -205,14 +211,23 @@ def read_dir(folder):
     return [(p,) + read(p) for p in sorted(Path(folder).glob("*.csv"))]
 
 
-def best_variants(rows):
-    """The fastest passing row of each (kernel, shape, timing, impl): the
-    variants of an implementation compete, as an autotuner would pick."""
+def latest_best(entries):
+    """{(suite, kernel, shape, timing, impl): (row, path, meta)} over
+    (path, meta, rows) entries: for each key the rows of the latest run (by
+    the header's date) that has it, and of those the fastest passing
+    variant, as an autotuner would pick."""
+    latest = {}
+    for path, meta, rows in entries:
+        for r in rows:
+            key = (meta.get("suite", ""), r["kernel"], r["shape"], r["timing"], r["impl"])
+            date = meta.get("date", "")
+            if key not in latest or date > latest[key][0]:
+                latest[key] = (date, [])
+            if date == latest[key][0]:
+                latest[key][1].append((r, path, meta))
     best = {}
-    for r in rows:
-        if r["check"] != "PASS" or r["median_us"] is None:
-            continue
-        key = (r["kernel"], r["shape"], r["timing"], r["impl"])
-        if key not in best or r["median_us"] < best[key]["median_us"]:
-            best[key] = r
+    for key, (_, found) in latest.items():
+        passing = [f for f in found if f[0]["check"] in USABLE and f[0]["median_us"] is not None]
+        if passing:
+            best[key] = min(passing, key=lambda f: f[0]["median_us"])
     return best
