@@ -5,10 +5,12 @@
 #     Builds the statically linked GPU programs (build-static, LLK_STATIC_LLVM=ON),
 #     compiles every kernel of examples/kernels.list (and the example variants of
 #     scripts/build-gpu-ptx.sh) to PTX + metadata with llkc, and packs them with
-#     the kernel sources, the runtime check and the Python benchmark into CARRY
-#     (default .device-carry, ignored by git; carry it to the device).
+#     the kernel sources, the runtime check and the Python benchmarks into CARRY
+#     (default .device-carry, ignored by git; carry it to the device); the GEMM
+#     benchmark's PTX (bench/gemm/build_ptx.sh) as gemm-ptx.tar.xz, unless
+#     LLK_GEMM_PTX=0.
 #
-#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|decode|all] [args...]
+#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|decode|all|gemm|plot] [args...]
 #     On the GPU machine, from the repository root: `checks` runs
 #     llk-gpu-check (every kernel check, its small and GPU shapes, against
 #     float64 references, timed), `runtime` the runtime's own GPU check and
@@ -18,8 +20,11 @@
 #     autograd in float64/float32/the storage type), `decode` llk-decode-block
 #     (one Llama block in generation as a CUDA graph, checked against float64,
 #     step time vs the kernels' bandwidth floors; --small, then Llama-2 7B);
-#     output also under $OUT. The args go to the program of the mode named
-#     (with `all`, to llk-gpu-check and bench.py; the others use defaults).
+#     `gemm` (not in `all`) bench/gemm/bench.py, f16 then bf16 (llk vs cuBLAS
+#     vs Triton); `plot` bench/plot.py on $OUT (needs matplotlib). Output
+#     also under $OUT, the benchmarks' CSVs too (bench/README.md). The args
+#     go to the program of the mode named (with `all`, to llk-gpu-check and
+#     bench.py; the others use defaults).
 set -uo pipefail
 cmd=${1:-}
 case "$cmd" in
@@ -39,7 +44,7 @@ prepare)
   done
   rm -rf "$carry" && mkdir -p "$carry/bin" "$carry/ptx"
   cp -r examples "$carry/examples"
-  mkdir -p "$carry/bench" && cp -r bench/llama "$carry/bench/llama"
+  mkdir -p "$carry/bench" && cp -r bench/llama bench/gemm bench/common bench/plot.py "$carry/bench/"
   cp scripts/gpu-check.sh "$carry/"
   # PTX + metadata for the benchmark: every kernels.list line, named after it.
   grep -vE '^\s*(#|$)' examples/kernels.list | while read -r name source consts warps; do
@@ -52,6 +57,10 @@ prepare)
       -o "$carry/ptx/$name.ptx"
   done
   LLKC="$static/bin/llkc" scripts/build-gpu-ptx.sh "$carry/ptx" >/dev/null
+  if [[ ${LLK_GEMM_PTX:-1} != 0 ]]; then
+    LLKC="$static/bin/llkc" bench/gemm/build_ptx.sh "$carry/gemm-ptx" >/dev/null
+    tar -C "$carry" -cJf "$carry/gemm-ptx.tar.xz" gemm-ptx && rm -rf "$carry/gemm-ptx"
+  fi
   # The runtime check loads add.ptx (+ .json).
   "$static/bin/llkc" examples/vector_add.mlir -D BLOCK=4096 --num-warps 4 --arch sm_90 \
     -o "$carry/ptx/add.ptx"
@@ -103,8 +112,22 @@ run)
     status=$(( status || PIPESTATUS[0] ))
   fi
   if [[ $what == bench || $what == all ]]; then
-    PYTHONUNBUFFERED=1 python3 "$here/bench/llama/bench.py" --ptx-dir "$here/ptx" "$@" 2>&1 | log llama-bench.txt
+    # Named after the timing, as bench.py names its CSV ($OUT/llama[-graph][-dependent].csv).
+    sfx=; [[ " $* " == *" --graph "* ]] && sfx+=-graph; [[ " $* " == *" --dependent "* ]] && sfx+=-dependent
+    PYTHONUNBUFFERED=1 python3 "$here/bench/llama/bench.py" --ptx-dir "$here/ptx" "$@" 2>&1 | log "llama-bench$sfx.txt"
     status=$(( status || PIPESTATUS[0] ))
+  fi
+  if [[ $what == gemm ]]; then
+    gemm_ptx=$(mktemp -d)
+    tar -C "$gemm_ptx" -xJf "$here/gemm-ptx.tar.xz" || echo "error: no gemm-ptx.tar.xz (prepare with LLK_GEMM_PTX=1)" >&2
+    for dtype in f16 bf16; do  # CSVs: $OUT/gemm-<dtype>.csv
+      PYTHONUNBUFFERED=1 python3 "$here/bench/gemm/bench.py" "$gemm_ptx/gemm-ptx" --dtype $dtype "$@" 2>&1 \
+        | log "gemm-$dtype.txt"
+      status=$(( status || PIPESTATUS[0] ))
+    done
+  fi
+  if [[ $what == plot ]]; then
+    python3 "$here/bench/plot.py" "${OUT:?plot: set OUT, the folder of the CSVs}" "$@" || status=1
   fi
   if [[ $what == autograd || $what == all ]]; then
     args=(); [[ $what == autograd ]] && args=("$@")
