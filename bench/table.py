@@ -118,10 +118,11 @@ def main():
         text = path.read_text(encoding="utf-8")
         new = replace_between(text, name, lines)
         if new != text:
-            stale.append(path)
-            if a.update:
-                path.write_text(new, encoding="utf-8")
-    for path in stale:
+            stale.append((path, new))
+    if a.update:
+        for path, new in stale:
+            path.write_text(new, encoding="utf-8")
+    for path, _ in stale:
         print(f"table.py: {path.relative_to(REPO)} {'updated' if a.update else 'is out of date (run bench/table.py --update)'}")
     return 1 if stale and a.check else 0
 
