@@ -4,7 +4,7 @@
 // loop. A GEMM built on mma.sync cannot run faster than this; issue 6 asks
 // for 60% of cuBLAS, which uses Hopper's wgmma.
 //
-//   nvcc -O3 -arch=sm_90 bench/mma_peak.cu -o mma_peak && ./mma_peak
+//   nvcc -O3 -arch=sm_90 bench/gemm/mma_peak.cu -o mma_peak && ./mma_peak
 //
 // Prints TFLOP/s (median of 7 timed launches) for several warps-per-SM and
 // independent-accumulator counts; operands are random f16/bf16 values so
