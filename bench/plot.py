@@ -56,8 +56,10 @@ def _impl_order(impl, anchor):
 def figures(entries):
     """The figures of (path, meta, rows) entries, as data."""
     best = benchlib.latest_best(entries)
+    first = benchlib.first_seen(entries)
     figs = {}
-    for (suite, kernel, shape, timing, impl), (row, _, meta) in best.items():
+    for (suite, kernel, shape, timing, impl), (row, _, meta) in sorted(
+            best.items(), key=lambda kv: (first[(kv[0][1],)], first[(kv[0][1], kv[0][2])])):
         fam = family(suite, kernel)
         if fam is None or row["pct_of_ceiling"] is None:
             continue

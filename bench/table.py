@@ -35,10 +35,7 @@ def rows(entries):
     implementation, timing and shape order (kernels and shapes as first
     met in the CSVs)."""
     best = benchlib.latest_best(entries)
-    first = {}
-    for i, key in enumerate(best):
-        for part in ((key[1],), (key[1], key[2]), (key[1], key[4])):
-            first.setdefault(part, i)
+    first = benchlib.first_seen(entries)
 
     def order(item):
         (suite, kernel, shape, timing, impl), _ = item

@@ -211,6 +211,19 @@ def read_dir(folder):
     return [(p,) + read(p) for p in sorted(Path(folder).glob("*.csv"))]
 
 
+def first_seen(entries):
+    """{(kernel,) or (kernel, shape) or (kernel, impl): rank}: the order in
+    which the runs list kernels, their shapes and implementations, the run
+    with the most kernels first (a full run sets the order, partial runs
+    only add to it)."""
+    order = {}
+    for _, _, rows in sorted(entries, key=lambda e: -len({r["kernel"] for r in e[2]})):
+        for r in rows:
+            for key in ((r["kernel"],), (r["kernel"], r["shape"]), (r["kernel"], r["impl"])):
+                order.setdefault(key, len(order))
+    return order
+
+
 def latest_best(entries):
     """{(suite, kernel, shape, timing, impl): (row, path, meta)} over
     (path, meta, rows) entries: for each key the rows of the latest run (by

@@ -143,6 +143,10 @@ with tempfile.TemporaryDirectory() as tmp:
     check("table ratios", "| 95.2% | 1.15× | – |" in md[3], md[3])
     worst = table.worst_rows(selected)
     check("worst rows", len(worst) == 4, len(worst))
+    partial = (Path("p"), {}, [{"kernel": "b", "shape": "2", "impl": "llk"}])
+    full = (Path("f"), {}, [{"kernel": k, "shape": sh, "impl": "llk"} for k in "ab" for sh in "12"])
+    order = benchlib.first_seen([partial, full])
+    check("full run sets the order", order[("a",)] < order[("b",)] and order[("b", "1")] < order[("b", "2")], order)
     text = "a\n<!-- table.py:t begin -->\nold\n<!-- table.py:t end -->\nb\n"
     check("replace between", table.replace_between(text, "t", ["x", "y"])
           == "a\n<!-- table.py:t begin -->\nx\ny\n<!-- table.py:t end -->\nb\n")
