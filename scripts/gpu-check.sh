@@ -10,7 +10,7 @@
 #     benchmark's PTX (bench/gemm/build_ptx.sh) as gemm-ptx.tar.xz, unless
 #     LLK_GEMM_PTX=0.
 #
-#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|decode|all|gemm|plot] [args...]
+#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|decode|tokenizer|all|gemm|plot] [args...]
 #     On the GPU machine, from the repository root: `checks` runs
 #     llk-gpu-check (every kernel check, its small and GPU shapes, against
 #     float64 references, timed), `runtime` the runtime's own GPU check and
@@ -20,6 +20,8 @@
 #     autograd in float64/float32/the storage type), `decode` llk-decode-block
 #     (one Llama block in generation as a CUDA graph, checked against float64,
 #     step time vs the kernels' bandwidth floors; --small, then Llama-2 7B);
+#     `tokenizer` bench/llama/tokenizer_vs_sentencepiece.py (llk-gguf's
+#     SentencePiece tokenizer vs the sentencepiece package, a CSV);
 #     `gemm` (not in `all`) bench/gemm/bench.py, f16 then bf16 (llk vs cuBLAS
 #     vs Triton); `plot` bench/plot.py on $OUT (needs matplotlib). Output
 #     also under $OUT, the benchmarks' CSVs too (bench/README.md). The args
@@ -35,7 +37,7 @@ prepare)
   static=${LLK_STATIC_BUILD_DIR:-build-static}
   cmake -S . -B "$static" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLLK_STATIC_LLVM=ON \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir >/dev/null
-  programs=(llk-gpu-check llk-runtime-gpu-check llk-softmax-jit llk-decode-block)
+  programs=(llk-gpu-check llk-runtime-gpu-check llk-softmax-jit llk-decode-block llk-gguf)
   ninja -C "$static" "${programs[@]}" llkc
   for b in "${programs[@]}"; do
     if ldd "$static/bin/$b" | grep -Ei 'libLLVM|libMLIR|libz3'; then
@@ -111,6 +113,12 @@ run)
     } 2>&1 | log decode-block.txt
     status=$(( status || PIPESTATUS[0] ))
   fi
+  if [[ $what == tokenizer || $what == all ]]; then
+    args=(); [[ $what == tokenizer ]] && args=("$@")
+    PYTHONUNBUFFERED=1 python3 "$here/bench/llama/tokenizer_vs_sentencepiece.py" \
+      --llk-gguf "$here/bin/llk-gguf" ${args[@]+"${args[@]}"} 2>&1 | log tokenizer-vs-sentencepiece.txt
+    status=$(( status || PIPESTATUS[0] ))
+  fi
   if [[ $what == bench || $what == all ]]; then
     # Named after the timing, as bench.py names its CSV ($OUT/llama[-graph][-dependent].csv).
     sfx=; [[ " $* " == *" --graph "* ]] && sfx+=-graph; [[ " $* " == *" --dependent "* ]] && sfx+=-dependent
@@ -138,5 +146,5 @@ run)
   exit $status
   ;;
 *)
-  sed -n '2,20p' "$0"; exit 2 ;;
+  sed -n '2,/^set -uo/p' "$0" | sed '$d'; exit 2 ;;
 esac

@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <cmath>
+#include <functional>
 #include <queue>
 
 using namespace llk::llama;
@@ -127,8 +128,14 @@ Tokenizer::Tokenizer(Vocabulary vocabulary) : vocabulary_(std::move(vocabulary))
     if (std::isnan(v.scores[id]))
       throw Error("token " + std::to_string(id) + " has a NaN score");
     switch (v.types[id]) {
-    case TokenType::Normal:
     case TokenType::UserDefined:
+      if (piece.empty())
+        throw Error("user-defined token " + std::to_string(id) + " is empty");
+      if (userDefined_.try_emplace(piece, static_cast<int32_t>(id)).second &&
+          !llvm::is_contained(userDefinedLengths_, piece.size()))
+        userDefinedLengths_.push_back(piece.size());
+      [[fallthrough]];
+    case TokenType::Normal:
       // The first of duplicate pieces wins, as in SentencePiece's map.
       mergeable_.try_emplace(piece, static_cast<int32_t>(id));
       break;
@@ -146,6 +153,7 @@ Tokenizer::Tokenizer(Vocabulary vocabulary) : vocabulary_(std::move(vocabulary))
       break;
     }
   }
+  llvm::sort(userDefinedLengths_, std::greater<size_t>());
   hasByteFallback_ = llvm::all_of(byteIds_, [](int32_t id) { return id >= 0; });
   if (!hasByteFallback_ && v.unknownId < 0)
     throw Error("the vocabulary has neither the 256 byte pieces <0x00>..<0xFF> nor an "
@@ -179,7 +187,8 @@ struct Symbol {
   size_t start;
   size_t length; // 0 once merged into its left neighbour
   int prev;
-  int next; // -1 at the ends
+  int next;    // -1 at the ends
+  bool frozen; // a user-defined piece: never merged
 };
 
 struct Candidate {
@@ -214,11 +223,21 @@ std::vector<int32_t> Tokenizer::encode(StringRef text, bool addSpecial) const {
     }
     StringRef all(normalized);
 
+    // Characters, and user-defined pieces matched whole (the longest first).
     std::vector<Symbol> symbols;
     for (size_t at = 0; at < all.size();) {
-      size_t length = characterLength(all.drop_front(at));
+      StringRef rest = all.drop_front(at);
+      size_t length = 0;
+      for (size_t candidate : userDefinedLengths_)
+        if (candidate <= rest.size() && userDefined_.count(rest.take_front(candidate))) {
+          length = candidate;
+          break;
+        }
+      bool frozen = length != 0;
+      if (!frozen)
+        length = characterLength(rest);
       int index = static_cast<int>(symbols.size());
-      symbols.push_back({at, length, index - 1, -1});
+      symbols.push_back({at, length, index - 1, -1, frozen});
       if (index > 0)
         symbols[index - 1].next = index;
       at += length;
@@ -226,7 +245,7 @@ std::vector<int32_t> Tokenizer::encode(StringRef text, bool addSpecial) const {
 
     std::priority_queue<Candidate, std::vector<Candidate>, CandidateOrder> queue;
     auto tryPair = [&](int left, int right) {
-      if (left < 0 || right < 0)
+      if (left < 0 || right < 0 || symbols[left].frozen || symbols[right].frozen)
         return;
       size_t length = symbols[left].length + symbols[right].length;
       auto it = mergeable_.find(all.substr(symbols[left].start, length));

@@ -163,6 +163,27 @@ TEST(Tokenizer, DummyPrefixAndSpecialTokens) {
   EXPECT_EQ(pieces(control, "<s>"), (Pieces{S, "<s", ">"}));
 }
 
+TEST(Tokenizer, UserDefinedPiecesAreMatchedWhole) {
+  Vocabulary v = makeVocabulary({{S, -10}, {"a", -10}, {"b", -10}, {"<", -10}, {"|", -10},
+                                 {S + "a", -1}, {"a<", -0.5f}, {"<|", -2}});
+  auto add = [&](std::string piece) {
+    v.pieces.push_back(std::move(piece));
+    v.scores.push_back(0);
+    v.types.push_back(TokenType::UserDefined);
+  };
+  add("<|");
+  add("<|a|>");
+  Tokenizer t(std::move(v));
+  // "<|a|>" is one frozen symbol: "a<" never forms across it, ▁a does
+  // before it.
+  EXPECT_EQ(pieces(t, "a<|a|>b"), (Pieces{S + "a", "<|a|>", "b"}));
+  // The longest user-defined piece wins; a shorter one where it ends.
+  EXPECT_EQ(pieces(t, "<|a"), (Pieces{S, "<|", "a"}));
+  int32_t whole = static_cast<int32_t>(t.size()) - 1;
+  EXPECT_EQ(t.encode("<|a|>", false).back(), whole);
+  EXPECT_EQ(t.decode(t.encode("x<|a|> <|")), "x<|a|> <|");
+}
+
 TEST(Tokenizer, VocabularyErrors) {
   auto message = [](Vocabulary v) -> std::string {
     try {

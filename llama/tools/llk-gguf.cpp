@@ -6,6 +6,7 @@
 //   llk-gguf tokenize FILE TEXT [--no-special] [--pieces]
 //   llk-gguf tokenize FILE --lines INPUT [--no-special]
 //   llk-gguf detokenize FILE ID...
+//   llk-gguf detokenize FILE --lines IDS
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +41,8 @@ static const char kUsage[] = R"(usage:
       one line of ids for each line of INPUT
   llk-gguf detokenize FILE ID...
       the text of the tokens
+  llk-gguf detokenize FILE --lines IDS
+      one line of text for each line of ids in IDS
 )";
 
 namespace {
@@ -153,6 +156,31 @@ static void printIds(llvm::raw_ostream &os, llvm::ArrayRef<int32_t> ids) {
   os << "\n";
 }
 
+/// The lines of a file (or stdin for "-"), without their '\n'.
+static std::vector<std::string> readLines(const std::string &path) {
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false);
+  if (!buffer)
+    throw Error(path + ": cannot read: " + buffer.getError().message());
+  std::vector<std::string> lines;
+  for (StringRef text = (*buffer)->getBuffer(); !text.empty();) {
+    auto [line, rest] = text.split('\n');
+    lines.push_back(line.str());
+    text = rest;
+  }
+  return lines;
+}
+
+static std::vector<int32_t> parseIds(llvm::ArrayRef<std::string> words) {
+  std::vector<int32_t> ids;
+  for (const std::string &word : words) {
+    int32_t id;
+    if (StringRef(word).getAsInteger(10, id))
+      throw UsageError{"'" + word + "' is not a token id"};
+    ids.push_back(id);
+  }
+  return ids;
+}
+
 static int tokenize(const Arguments &args) {
   bool special = !args.has("--no-special");
   bool lines = args.has("--lines");
@@ -162,16 +190,8 @@ static int tokenize(const Arguments &args) {
   Tokenizer tokenizer = Tokenizer::fromGGUF(file);
   llvm::raw_ostream &os = llvm::outs();
   if (lines) {
-    std::string input = args.get("--lines", "");
-    auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(input, /*IsText=*/false);
-    if (!buffer)
-      throw Error(input + ": cannot read: " + buffer.getError().message());
-    StringRef text = (*buffer)->getBuffer();
-    while (!text.empty()) {
-      auto [line, rest] = text.split('\n');
+    for (const std::string &line : readLines(args.get("--lines", "")))
       printIds(os, tokenizer.encode(line, special));
-      text = rest;
-    }
     return 0;
   }
   std::vector<int32_t> ids = tokenizer.encode(args.positional[1], special);
@@ -185,18 +205,22 @@ static int tokenize(const Arguments &args) {
 }
 
 static int detokenize(const Arguments &args) {
-  if (args.positional.empty())
-    throw UsageError{"detokenize takes a file and token ids"};
+  bool lines = args.has("--lines");
+  if (args.positional.empty() || (lines && args.positional.size() != 1))
+    throw UsageError{"detokenize takes a file and token ids, or a file and --lines IDS"};
   GGUFFile file = GGUFFile::open(args.positional[0]);
   Tokenizer tokenizer = Tokenizer::fromGGUF(file);
-  std::vector<int32_t> ids;
-  for (size_t i = 1; i < args.positional.size(); ++i) {
-    int32_t id;
-    if (StringRef(args.positional[i]).getAsInteger(10, id))
-      throw UsageError{"'" + args.positional[i] + "' is not a token id"};
-    ids.push_back(id);
+  if (!lines) {
+    llvm::outs() << tokenizer.decode(parseIds(llvm::ArrayRef(args.positional).drop_front()))
+                 << "\n";
+    return 0;
   }
-  llvm::outs() << tokenizer.decode(ids) << "\n";
+  for (const std::string &line : readLines(args.get("--lines", ""))) {
+    llvm::SmallVector<StringRef> words;
+    StringRef(line).split(words, ' ', -1, /*KeepEmpty=*/false);
+    std::vector<std::string> strings(words.begin(), words.end());
+    llvm::outs() << tokenizer.decode(parseIds(strings)) << "\n";
+  }
   return 0;
 }
 
@@ -214,7 +238,7 @@ int main(int argc, char **argv) {
     if (command == "tokenize")
       return tokenize(parseArguments(argc, argv, {"--no-special", "--pieces"}, {"--lines"}));
     if (command == "detokenize")
-      return detokenize(parseArguments(argc, argv, {}, {}));
+      return detokenize(parseArguments(argc, argv, {}, {"--lines"}));
     if (command == "-h" || command == "--help" || command == "help") {
       llvm::outs() << kUsage;
       return 0;

@@ -8,7 +8,8 @@
 //      "dummy prefix"; tokenizer.ggml.add_space_prefix, default true). The
 //      empty text has no pieces.
 //   2. Split into UTF-8 characters (a byte that starts no valid sequence is
-//      a character of its own).
+//      a character of its own), except where a user-defined piece matches:
+//      the longest one is a symbol of its own that never merges.
 //   3. Repeatedly merge the adjacent pair whose concatenation is a normal
 //      or user-defined piece of the highest score; among equal scores the
 //      leftmost pair first. Control, unknown, byte and unused pieces are
@@ -102,6 +103,8 @@ public:
 private:
   Vocabulary vocabulary_;
   llvm::StringMap<int32_t> mergeable_; // normal and user-defined pieces
+  llvm::StringMap<int32_t> userDefined_;
+  std::vector<size_t> userDefinedLengths_; // longest first
   std::array<int32_t, 256> byteIds_;
   std::vector<int16_t> byteOfToken_; // -1 unless a byte piece
   bool hasByteFallback_ = false;
