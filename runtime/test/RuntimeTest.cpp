@@ -183,6 +183,23 @@ TEST(Metadata, GridDependencyWait) {
   EXPECT_NE(metadataError(json).find("kernels[0].grid_dependency_wait"), std::string::npos);
 }
 
+TEST(Metadata, ReadOverrunBytes) {
+  EXPECT_EQ(parseModuleInfo(kMetadata).kernels[0].params[1].readOverrunBytes, 0);
+  std::string json = kMetadata;
+  size_t second = json.find(R"({"kind": "pointer", "type": "f32"})", json.find("pointer") + 1);
+  json.replace(second, 34, R"({"kind": "pointer", "type": "f32", "read_overrun_bytes": 14})");
+  EXPECT_EQ(parseModuleInfo(json).kernels[0].params[1].readOverrunBytes, 14);
+  EXPECT_EQ(parseModuleInfo(json).kernels[0].params[0].readOverrunBytes, 0);
+  // Past what the allocations' padding covers.
+  std::string far = json;
+  far.replace(far.find("14"), 2, "16");
+  EXPECT_NE(metadataError(far).find("kernels[0].params[1].read_overrun_bytes: expected 0 to 15"),
+            std::string::npos)
+      << metadataError(far);
+  far.replace(far.find("16"), 2, "-1");
+  EXPECT_NE(metadataError(far).find("read_overrun_bytes"), std::string::npos);
+}
+
 TEST(Metadata, RejectsMalformedInput) {
   EXPECT_NE(metadataError("{").find("malformed"), std::string::npos);
   EXPECT_NE(metadataError("{} x").find("trailing"), std::string::npos);
@@ -440,6 +457,25 @@ TEST(JIT, TypeConstantSpecializesTheGemm) {
   o.constants["T"] = llk::ElementType::F16;
   EXPECT_EQ(jit.compileModule(gemm, o).ptx.find("bf16"), std::string::npos);
   EXPECT_EQ(jit.compileCount(), compiles + 1);
+  fs::remove_all(jit.cache().directory());
+}
+
+TEST(JIT, MatVecDeclaresItsReadOverrun) {
+  // The q8_0 quants are realigned from aligned 16-byte windows: the weights
+  // (2-byte aligned runs) are read up to 14 bytes past their last byte, the
+  // q8_1 vector (4-byte aligned) 12; the output not at all.
+  JIT jit(std::make_shared<Cache>(freshDirectory("mmvq")));
+  JITOptions o;
+  o.constants = {{"ROWS", 4}, {"BLOCKS", 32}};
+  o.arch = "sm_90";
+  const KernelInfo &k = parseModuleInfo(
+      jit.compileModule(Source::fromFile(examplePath("llama/mul_mat_vec_q.mlir")), o)
+          .metadataJson).kernels[0];
+  ASSERT_EQ(k.params.size(), 5u);
+  EXPECT_EQ(k.params[0].readOverrunBytes, 0);
+  EXPECT_EQ(k.params[1].readOverrunBytes, 14);
+  EXPECT_EQ(k.params[2].readOverrunBytes, 12);
+  EXPECT_LT(k.params[1].readOverrunBytes, int64_t(kBufferGranule));
   fs::remove_all(jit.cache().directory());
 }
 
@@ -925,6 +961,78 @@ TEST(Interpreter, DeviceNeedsNoDriver) {
   EXPECT_EQ(b.toVector(), std::vector<int32_t>(5, 0));
   DeviceBuffer<float> empty(device, 0);
   EXPECT_EQ(empty.address(), 0u);
+}
+
+TEST(Interpreter, AllocationsCoverWholeGranules) {
+  // The buffer contract: an allocation is rounded up to 16-byte granules,
+  // the padding zeroed; the buffer itself is poison and has its own size.
+  Device device = interpreterDevice();
+  DeviceMemory m(device, 5);
+  EXPECT_EQ(m.bytes(), 5u);
+  EXPECT_EQ(m.address() % 256, 0u);
+  const auto *bytes = reinterpret_cast<const uint8_t *>(m.address());
+  for (size_t i = 0; i < kBufferGranule; ++i)
+    EXPECT_EQ(bytes[i], i < 5 ? 0xff : 0) << "byte " << i;
+  m.fill(7); // fills the buffer, not the padding
+  EXPECT_EQ(bytes[4], 7);
+  EXPECT_EQ(bytes[5], 0);
+  uint8_t host[6] = {};
+  EXPECT_THROW(m.copyFromHost(host, 6), Error); // only bytes() are the buffer's
+  DeviceBuffer<Half> h(device, 9); // 18 bytes: two granules
+  const auto *hb = reinterpret_cast<const uint8_t *>(h.address());
+  EXPECT_EQ(hb[17], 0xff);
+  for (size_t i = 18; i < 32; ++i)
+    EXPECT_EQ(hb[i], 0) << "byte " << i;
+}
+
+static std::string allocationError(const std::function<void()> &allocate) {
+  try {
+    allocate();
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+    return e.what();
+  }
+  return "<no error>";
+}
+
+TEST(Interpreter, SizesThatOverflowAreErrors) {
+  Device device = interpreterDevice();
+  // Rounding up to a granule, or to the host alignment, would wrap.
+  EXPECT_NE(allocationError([&] { DeviceMemory(device, SIZE_MAX); })
+                .find("cannot allocate 18446744073709551615 bytes"),
+            std::string::npos);
+  EXPECT_NE(allocationError([&] { DeviceMemory(device, SIZE_MAX - 100); })
+                .find("cannot allocate"),
+            std::string::npos);
+  // More than the host has.
+  EXPECT_NE(allocationError([&] { DeviceMemory(device, size_t(1) << 62); })
+                .find("cannot allocate"),
+            std::string::npos);
+  // count * sizeof(T) over SIZE_MAX, and just under it.
+  EXPECT_NE(allocationError([&] { DeviceBuffer<float>(device, (size_t(1) << 62) + 1); })
+                .find("a buffer of 4611686018427387905 elements of 4 bytes"),
+            std::string::npos);
+  EXPECT_NE(allocationError([&] { DeviceBuffer<double>(device, SIZE_MAX / 8); })
+                .find("cannot allocate"),
+            std::string::npos);
+  // The C interface reports it as a status.
+  std::string saved = std::getenv("LLK_BACKEND") ? std::getenv("LLK_BACKEND") : "";
+  setenv("LLK_BACKEND", "interpreter", 1);
+  llk_device dev = nullptr;
+  ASSERT_EQ(llk_device_open(0, &dev), LLK_SUCCESS) << llk_last_error();
+  llk_buffer buffer = nullptr;
+  EXPECT_EQ(llk_buffer_create(dev, SIZE_MAX, &buffer), LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(buffer, nullptr);
+  EXPECT_NE(std::string(llk_last_error()).find("cannot allocate"), std::string::npos)
+      << llk_last_error();
+  ASSERT_EQ(llk_buffer_create(dev, 3, &buffer), LLK_SUCCESS);
+  EXPECT_EQ(llk_buffer_address(buffer) % 256, 0u);
+  llk_buffer_destroy(buffer);
+  llk_device_destroy(dev);
+  if (saved.empty())
+    unsetenv("LLK_BACKEND");
+  else
+    setenv("LLK_BACKEND", saved.c_str(), 1);
 }
 
 TEST(Interpreter, BackendFromEnvironment) {
