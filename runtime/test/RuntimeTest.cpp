@@ -1395,6 +1395,24 @@ TEST(Programs, SoftmaxExampleRefusesBadArguments) {
   EXPECT_NE(output.find("usage: llk-softmax-jit"), std::string::npos) << output;
 }
 
+TEST(Interpreter, GPUCheckRunsOneCheckAtItsSmallShape) {
+  // What `gpu-check.sh run sanitize` runs in each process: the names, then
+  // one check at its small shape, untimed (here on the interpreter).
+  std::string tool = std::string(LLK_BINARY_DIR) + "/llk-gpu-check";
+  std::string output;
+  ASSERT_EQ(runProgram(tool, {"--list"}, {}, &output), 0) << output;
+  EXPECT_NE(output.find("\nlinear_q8_0\n"), std::string::npos) << output;
+  EXPECT_EQ(output.find("PASS"), std::string::npos) << output; // nothing ran
+  std::vector<std::string> one = {"--examples", std::string(LLK_SOURCE_DIR) + "/examples",
+                                  "--only", "mul_mat_vec_q", "--small", "--no-time"};
+  EXPECT_EQ(runProgram(tool, one, {{"LLK_BACKEND", "interpreter"}}, &output), 0) << output;
+  EXPECT_NE(output.find("mul_mat_vec_q | small | PASS"), std::string::npos) << output;
+  EXPECT_NE(output.find("1 passed, 0 failed"), std::string::npos) << output;
+  // A name that is no check's is an error, not an empty pass.
+  EXPECT_EQ(runProgram(tool, {"--only", "mul_mat_vec"}, {}, &output), 2) << output;
+  EXPECT_NE(output.find("no check named 'mul_mat_vec'"), std::string::npos) << output;
+}
+
 TEST(CAPI, NullHandlesAreErrors) {
   EXPECT_EQ(llk_device_open(0, nullptr), LLK_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(llk_last_error()).find("null"), std::string::npos);
