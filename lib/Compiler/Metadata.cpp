@@ -163,7 +163,9 @@ llvm::json::Value llk::toJSON(const ModuleMetadata &metadata) {
         break;
       case KernelParam::Kind::TensorDesc:
         entry["kind"] = "tensordesc";
-        entry["tma_box"] = llvm::json::Array{param.tmaBox[0], param.tmaBox[1]};
+        // Known once lowered (completeFromLowered); readers require it.
+        if (param.tmaBox.size() == 2)
+          entry["tma_box"] = llvm::json::Array{param.tmaBox[0], param.tmaBox[1]};
         entry["tma_swizzle"] = 128;
         break;
       }

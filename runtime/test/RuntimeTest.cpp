@@ -1315,6 +1315,22 @@ TEST(Interpreter, EventsMeasureHostTime) {
   EXPECT_EQ(t.jit.compileCount(), compiles);
 }
 
+TEST(Interpreter, TensorDescriptorKernelsAreRefused) {
+  // A TensorMap needs the GPU: such a kernel is an error, not a crash.
+  InterpreterJIT t;
+  JITOptions o;
+  o.constants = {{"T", llk::ElementType::F16}, {"BLOCK_M", 128}, {"BLOCK_N", 128},
+                 {"BLOCK_K", 64}};
+  try {
+    t.jit.compile(Source::fromFile(examplePath("gemm_tma.mlir")), o);
+    ADD_FAILURE() << "a descriptor kernel loaded on the interpreter";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("is a !tile.tensordesc"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Interpreter, PTXIsRefused) {
   Device device = interpreterDevice();
   for (int which = 0; which < 2; ++which) {
