@@ -10,7 +10,7 @@
 #     benchmark's PTX (bench/gemm/build_ptx.sh) as gemm-ptx.tar.xz, unless
 #     LLK_GEMM_PTX=0.
 #
-#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|decode|tokenizer|all|gemm|plot] [args...]
+#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|decode|tokenizer|all|gemm|plot|sanitize] [args...]
 #     On the GPU machine, from the repository root: `checks` runs
 #     llk-gpu-check (every kernel check, its small and GPU shapes, against
 #     float64 references, timed), `runtime` the runtime's own GPU check and
@@ -27,6 +27,20 @@
 #     also under $OUT, the benchmarks' CSVs too (bench/README.md). The args
 #     go to the program of the mode named (with `all`, to llk-gpu-check and
 #     bench.py; the others use defaults).
+#     `sanitize [REGEX]` (not part of `all`) runs every kernel check whose
+#     name matches REGEX (default: all) at its small shape under
+#     compute-sanitizer's memcheck, racecheck, synccheck and initcheck, each
+#     check and tool in its own process (an error poisons the CUDA context),
+#     LLK_SANITIZE_JOBS (default 12) at a time, each stopped after
+#     LLK_SANITIZE_TIMEOUT seconds (default 150), none started after
+#     LLK_SANITIZE_DEADLINE seconds (default 420); first each check alone
+#     without a sanitizer (tool "none", which also fills the JIT cache).
+#     Writes $OUT/<date>-<gpu>/sanitize.csv (check,tool,status,errors,seconds;
+#     status pass, fail: the sanitizer's errors, check-failed: the check
+#     failed or the program stopped with no sanitizer error, timeout,
+#     skipped: past the deadline), sanitize.txt (this output) and
+#     sanitize-failures.log (the log of every run that did not pass): copy
+#     the folder to bench/results/.
 set -uo pipefail
 cmd=${1:-}
 case "$cmd" in
@@ -86,6 +100,78 @@ run)
   status=0
   log() { if [[ -n ${OUT:-} ]]; then tee "$OUT/$1"; else cat; fi; }
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || true
+  if [[ $what == sanitize ]]; then
+    sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer \
+      /usr/local/cuda/compute-sanitizer/compute-sanitizer 2>/dev/null | head -1)
+    [[ -x $sanitizer ]] || { echo "error: no compute-sanitizer on PATH or in /usr/local/cuda" >&2; exit 1; }
+    # H100, from "NVIDIA H100 80GB HBM3".
+    gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 |
+      grep -oE '\b[A-Z]+[0-9]{2,}[A-Za-z]*\b' | head -1 | tr '[:upper:]' '[:lower:]')
+    results=${OUT:-$here/results}/$(date +%F)-${gpu:-gpu}
+    mkdir -p "$results"
+    work=$(mktemp -d)
+    checks=$("$here/bin/llk-gpu-check" --list | grep -E -- "${1:-.}")
+    [[ -n $checks ]] || { echo "error: no check matches '${1:-.}'" >&2; exit 2; }
+    tools=${LLK_SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}
+    # Export what each job needs; one job is one process.
+    export sanitizer work here
+    export seed=${LLK_SANITIZE_SEED:-$RANDOM$RANDOM}
+    export limit=${LLK_SANITIZE_TIMEOUT:-150}
+    export deadline=$(( $(date +%s) + ${LLK_SANITIZE_DEADLINE:-420} ))
+    export unused_flag=
+    "$sanitizer" --help 2>&1 | grep -q -- --track-unused-memory && unused_flag="--track-unused-memory no"
+    sanitize_one() { # tool check
+      local tool=$1 check=$2 log="$work/$2.$1.log" errors=0 status rc
+      local start=$(date +%s.%N)
+      if (( $(date +%s) > deadline )); then
+        echo "$check,$tool,skipped,,0" >"$work/$check.$tool.csv"; return
+      fi
+      local run=("$here/bin/llk-gpu-check" --examples "$here/examples" --only "$check"
+                 --small --no-time --seed "$seed")
+      if [[ $tool == none ]]; then
+        timeout -k 10 "$limit" "${run[@]}" >"$log" 2>&1
+      else
+        local extra=(); [[ $tool == initcheck ]] && extra=($unused_flag)
+        timeout -k 10 "$limit" "$sanitizer" --tool "$tool" --error-exitcode 1 \
+          ${extra[@]+"${extra[@]}"} "${run[@]}" >"$log" 2>&1
+      fi
+      rc=$?
+      # "ERROR SUMMARY: 3 errors"; racecheck: "RACECHECK SUMMARY: ... (3 errors, 0 warnings)".
+      errors=$(sed -nE 's/.*ERROR SUMMARY: ([0-9]+) error.*/\1/p; s/.*SUMMARY: .*\(([0-9]+) error.*/\1/p' \
+        "$log" | sort -n | tail -1)
+      if (( rc == 124 || rc == 137 )); then status=timeout
+      elif (( ${errors:-0} > 0 )); then status=fail
+      elif (( rc != 0 )); then status=check-failed
+      else status=pass; fi
+      echo "$check,$tool,$status,${errors:-0},$(awk -v a="$start" -v b="$(date +%s.%N)" \
+        'BEGIN { printf "%.1f", b - a }')" >"$work/$check.$tool.csv"
+    }
+    export -f sanitize_one
+    jobs=${LLK_SANITIZE_JOBS:-12}
+    {
+      echo "== compute-sanitizer: $("$sanitizer" --version | grep -i version | head -1)"
+      echo "== $(wc -w <<<"$checks") checks x (none $tools), small shapes, seed $seed," \
+        "$jobs processes, timeout ${limit}s each"
+      t0=$(date +%s)
+      for c in $checks; do echo none "$c"; done | xargs -P "$jobs" -n 2 bash -c 'sanitize_one "$@"' _
+      for c in $checks; do for t in $tools; do echo "$t" "$c"; done; done |
+        xargs -P "$jobs" -n 2 bash -c 'sanitize_one "$@"' _
+      echo "check,tool,status,errors,seconds" >"$results/sanitize.csv"
+      for c in $checks; do for t in none $tools; do cat "$work/$c.$t.csv"; done; done >>"$results/sanitize.csv"
+      : >"$results/sanitize-failures.log"
+      while IFS=, read -r c t st e sec; do
+        [[ $st == pass || $st == status ]] && continue
+        echo "$c $t: $st ($e errors, ${sec}s)"
+        { echo "===== $c $t: $st"; head -c 50000 "$work/$c.$t.log" 2>/dev/null; } >>"$results/sanitize-failures.log"
+      done <"$results/sanitize.csv"
+      runs=$(( $(wc -l <"$results/sanitize.csv") - 1 ))
+      passed=$(grep -c ',pass,' "$results/sanitize.csv")
+      echo "== $passed of $runs runs passed in $(( $(date +%s) - t0 )) s; $results/sanitize.csv"
+      (( passed == runs ))
+    } 2>&1 | tee "$results/sanitize.txt"
+    status=$(( status || PIPESTATUS[0] ))
+    rm -rf "$work"
+  fi
   if [[ $what == checks || $what == all ]]; then
     "$here/bin/llk-gpu-check" --examples "$here/examples" "$@" 2>&1 | log gpu-check.txt
     status=$(( status || PIPESTATUS[0] ))
