@@ -350,6 +350,19 @@ class LlkModules:
 
 
 # ============================================================ formats (torch)
+def llk_buffer(t):
+    """A copy of `t` in storage zero-padded to whole 16-byte granules, for
+    llk kernels: a kernel may read the rest of the 16-byte granule holding
+    the last byte it accesses (the metadata's read_overrun_bytes; the buffer
+    contract of docs/runtime.md), as the runtime's own allocations allow.
+    Every q8_0 / q8_1 tensor an llk mat-vec reads is made by this (a clone
+    would drop the padding)."""
+    n = t.numel() * t.element_size()
+    storage = torch.zeros(-(-n // 16) * 16, dtype=torch.uint8, device=t.device)
+    storage[:n].copy_(t.contiguous().view(-1).view(torch.uint8))
+    return storage[:n].view(t.dtype).view(t.shape)
+
+
 def pack_q8_0(d16, qs):
     """d16 [N, nb] f16, qs [N, nb, 32] int8 -> uint8 [N, nb*34]."""
     N, nb = d16.shape
@@ -423,7 +436,7 @@ def probe_runner(timer, weights, ref, y, rows):
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     ref = ref.cpu()  # rel_err compares on the host
     flat = weights.view(-1)
-    sets = [flat] + [flat.clone() for _ in range(cdiv(4 * l2, flat.numel()) - 1)]
+    sets = [flat] + [llk_buffer(flat) for _ in range(cdiv(4 * l2, flat.numel()) - 1)]
 
     def run(name, launch):
         y.fill_(float("nan"))
@@ -506,8 +519,8 @@ def random_mmvq_operands(N, K, seed):
     d = (torch.rand(N, nb, device="cuda", generator=g) * 0.01).half()
     xq_q = torch.randint(-127, 128, (nb, 32), dtype=torch.int8, device="cuda", generator=g)
     xd = (torch.rand(nb, device="cuda", generator=g) * 0.02).half()
-    w = pack_q8_0(d, qs)
-    xq = pack_q8_1(xd, torch.zeros_like(xd), xq_q)
+    w = llk_buffer(pack_q8_0(d, qs))
+    xq = llk_buffer(pack_q8_1(xd, torch.zeros_like(xd), xq_q))
     ref = ((qs.double() * xq_q.double()[None]).sum(-1) * d.double() * xd.double()[None]).sum(-1)
     return w, xq, ref
 
@@ -750,7 +763,7 @@ def build_cases(a, S, L, tk):
         nb = K // 32
         d = (torch.rand(N, nb, generator=g, device="cuda") * 0.02 + 0.001).half()
         qs = torch.randint(-127, 128, (N, nb, 32), generator=g, device="cuda", dtype=torch.int8)
-        return pack_q8_0(d, qs)
+        return llk_buffer(pack_q8_0(d, qs))
 
     def linear_case(N, K):
         sh = dict(N=N, K=K)
@@ -775,7 +788,7 @@ def build_cases(a, S, L, tk):
         def make(g):
             x = torch.randn(1, K, generator=g, device="cuda", dtype=torch.float32).cpu().double()
             d, s, q = quantize_q8_1_ref(x, Kp)
-            yq = pack_q8_1(d.half(), s.half(), q.to(torch.int8)).reshape(nbp * 36).cuda()
+            yq = llk_buffer(pack_q8_1(d.half(), s.half(), q.to(torch.int8)).reshape(nbp * 36).cuda())
             return dict(w=make_q8_0(g, N, K), yq=yq)
 
         def ref(i):
@@ -1064,7 +1077,7 @@ def main():
             set_note = f"{nsets} input sets rotated (> 4×L2)"
         else:
             nsets, set_note = 1, ""
-        sets = [t0] + [dict(t0, **{k: inputs[k].clone() for k in case.inputs}) for _ in range(nsets - 1)]
+        sets = [t0] + [dict(t0, **{k: llk_buffer(inputs[k]) for k in case.inputs}) for _ in range(nsets - 1)]
 
         # implementations: (label, [callable per set], note)
         runs = []
