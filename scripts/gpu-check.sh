@@ -162,15 +162,20 @@ run)
       for c in $checks; do echo none "$c"; done | xargs -P "$jobs" -n 2 bash -c 'sanitize_one "$@"' _
       for c in $checks; do for t in $tools; do echo "$t" "$c"; done; done |
         xargs -P "$jobs" -n 2 bash -c 'sanitize_one "$@"' _
-      echo "check,tool,status,errors,seconds" >"$results/sanitize.csv"
+      {
+        echo "# command: gpu-check.sh run sanitize ${1:-}"
+        echo "# gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
+        echo "# date: $(date -Is)"
+        echo "check,tool,status,errors,seconds"
+      } >"$results/sanitize.csv"
       for c in $checks; do for t in none $tools; do cat "$work/$c.$t.csv"; done; done >>"$results/sanitize.csv"
       : >"$results/sanitize-failures.log"
       while IFS=, read -r c t st e sec; do
-        [[ $st == pass || $st == status ]] && continue
+        [[ $c == \#* || $st == pass || $st == status ]] && continue
         echo "$c $t: $st ($e errors, ${sec}s)"
         { echo "===== $c $t: $st"; head -c 50000 "$work/$c.$t.log" 2>/dev/null; } >>"$results/sanitize-failures.log"
       done <"$results/sanitize.csv"
-      runs=$(( $(wc -l <"$results/sanitize.csv") - 1 ))
+      runs=$(grep -cvE '^(#|check,)' "$results/sanitize.csv")
       passed=$(grep -c ',pass,' "$results/sanitize.csv")
       echo "== $passed of $runs runs passed in $(( $(date +%s) - t0 )) s; $results/sanitize.csv"
       (( passed == runs ))

@@ -206,9 +206,18 @@ def read(path):
     return meta, rows
 
 
+def is_benchmark_csv(path):
+    """Whether `path` is a benchmark suite's CSV (its header names the suite),
+    not another result kept beside it (sanitize.csv, difftest.csv, ...)."""
+    with open(path, encoding="utf-8") as f:
+        return f.readline().startswith("# suite:")
+
+
 def read_dir(folder):
-    """[(path, meta, rows)] of every CSV in a results folder, by file name."""
-    return [(p,) + read(p) for p in sorted(Path(folder).glob("*.csv"))]
+    """[(path, meta, rows)] of every benchmark CSV in a results folder, by
+    file name."""
+    return [(p,) + read(p) for p in sorted(Path(folder).glob("*.csv"))
+            if is_benchmark_csv(p)]
 
 
 def first_seen(entries):
