@@ -956,8 +956,12 @@ Value emitAtomic(IndexEmitter &e, MemorySemantic sem, StringRef opcode,
   std::string order = sem == MemorySemantic::Relaxed
                           ? ""
                           : "." + stringifyMemorySemantic(sem).str() + ".gpu";
-  std::string text = "@$" + std::to_string(values.size() + 2) + " atom" + order +
-                     ".global." + opcode.str() + " $0, [$1]";
+  // A thread whose predicate is off gets 0: the old value of a masked-off
+  // element (as tile.atomic_rmw defines it), never a stale register.
+  std::string text = std::string(isFloat ? "mov.f32 $0, 0f00000000;"
+                                         : "mov.b32 $0, 0;") +
+                     "\n\t@$" + std::to_string(values.size() + 2) + " atom" +
+                     order + ".global." + opcode.str() + " $0, [$1]";
   std::string constraints = "=" + reg + ",l";
   SmallVector<Value> operands{addr};
   for (auto [i, v] : llvm::enumerate(values)) {
@@ -1036,7 +1040,39 @@ Value lowerAtomic(IndexEmitter &e, LoweringState &state, Operation *op,
   for (int64_t r = 0; r < view.totalElemsPerThread(); ++r)
     olds.push_back(perElement(
         r, andPredicates(e, owner, mask ? e.extract(mask, r) : Value())));
-  return e.fromElements(cast<VectorType>(convertedResult).getElementType(), olds);
+  Type elem = cast<VectorType>(convertedResult).getElementType();
+  if (!owner)
+    return e.fromElements(elem, olds);
+  // The layout replicates elements: the threads holding a copy that did no
+  // atomic take its old value from the one that did, through shared memory.
+  SmallVector<int64_t> strides(view.shape.size(), 1);
+  for (int d = int(view.shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * view.shape[d + 1];
+  Value base = state.scratch.base(e.b, e.loc, op, strides[0] * view.shape[0] * 4);
+  auto offsetType = VectorType::get({view.totalElemsPerThread()}, e.b.getI32Type());
+  Value offsets;
+  for (unsigned d = 0; d < view.shape.size(); ++d) {
+    Value term = arith::MulIOp::create(
+        e.b, e.loc, e.coordinates(view, d),
+        arith::ConstantOp::create(
+            e.b, e.loc, DenseIntElementsAttr::get(offsetType, int32_t(strides[d] * 4))));
+    offsets = offsets ? arith::AddIOp::create(e.b, e.loc, offsets, term).getResult()
+                      : term;
+  }
+  gpu::BarrierOp::create(e.b, e.loc);
+  scf::IfOp ifOwner = scf::IfOp::create(e.b, e.loc, owner, false);
+  {
+    OpBuilder::InsertionGuard g(e.b);
+    e.b.setInsertionPointToStart(ifOwner.thenBlock());
+    for (auto [r, old] : llvm::enumerate(olds))
+      LLVM::StoreOp::create(e.b, e.loc, old,
+                            byteAddress(e, base, e.extract(offsets, r)), 4);
+  }
+  gpu::BarrierOp::create(e.b, e.loc);
+  for (auto [r, old] : llvm::enumerate(olds))
+    old = LLVM::LoadOp::create(e.b, e.loc, elem,
+                               byteAddress(e, base, e.extract(offsets, r)), 4);
+  return e.fromElements(elem, olds);
 }
 
 struct AtomicRMWLowering : TilePattern<AtomicRMWOp> {
