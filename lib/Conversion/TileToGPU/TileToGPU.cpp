@@ -14,6 +14,8 @@
 #include "llk/Conversion/Passes.h"
 #include "llk/Dialect/Tile/IR/Layout.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -1796,6 +1798,12 @@ struct ConvertTileToGPUPass
     populateDotPatterns(converter, patterns, state);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
+    // Branches between a kernel's blocks pass converted tiles and pointers.
+    populateBranchOpInterfaceTypeConversionPattern(patterns, converter);
+    target.addDynamicallyLegalOp<cf::BranchOp, cf::CondBranchOp, cf::SwitchOp>(
+        [&](Operation *op) {
+          return isLegalForBranchOpInterfaceTypeConversionPattern(op, converter);
+        });
     if (failed(applyPartialConversion(gpuModule, target, std::move(patterns))))
       return signalPassFailure();
 
