@@ -54,7 +54,7 @@ struct Grid {
 /// Ops one program may execute by default before the run stops with an
 /// error: far more than any kernel's program needs, a few seconds to minutes
 /// of interpretation.
-constexpr uint64_t kDefaultMaxSteps = 100'000'000;
+constexpr uint64_t kDefaultMaxSteps = 10'000'000;
 
 struct Options {
   /// Report loads of bytes of buffers registered as uninitialized that no
