@@ -713,6 +713,60 @@ private:
     return true;
   }
 
+  /// " at element i of the tile (index [..])", or nothing for a scalar;
+  /// for messages (built only on failure).
+  static std::string atElement(ArrayRef<int64_t> shape, size_t i) {
+    return shape.empty() ? std::string()
+                         : " at element " + std::to_string(i) +
+                               " of the tile (index " + formatIndex(shape, i) + ")";
+  }
+
+  /// An integer op whose result MLIR defines as poison for some operands
+  /// (shifts by the width or more; nsw, nuw and exact promises broken): the
+  /// compiled kernel's LLVM may assume that never happens, so here it stops
+  /// the run. `f(x, y, bits)` gives the result (x and y sign-extended) or,
+  /// for poison, nothing and `why`.
+  template <typename F> bool intBinaryOrPoison(Operation *op, F f) {
+    const Tile &a = get(op->getOperand(0)), &b = get(op->getOperand(1));
+    unsigned bits = infoOf(elementTypeOf(op->getResult(0).getType())).bits;
+    Tile out = makeTile(op->getResult(0).getType());
+    std::string why;
+    for (size_t i = 0; i < out.size(); ++i) {
+      std::optional<uint64_t> r = f(a.data[i].i, b.data[i].i, bits, why);
+      if (!r)
+        return fail(op, "'" + op->getName().getStringRef() + "' gives poison " +
+                            why + " in " + program() + atElement(out.shape, i));
+      out.data[i].i = wrapInt(*r, bits);
+    }
+    set(op->getResult(0), std::move(out));
+    return true;
+  }
+
+  /// addi, subi, muli (kind 0, 1, 2): wrapping, unless nsw / nuw promise
+  /// no signed / unsigned overflow.
+  bool addSubMul(Operation *op, int kind) {
+    auto flags = llvm::cast<arith::ArithIntegerOverflowFlagsInterface>(op);
+    bool nsw = flags.hasNoSignedWrap(), nuw = flags.hasNoUnsignedWrap();
+    return intBinaryOrPoison(op, [&](int64_t x, int64_t y, unsigned bits,
+                                     std::string &why) -> std::optional<uint64_t> {
+      auto exact = [&](__int128 a, __int128 b) -> __int128 {
+        return kind == 0 ? a + b : kind == 1 ? a - b : a * b;
+      };
+      __int128 s = exact(x, y);
+      __int128 u = exact(static_cast<__int128>(zextInt(x, bits)),
+                         static_cast<__int128>(zextInt(y, bits)));
+      if (nsw && s != wrapInt(static_cast<uint64_t>(s), bits)) {
+        why = "(nsw, but the result overflows as a signed number)";
+        return std::nullopt;
+      }
+      if (nuw && (u < 0 || (bits < 64 ? u >> bits : u >> 64) != 0)) {
+        why = "(nuw, but the result overflows as an unsigned number)";
+        return std::nullopt;
+      }
+      return static_cast<uint64_t>(s);
+    });
+  }
+
   enum class DivKind { DivS, DivU, RemS, RemU, CeilDivS, CeilDivU, FloorDivS };
 
   /// Integer division; division by zero and signed overflow (MIN / -1) are
@@ -725,20 +779,21 @@ private:
                              : -(int64_t(1) << (bits - 1));
     bool isSigned = kind != DivKind::DivU && kind != DivKind::RemU &&
                     kind != DivKind::CeilDivU;
+    bool exact = op->hasAttr("isExact"); // divsi, divui
     for (size_t i = 0; i < out.size(); ++i) {
       int64_t x = a.data[i].i, y = b.data[i].i;
-      // Built only on failure: this runs once per element.
-      auto where = [&] {
-        return out.shape.empty() ? std::string()
-                                 : " at element " + std::to_string(i) +
-                                       " of the tile (index " +
-                                       formatIndex(out.shape, i) + ")";
-      };
+      auto where = [&] { return atElement(out.shape, i); };
       if (y == 0)
         return fail(op, "integer division by zero in " + program() + where());
       if (isSigned && x == min && y == -1)
         return fail(op, "signed division overflow (" + std::to_string(x) +
                             " / -1) in " + program() + where());
+      bool remainder = isSigned ? x % y != 0 : zextInt(x, bits) % zextInt(y, bits) != 0;
+      if (exact && remainder)
+        return fail(op, "'" + op->getName().getStringRef() +
+                            "' gives poison (exact, but " + std::to_string(x) +
+                            " is not a multiple of " + std::to_string(y) + ") in " +
+                            program() + where());
       int64_t r = 0;
       switch (kind) {
       case DivKind::DivS: r = x / y; break;
@@ -792,30 +847,17 @@ private:
     Tile low = makeTile(op->getResult(0).getType());
     Tile high = makeTile(op->getResult(1).getType());
     for (size_t i = 0; i < low.size(); ++i) {
-      // Operands extended to 64 bits, multiplied exactly into 128.
-      uint64_t x = isSigned ? static_cast<uint64_t>(a.data[i].i) : zextInt(a.data[i].i, bits);
-      uint64_t y = isSigned ? static_cast<uint64_t>(b.data[i].i) : zextInt(b.data[i].i, bits);
-      uint64_t lo, hi;
-      multiplyWide(x, y, lo, hi);
-      if (isSigned) { // two's complement correction of the unsigned product
-        hi -= static_cast<int64_t>(x) < 0 ? y : 0;
-        hi -= static_cast<int64_t>(y) < 0 ? x : 0;
-      }
-      low.data[i].i = wrapInt(lo, bits);
-      high.data[i].i = wrapInt(bits >= 64 ? hi : (lo >> bits) | (hi << (64 - bits)), bits);
+      int64_t x = a.data[i].i, y = b.data[i].i;
+      // Exact in 128 bits, wrapped to 2 * bits.
+      unsigned __int128 p =
+          isSigned ? static_cast<unsigned __int128>(static_cast<__int128>(x) * y)
+                   : static_cast<unsigned __int128>(zextInt(x, bits)) * zextInt(y, bits);
+      low.data[i].i = wrapInt(static_cast<uint64_t>(p), bits);
+      high.data[i].i = wrapInt(static_cast<uint64_t>(p >> bits), bits);
     }
     set(op->getResult(0), std::move(low));
     set(op->getResult(1), std::move(high));
     return true;
-  }
-
-  /// The 128-bit product of `x` and `y` as (lo, hi).
-  static void multiplyWide(uint64_t x, uint64_t y, uint64_t &lo, uint64_t &hi) {
-    uint64_t x0 = x & 0xffffffffu, x1 = x >> 32, y0 = y & 0xffffffffu, y1 = y >> 32;
-    uint64_t p00 = x0 * y0, p01 = x0 * y1, p10 = x1 * y0, p11 = x1 * y1;
-    uint64_t middle = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
-    lo = (middle << 32) | (p00 & 0xffffffffu);
-    hi = p11 + (p01 >> 32) + (p10 >> 32) + (middle >> 32);
   }
 
   /// math.ctlz / cttz / ctpop within the operand's width (ctlz and cttz of
@@ -858,16 +900,42 @@ private:
     return true;
   }
 
-  /// Shifts by at least the width give 0 (or the sign for shrsi), as PTX's
-  /// clamped shifts do.
-  bool shift(Operation *op, int direction /*0 shl, 1 shrs, 2 shru*/) {
-    return intBinary(op, [direction](int64_t x, int64_t y, unsigned bits) -> uint64_t {
+  /// shli, shrsi, shrui (direction 0, 1, 2). A shift by the width or more
+  /// is poison, and so are bits shifted out against an nsw / nuw (shli) or
+  /// exact (shrsi, shrui) promise.
+  bool shift(Operation *op, int direction) {
+    bool nsw = false, nuw = false, exact = false;
+    if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op)) {
+      nsw = flags.hasNoSignedWrap();
+      nuw = flags.hasNoUnsignedWrap();
+    }
+    if (auto exactAttr = op->getAttrOfType<UnitAttr>("isExact"))
+      exact = true;
+    return intBinaryOrPoison(op, [&](int64_t x, int64_t y, unsigned bits,
+                                     std::string &why) -> std::optional<uint64_t> {
       uint64_t amount = zextInt(y, bits);
-      if (direction == 0)
-        return amount >= bits ? 0 : static_cast<uint64_t>(x) << amount;
+      if (amount >= bits) {
+        why = "(it shifts by " + std::to_string(amount) + ", not less than the "
+              "width, " + std::to_string(bits) + " bits)";
+        return std::nullopt;
+      }
+      uint64_t ux = zextInt(x, bits);
+      if (direction == 0) {
+        uint64_t r = zextInt(static_cast<int64_t>(ux << amount), bits);
+        if ((nsw && (wrapInt(r, bits) >> amount) != x) || (nuw && (r >> amount) != ux)) {
+          why = std::string("(") + (nsw ? "nsw" : "nuw") + ", but it shifts out "
+                "significant bits)";
+          return std::nullopt;
+        }
+        return r;
+      }
+      if (exact && (ux & ((uint64_t(1) << amount) - 1)) != 0) {
+        why = "(exact, but it shifts out nonzero bits)";
+        return std::nullopt;
+      }
       if (direction == 1)
-        return static_cast<uint64_t>(amount >= bits ? (x < 0 ? -1 : 0) : x >> amount);
-      return amount >= bits ? 0 : zextInt(x, bits) >> amount;
+        return static_cast<uint64_t>(x >> amount);
+      return ux >> amount;
     });
   }
 
@@ -1576,21 +1644,9 @@ private:
         .Case([&](CmpFOp o) { return compareFloats(o); })
         .Case([&](SelectOp o) { return select(o); })
         // arith: integers (wrapping).
-        .Case([&](AddIOp) {
-          return intBinary(op, [](int64_t x, int64_t y, unsigned) {
-            return static_cast<uint64_t>(x) + static_cast<uint64_t>(y);
-          });
-        })
-        .Case([&](SubIOp) {
-          return intBinary(op, [](int64_t x, int64_t y, unsigned) {
-            return static_cast<uint64_t>(x) - static_cast<uint64_t>(y);
-          });
-        })
-        .Case([&](MulIOp) {
-          return intBinary(op, [](int64_t x, int64_t y, unsigned) {
-            return static_cast<uint64_t>(x) * static_cast<uint64_t>(y);
-          });
-        })
+        .Case([&](AddIOp) { return addSubMul(op, 0); })
+        .Case([&](SubIOp) { return addSubMul(op, 1); })
+        .Case([&](MulIOp) { return addSubMul(op, 2); })
         .Case([&](AndIOp) {
           return intBinary(op, [](int64_t x, int64_t y, unsigned) {
             return static_cast<uint64_t>(x & y);
@@ -1681,7 +1737,26 @@ private:
         })
         .Case([&](NegFOp) { return floatUnary(op, [](auto x) { return -x; }); })
         // arith: conversions.
-        .Case<ExtSIOp, IndexCastOp, TruncIOp>([&](Operation *) {
+        .Case([&](TruncIOp o) {
+          unsigned srcBits = infoOf(elementTypeOf(o.getIn().getType())).bits;
+          unsigned bits = infoOf(elementTypeOf(o.getType())).bits;
+          bool nsw = o.hasNoSignedWrap(), nuw = o.hasNoUnsignedWrap();
+          const Tile &a = get(o.getIn());
+          for (size_t i = 0; i < a.size(); ++i) {
+            int64_t x = a.data[i].i;
+            if ((nsw && wrapInt(static_cast<uint64_t>(x), bits) != x) ||
+                (nuw && zextInt(x, srcBits) != zextInt(x, bits)))
+              return fail(op, std::string("'arith.trunci' gives poison (") +
+                                  (nsw ? "nsw" : "nuw") + ", but " +
+                                  std::to_string(x) + " does not fit) in " +
+                                  program() + atElement(a.shape, i));
+          }
+          return convert(op, [bits](Elem x) {
+            x.i = wrapInt(static_cast<uint64_t>(x.i), bits);
+            return x;
+          });
+        })
+        .Case<ExtSIOp, IndexCastOp>([&](Operation *) {
           // Operands are sign-extended already: extending keeps the value,
           // truncating wraps it to the result's width.
           unsigned bits = infoOf(elementTypeOf(op->getResult(0).getType())).bits;
@@ -1872,7 +1947,8 @@ std::optional<std::string> Interpreter::run(func::FuncOp kernel, Grid grid,
   kernel.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op == kernel.getOperation())
       return WalkResult::advance();
-    if (std::optional<std::string> why = tile::whyNotKernelOp(op)) {
+    if (std::optional<std::string> why =
+            tile::whyNotKernelOp(op->getName().getStringRef())) {
       refused = formatLocation(op->getLoc()) + ": " + *why;
       return WalkResult::interrupt();
     }

@@ -138,13 +138,75 @@ TEST(Semantics, IntegerOpsWrapAtTheirWidth) {
 TEST(Semantics, UnsignedOpsAndShifts) {
   auto out = runMap<int32_t, int32_t>(
       mapKernel("i32", "i32", 4,
-                "  %c = arith.constant dense<[2, 31, 32, 40]> : tensor<4xi32>\n"
+                "  %c = arith.constant dense<[2, 31, 0, 4]> : tensor<4xi32>\n"
                 "  %a = arith.shrui %x, %c : tensor<4xi32>\n"
                 "  %b = arith.shrsi %x, %c : tensor<4xi32>\n"
                 "  %y = arith.addi %a, %b : tensor<4xi32>\n"),
-      {-8, -8, -8, 8});
-  // shrui(-8, 2) = 0x3FFFFFFE, shrsi = -2; shift 31: 1 + -1; >= 32: 0 + sign
-  EXPECT_EQ(out, (std::vector<int32_t>{0x3FFFFFFE - 2, 0, -1, 0}));
+      {-8, -8, -8, 80});
+  // shrui(-8, 2) = 0x3FFFFFFE, shrsi = -2; shift 31: 1 + -1; by 0: -8 + -8;
+  // 80 >> 4: 5 + 5
+  EXPECT_EQ(out, (std::vector<int32_t>{0x3FFFFFFE - 2, 0, -16, 10}));
+}
+
+/// What MLIR defines as poison is an error: the compiled kernel's LLVM may
+/// assume it never happens (a shift by 32 of an i32 folds to nothing).
+TEST(Semantics, PoisonIsAnError) {
+  struct Case {
+    std::string body, message;
+  };
+  for (const Case &c : std::vector<Case>{
+           {"  %c = arith.constant dense<[1, 2, 32, 3]> : tensor<4xi32>\n"
+            "  %y = arith.shli %x, %c : tensor<4xi32>\n",
+            "'arith.shli' gives poison (it shifts by 32, not less than the "
+            "width, 32 bits) in program (0, 0, 0) at element 2 of the tile "
+            "(index [2])"},
+           {"  %c = arith.constant dense<-1> : tensor<4xi32>\n"
+            "  %y = arith.shrsi %x, %c : tensor<4xi32>\n",
+            "'arith.shrsi' gives poison (it shifts by 4294967295, not less "
+            "than the width, 32 bits) in program (0, 0, 0) at element 0"},
+           {"  %c = arith.constant dense<2147483647> : tensor<4xi32>\n"
+            "  %y = arith.addi %x, %c overflow<nsw> : tensor<4xi32>\n",
+            "'arith.addi' gives poison (nsw, but the result overflows as a "
+            "signed number) in program (0, 0, 0) at element 0"},
+           {"  %c = arith.constant dense<5> : tensor<4xi32>\n"
+            "  %y = arith.subi %x, %c overflow<nuw> : tensor<4xi32>\n",
+            "'arith.subi' gives poison (nuw, but the result overflows as an "
+            "unsigned number) in program (0, 0, 0) at element 0"},
+           {"  %c = arith.constant dense<1073741824> : tensor<4xi32>\n"
+            "  %y = arith.muli %x, %c overflow<nsw> : tensor<4xi32>\n",
+            "'arith.muli' gives poison (nsw, but the result overflows as a "
+            "signed number) in program (0, 0, 0) at element 1"},
+           {"  %c = arith.constant dense<2> : tensor<4xi32>\n"
+            "  %y = arith.divsi %x, %c exact : tensor<4xi32>\n",
+            "'arith.divsi' gives poison (exact, but 1 is not a multiple of 2) "
+            "in program (0, 0, 0) at element 0"},
+           {"  %c = arith.constant dense<1> : tensor<4xi32>\n"
+            "  %y = arith.shrui %x, %c exact : tensor<4xi32>\n",
+            "'arith.shrui' gives poison (exact, but it shifts out nonzero "
+            "bits) in program (0, 0, 0) at element 0"},
+           {"  %c = arith.constant dense<30> : tensor<4xi32>\n"
+            "  %y = arith.shli %x, %c overflow<nsw> : tensor<4xi32>\n",
+            "'arith.shli' gives poison (nsw, but it shifts out significant "
+            "bits) in program (0, 0, 0) at element 1"},
+           {"  %t = arith.trunci %x overflow<nsw> : tensor<4xi32> to tensor<4xi8>\n"
+            "  %y = arith.extsi %t : tensor<4xi8> to tensor<4xi32>\n",
+            "'arith.trunci' gives poison (nsw, but 200 does not fit) in "
+            "program (0, 0, 0) at element 3"}}) {
+    std::string error;
+    runMap<int32_t, int32_t>(mapKernel("i32", "i32", 4, c.body), {1, 2, 3, 200},
+                             &error);
+    EXPECT_NE(error.find(c.message), std::string::npos)
+        << c.body << "gave: " << error;
+  }
+  // The promises kept: no error.
+  auto out = runMap<int32_t, int32_t>(
+      mapKernel("i32", "i32", 4,
+                "  %c = arith.constant dense<2> : tensor<4xi32>\n"
+                "  %s = arith.shli %x, %c overflow<nsw, nuw> : tensor<4xi32>\n"
+                "  %d = arith.divui %s, %c exact : tensor<4xi32>\n"
+                "  %y = arith.addi %d, %c overflow<nsw, nuw> : tensor<4xi32>\n"),
+      {1, 2, 3, 200});
+  EXPECT_EQ(out, (std::vector<int32_t>{4, 6, 8, 402}));
 }
 
 TEST(Semantics, DivisionByZeroIsAnError) {
