@@ -1793,22 +1793,10 @@ private:
           });
         })
         .Case([&](ExtFOp) { return convert(op, [](Elem x) { return x; }); })
-        .Case([&](TruncFOp o) {
+        .Case([&](TruncFOp o) { // to nearest even (KernelOps.h refuses modes)
           FloatKind kind = infoOf(elementTypeOf(o.getType())).floatKind;
-          llvm::RoundingMode mode = llvm::RoundingMode::NearestTiesToEven;
-          if (auto rm = o.getRoundingmode()) {
-            switch (*rm) {
-            case arith::RoundingMode::to_nearest_even: break;
-            case arith::RoundingMode::downward: mode = llvm::RoundingMode::TowardNegative; break;
-            case arith::RoundingMode::upward: mode = llvm::RoundingMode::TowardPositive; break;
-            case arith::RoundingMode::toward_zero: mode = llvm::RoundingMode::TowardZero; break;
-            case arith::RoundingMode::to_nearest_away:
-              mode = llvm::RoundingMode::NearestTiesToAway;
-              break;
-            }
-          }
           return convert(op, [=](Elem x) {
-            x.f = roundFloat(kind, x.f, mode);
+            x.f = roundFloat(kind, x.f);
             return x;
           });
         })
@@ -1947,8 +1935,7 @@ std::optional<std::string> Interpreter::run(func::FuncOp kernel, Grid grid,
   kernel.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op == kernel.getOperation())
       return WalkResult::advance();
-    if (std::optional<std::string> why =
-            tile::whyNotKernelOp(op->getName().getStringRef())) {
+    if (std::optional<std::string> why = tile::whyNotKernelOp(op)) {
       refused = formatLocation(op->getLoc()) + ": " + *why;
       return WalkResult::interrupt();
     }

@@ -719,7 +719,12 @@ TEST(KernelOps, RefusedOpsAreRefusedByBothWithTheReplacement) {
             "'cf.assert' cannot be used in a kernel: assertions in a kernel "
             "will be tile.assert, which is not available yet"},
            {"%b = gpu.block_id x", "refused.mlir:4:8: ",
-            "'gpu.block_id' cannot be used in a kernel: use tile.program_id"}}) {
+            "'gpu.block_id' cannot be used in a kernel: use tile.program_id"},
+           {"%f = arith.sitofp %n : i32 to f32\n"
+            "  %h = arith.truncf %f toward_zero : f32 to f16",
+            "refused.mlir:5:8: ",
+            "'arith.truncf' with a rounding mode cannot be used in a kernel: "
+            "use tile.cast with rounding = rtz, rdn or rup"}}) {
     std::string source = "func.func @k(%out: !tile.ptr<i32>, %n: i32) {\n"
                          "  %c0 = arith.constant 0 : i32\n"
                          "  %ok = arith.cmpi sgt, %n, %c0 : i32\n  " +

@@ -1161,6 +1161,45 @@ Value bytesToF32(OpBuilder &b, Location loc, Value bytes) {
   return vector::FromElementsOp::create(b, loc, VectorType::get({n}, f32), values);
 }
 
+/// `fn` applied to each element of `x` (a scalar or a thread's vector),
+/// giving elements of type `elem`.
+Value mapElements(IndexEmitter &e, Value x, Type elem,
+                  llvm::function_ref<Value(Value)> fn) {
+  auto vec = dyn_cast<VectorType>(x.getType());
+  if (!vec)
+    return fn(x);
+  SmallVector<Value> results;
+  for (int64_t i = 0; i < vec.getNumElements(); ++i)
+    results.push_back(fn(e.extract(x, i)));
+  return e.fromElements(elem, results);
+}
+
+/// The float `x` (f32 or f64) rounded to the narrower float type `dst` with
+/// `mode` (not RNE), by one cvt (two for f64 to bf16, which needs sm_90 in
+/// one: directed roundings through f32 round the same).
+Value roundedFloat(IndexEmitter &e, Value x, Type dst, RoundingMode mode) {
+  Type src = x.getType();
+  if (src.isF64() && dst.isBF16()) {
+    x = roundedFloat(e, x, e.b.getF32Type(), mode);
+    src = x.getType();
+  }
+  auto ptxType = [](Type t) -> std::string {
+    return t.isF16() ? "f16" : t.isBF16() ? "bf16" : t.isF32() ? "f32" : "f64";
+  };
+  const char *ptxMode = mode == RoundingMode::RTZ   ? "rz"
+                        : mode == RoundingMode::RDN ? "rm"
+                                                    : "rp";
+  std::string text = std::string("cvt.") + ptxMode + "." + ptxType(dst) + "." +
+                     ptxType(src) + " $0, $1;";
+  bool half = dst.isF16() || dst.isBF16();
+  std::string constraints = std::string(half ? "=h" : "=f") + "," +
+                            (src.isF64() ? "d" : "f");
+  Type resultType = half ? e.b.getI16Type() : dst;
+  Value r = e.inlineAsm(resultType, x, text, constraints, /*sideEffects=*/false)
+                .getResult(0);
+  return half ? arith::BitcastOp::create(e.b, e.loc, dst, r).getResult() : r;
+}
+
 struct CastLowering : TilePattern<CastOp> {
   using TilePattern::TilePattern;
   LogicalResult
@@ -1194,24 +1233,19 @@ struct CastLowering : TilePattern<CastOp> {
       if (crossHalf)
         x = arith::ExtFOp::create(rewriter, loc, withElem(rewriter.getF32Type()), x);
       unsigned srcBits = getElementTypeOrSelf(x.getType()).getIntOrFloatBitWidth();
+      RoundingMode mode = rounding.value_or(RoundingMode::RNE);
       if (dst.getIntOrFloatBitWidth() > srcBits) {
         result = arith::ExtFOp::create(rewriter, loc, resultType, x);
+      } else if (mode == RoundingMode::RNE) {
+        result = arith::TruncFOp::create(rewriter, loc, resultType, x);
       } else {
-        arith::RoundingModeAttr mode;
-        switch (rounding.value_or(RoundingMode::RNE)) {
-        case RoundingMode::RNE: break;
-        case RoundingMode::RTZ:
-          mode = arith::RoundingModeAttr::get(getContext(), arith::RoundingMode::toward_zero);
-          break;
-        case RoundingMode::RDN:
-          mode = arith::RoundingModeAttr::get(getContext(), arith::RoundingMode::downward);
-          break;
-        case RoundingMode::RUP:
-          mode = arith::RoundingModeAttr::get(getContext(), arith::RoundingMode::upward);
-          break;
-        }
-        result = arith::TruncFOp::create(rewriter, loc, resultType, x, mode,
-                                         arith::FastMathFlagsAttr());
+        // arith.truncf's rounding modes become LLVM's constrained fptrunc,
+        // whose mode only describes the environment's: NVPTX rounds to
+        // nearest. A cvt with the mode rounds as asked.
+        IndexEmitter e(rewriter, loc);
+        result = mapElements(e, x, dst, [&](Value v) {
+          return roundedFloat(e, v, dst, mode);
+        });
       }
     } else if (isa<FloatType>(src)) {
       switch (rounding.value_or(RoundingMode::RTZ)) {
@@ -1220,7 +1254,23 @@ struct CastLowering : TilePattern<CastOp> {
       case RoundingMode::RDN: x = math::FloorOp::create(rewriter, loc, x); break;
       case RoundingMode::RUP: x = math::CeilOp::create(rewriter, loc, x); break;
       }
-      result = arith::FPToSIOp::create(rewriter, loc, resultType, x);
+      if (dst.isInteger(8)) {
+        // PTX has no 8-bit conversion: LLVM converts to 16 bits (saturating
+        // there) and truncates. Saturate at 8 bits, as the op says.
+        Type i16 = withElem(rewriter.getI16Type());
+        auto bound = [&](int64_t v) -> Value {
+          Attribute attr = rewriter.getI16IntegerAttr(v);
+          if (auto vec = dyn_cast<VectorType>(i16))
+            attr = DenseElementsAttr::get(vec, attr);
+          return arith::ConstantOp::create(rewriter, loc, cast<TypedAttr>(attr));
+        };
+        Value wide = arith::FPToSIOp::create(rewriter, loc, i16, x);
+        wide = arith::MaxSIOp::create(rewriter, loc, wide, bound(-128));
+        wide = arith::MinSIOp::create(rewriter, loc, wide, bound(127));
+        result = arith::TruncIOp::create(rewriter, loc, resultType, wide);
+      } else {
+        result = arith::FPToSIOp::create(rewriter, loc, resultType, x);
+      }
     } else if (src.isInteger(8) && dst.isF32() &&
                isa<VectorType>(x.getType()) &&
                cast<VectorType>(x.getType()).getNumElements() % 4 == 0) {

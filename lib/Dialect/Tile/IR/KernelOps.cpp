@@ -2,6 +2,7 @@
 
 #include "llk/Dialect/Tile/IR/KernelOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/STLExtras.h"
@@ -208,8 +209,7 @@ bool llk::tile::isKernelOp(llvm::StringRef name) {
   return it != names.end() && *it == name;
 }
 
-std::optional<std::string> llk::tile::whyNotKernelOp(Operation *op) {
-  llvm::StringRef name = op->getName().getStringRef();
+std::optional<std::string> llk::tile::whyNotKernelOp(llvm::StringRef name) {
   if (isKernelOp(name))
     return std::nullopt;
   std::string why = "'" + name.str() + "' cannot be used in a kernel";
@@ -218,6 +218,19 @@ std::optional<std::string> llk::tile::whyNotKernelOp(Operation *op) {
   else
     why += " (neither llkc nor the interpreter supports it)";
   return why;
+}
+
+std::optional<std::string> llk::tile::whyNotKernelOp(Operation *op) {
+  if (std::optional<std::string> why = whyNotKernelOp(op->getName().getStringRef()))
+    return why;
+  // Lowered to LLVM's constrained fptrunc, whose rounding mode is only a
+  // statement about the environment's: the GPU would round to nearest.
+  if (auto trunc = dyn_cast<arith::TruncFOp>(op))
+    if (trunc.getRoundingmode())
+      return std::string("'arith.truncf' with a rounding mode cannot be used "
+                         "in a kernel: use tile.cast with rounding = rtz, rdn "
+                         "or rup");
+  return std::nullopt;
 }
 
 LogicalResult llk::tile::checkKernelOps(ModuleOp module) {

@@ -31,8 +31,12 @@ llvm::ArrayRef<llvm::StringLiteral> getKernelOpNames();
 /// Whether a kernel may contain the operation named `name`.
 bool isKernelOp(llvm::StringRef name);
 
-/// Why a kernel may not contain `op` (naming what to use instead where there
-/// is something), or nothing when it may.
+/// Why a kernel may not contain the operation named `name` (naming what to
+/// use instead where there is something), or nothing when it may.
+std::optional<std::string> whyNotKernelOp(llvm::StringRef name);
+
+/// The same for `op`, whose attributes may also rule it out (arith.truncf
+/// with a rounding mode: tile.cast rounds).
 std::optional<std::string> whyNotKernelOp(mlir::Operation *op);
 
 /// Reports, at its location, every operation in `module` a kernel may not
