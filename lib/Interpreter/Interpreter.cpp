@@ -244,6 +244,19 @@ Elem poisonElem(const ElemInfo &info) {
   return e;
 }
 
+/// max.f32 / min.f32 as PTX defines them: a NaN operand is ignored, and
+/// -0 < +0 (C's fmax and fmin may return either zero).
+template <typename T> T maxNum(T x, T y) {
+  if (x == y)
+    return std::signbit(x) ? y : x;
+  return std::fmax(x, y);
+}
+template <typename T> T minNum(T x, T y) {
+  if (x == y)
+    return std::signbit(x) ? x : y;
+  return std::fmin(x, y);
+}
+
 /// Float to a `bits`-bit signed integer as PTX cvt.*i does: NaN to 0, values
 /// out of range saturate. `x` is already rounded to an integral value.
 int64_t saturateToInt(double x, unsigned bits, bool isUnsigned) {
@@ -1463,7 +1476,7 @@ private:
           r = lane[0];
           for (int64_t j = 1; j < s.n; ++j) {
             if (isFloatElem) // NaN is ignored unless all are NaN, as fmaxf
-              r.f = isMax ? std::fmax(r.f, lane[j].f) : std::fmin(r.f, lane[j].f);
+              r.f = isMax ? maxNum(r.f, lane[j].f) : minNum(r.f, lane[j].f);
             else
               r.i = isMax ? std::max(r.i, lane[j].i) : std::min(r.i, lane[j].i);
           }
@@ -1712,10 +1725,10 @@ private:
           return floatBinary(op, [](auto x, auto y) { return std::fmod(x, y); });
         })
         .Case([&](MaxNumFOp) {
-          return floatBinary(op, [](auto x, auto y) { return std::fmax(x, y); });
+          return floatBinary(op, [](auto x, auto y) { return maxNum(x, y); });
         })
         .Case([&](MinNumFOp) {
-          return floatBinary(op, [](auto x, auto y) { return std::fmin(x, y); });
+          return floatBinary(op, [](auto x, auto y) { return minNum(x, y); });
         })
         .Case([&](MaximumFOp) {
           return floatBinary(op, [](auto x, auto y) {

@@ -209,6 +209,35 @@ TEST(Semantics, PoisonIsAnError) {
   EXPECT_EQ(out, (std::vector<int32_t>{4, 6, 8, 402}));
 }
 
+/// max/min of floats ignore NaN and order -0 below +0, as PTX's max.f32 and
+/// min.f32 (C's fmax(-0, +0) may give -0).
+TEST(Semantics, MaxAndMinOrderSignedZeros) {
+  auto out = runMap<float, float>(
+      mapKernel("f32", "f32", 4,
+                "  %c = arith.constant dense<[0.0, -0.0, 0.0, -0.0]> : tensor<4xf32>\n"
+                "  %mx = arith.maxnumf %x, %c : tensor<4xf32>\n"
+                "  %mn = arith.minnumf %x, %c : tensor<4xf32>\n"
+                "  %one = arith.constant dense<1.0> : tensor<4xf32>\n"
+                "  %a = arith.divf %one, %mx : tensor<4xf32>\n"
+                "  %b = arith.divf %one, %mn : tensor<4xf32>\n"
+                "  %y = arith.subf %a, %b : tensor<4xf32>\n"),
+      {-0.0f, 0.0f, 0.0f, -0.0f});
+  // max is +0 and min -0 where the zeros differ: 1/+0 - 1/-0 = +inf.
+  float inf = std::numeric_limits<float>::infinity();
+  EXPECT_EQ(out[0], inf);
+  EXPECT_EQ(out[1], inf);
+  EXPECT_TRUE(std::isnan(out[2])); // both +0: inf - inf
+  EXPECT_TRUE(std::isnan(out[3]));
+  auto reduced = runMap<float, float>(
+      mapKernel("f32", "f32", 4,
+                "  %m = tile.reduce max %x axis = 0 : tensor<4xf32> -> f32\n"
+                "  %one = arith.constant 1.0 : f32\n"
+                "  %inv = arith.divf %one, %m : f32\n"
+                "  %y = tile.splat %inv : f32 -> tensor<4xf32>\n"),
+      {-0.0f, 0.0f, -0.0f, -0.0f});
+  EXPECT_EQ(reduced[0], inf);
+}
+
 TEST(Semantics, DivisionByZeroIsAnError) {
   std::string error;
   runMap<int32_t, int32_t>(
