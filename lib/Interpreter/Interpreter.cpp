@@ -592,9 +592,13 @@ private:
       carried.assign(std::make_move_iterator(results.begin()),
                      std::make_move_iterator(results.end()));
       int64_t next = wrapInt(static_cast<uint64_t>(iv) + zextInt(step, bits), bits);
-      // Stop where the induction variable would wrap around.
+      // The compiled loop's increment wraps, and the wrapped value is below
+      // the bound again: it would go on where the loop's definition stops.
       if (isUnsigned ? zextInt(next, bits) <= zextInt(iv, bits) : next <= iv)
-        break;
+        return fail(op, "the induction variable of scf.for overflows (" +
+                            llvm::Twine(iv) + " + " + llvm::Twine(step) +
+                            " wraps around) in " + program() +
+                            "; the compiled loop would not stop there");
       iv = next;
     }
     for (auto [result, value] : llvm::zip(op.getResults(), carried))

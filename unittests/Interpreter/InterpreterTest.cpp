@@ -238,6 +238,25 @@ TEST(Semantics, MaxAndMinOrderSignedZeros) {
   EXPECT_EQ(reduced[0], inf);
 }
 
+/// A loop whose induction variable would wrap around is an error: the
+/// compiled loop's increment wraps and goes on below the bound.
+TEST(Semantics, LoopCounterOverflowIsAnError) {
+  std::string error;
+  runMap<int32_t, int32_t>(
+      mapKernel("i32", "i32", 4,
+                "  %lb = arith.constant 2147483632 : i32\n"
+                "  %ub = arith.constant 2147483647 : i32\n"
+                "  %st = arith.constant 8 : i32\n"
+                "  %y = scf.for %i = %lb to %ub step %st iter_args(%a = %x) -> (tensor<4xi32>) : i32 {\n"
+                "    scf.yield %a : tensor<4xi32>\n"
+                "  }\n"),
+      {1, 2, 3, 4}, &error);
+  EXPECT_NE(error.find("the induction variable of scf.for overflows "
+                       "(2147483640 + 8 wraps around) in program (0, 0, 0)"),
+            std::string::npos)
+      << error;
+}
+
 TEST(Semantics, DivisionByZeroIsAnError) {
   std::string error;
   runMap<int32_t, int32_t>(
