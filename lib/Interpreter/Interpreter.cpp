@@ -233,7 +233,7 @@ Elem elemFromBits(const ElemInfo &info, uint64_t bits) {
   return e;
 }
 
-/// Value of masked-off loads without `other` (and of masked-off atomics):
+/// Value of masked-off loads without `other`:
 /// NaN for floats, 0xDEADBEEF... truncated to the width for integers.
 Elem poisonElem(const ElemInfo &info) {
   Elem e;
