@@ -3,13 +3,15 @@
 #
 #   scripts/gpu-check.sh prepare [CARRY]      # here: needs LLVM/MLIR and CUDA headers
 #     Builds libllk.so with LLVM and MLIR linked in statically and the GPU
-#     programs over it (build-static, LLK_STATIC_LLVM=ON; carried as lib/ and bin/),
+#     programs over it (build-static, LLK_STATIC_LLVM=ON; carried in programs.tar.xz),
 #     compiles every kernel of examples/kernels.list (and the example variants of
 #     scripts/build-gpu-ptx.sh) to PTX + metadata with llkc, and packs them with
-#     the kernel sources, the runtime check and the Python benchmark into CARRY
-#     (default .device-carry, ignored by git; carry it to the device).
+#     the kernel sources, the runtime check and the Python benchmarks into CARRY
+#     (default .device-carry, ignored by git; carry it to the device); the GEMM
+#     benchmark's PTX (bench/gemm/build_ptx.sh) as gemm-ptx.tar.xz, unless
+#     LLK_GEMM_PTX=0.
 #
-#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|decode|all] [args...]
+#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|decode|tokenizer|all|gemm|plot|sanitize] [args...]
 #     On the GPU machine, from the repository root: `checks` runs
 #     llk-gpu-check (every kernel check, its small and GPU shapes, against
 #     float64 references, timed), `runtime` the runtime's own GPU check and
@@ -19,8 +21,27 @@
 #     autograd in float64/float32/the storage type), `decode` llk-decode-block
 #     (one Llama block in generation as a CUDA graph, checked against float64,
 #     step time vs the kernels' bandwidth floors; --small, then Llama-2 7B);
-#     output also under $OUT. The args go to the program of the mode named
-#     (with `all`, to llk-gpu-check and bench.py; the others use defaults).
+#     `tokenizer` bench/llama/tokenizer_vs_sentencepiece.py (llk-gguf's
+#     SentencePiece tokenizer vs the sentencepiece package, a CSV);
+#     `gemm` (not in `all`) bench/gemm/bench.py, f16 then bf16 (llk vs cuBLAS
+#     vs Triton); `plot` bench/plot.py on $OUT (needs matplotlib). Output
+#     also under $OUT, the benchmarks' CSVs too (bench/README.md). The args
+#     go to the program of the mode named (with `all`, to llk-gpu-check and
+#     bench.py; the others use defaults).
+#     `sanitize [REGEX]` (not part of `all`) runs every kernel check whose
+#     name matches REGEX (default: all) at its small shape under
+#     compute-sanitizer's memcheck, racecheck, synccheck and initcheck, each
+#     check and tool in its own process (an error poisons the CUDA context),
+#     LLK_SANITIZE_JOBS (default 12) at a time, each stopped after
+#     LLK_SANITIZE_TIMEOUT seconds (default 150), none started after
+#     LLK_SANITIZE_DEADLINE seconds (default 420); first each check alone
+#     without a sanitizer (tool "none", which also fills the JIT cache).
+#     Writes $OUT/<date>-<gpu>/sanitize.csv (check,tool,status,errors,seconds;
+#     status pass, fail: the sanitizer's errors, check-failed: the check
+#     failed or the program stopped with no sanitizer error, timeout,
+#     skipped: past the deadline), sanitize.txt (this output) and
+#     sanitize-failures.log (the log of every run that did not pass): copy
+#     the folder to bench/results/.
 set -uo pipefail
 cmd=${1:-}
 case "$cmd" in
@@ -31,7 +52,7 @@ prepare)
   static=${LLK_STATIC_BUILD_DIR:-build-static}
   cmake -S . -B "$static" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLLK_STATIC_LLVM=ON \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir >/dev/null
-  programs=(llk-gpu-check llk-runtime-gpu-check llk-softmax-jit llk-decode-block)
+  programs=(llk-gpu-check llk-runtime-gpu-check llk-softmax-jit llk-decode-block llk-gguf)
   ninja -C "$static" "${programs[@]}" llkc
   library=$(readlink -f "$static/lib/libllk.so")
   soname=$(objdump -p "$library" | awk '/SONAME/ {print $2}')
@@ -40,9 +61,9 @@ prepare)
       echo "error: $b is not self-contained" >&2; exit 1
     fi
   done
-  rm -rf "$carry" && mkdir -p "$carry/bin" "$carry/lib" "$carry/ptx"
+  rm -rf "$carry" && mkdir -p "$carry/ptx"
   cp -r examples "$carry/examples"
-  mkdir -p "$carry/bench" && cp -r bench/llama "$carry/bench/llama"
+  mkdir -p "$carry/bench" && cp -r bench/llama bench/gemm bench/common bench/plot.py "$carry/bench/"
   cp scripts/gpu-check.sh "$carry/"
   # PTX + metadata for the benchmark: every kernels.list line, named after it.
   grep -vE '^\s*(#|$)' examples/kernels.list | while read -r name source consts warps; do
@@ -55,33 +76,117 @@ prepare)
       -o "$carry/ptx/$name.ptx"
   done
   LLKC="$static/bin/llkc" scripts/build-gpu-ptx.sh "$carry/ptx" >/dev/null
+  if [[ ${LLK_GEMM_PTX:-1} != 0 ]]; then
+    LLKC="$static/bin/llkc" bench/gemm/build_ptx.sh "$carry/gemm-ptx" >/dev/null
+    tar -C "$carry" -cJf "$carry/gemm-ptx.tar.xz" gemm-ptx && rm -rf "$carry/gemm-ptx"
+  fi
   # The runtime check loads add.ptx (+ .json).
   "$static/bin/llkc" examples/vector_add.mlir -D BLOCK=4096 --num-warps 4 --arch sm_90 \
     -o "$carry/ptx/add.ptx"
-  # The programs find libllk.so at $ORIGIN/../lib (their RUNPATH).
-  for b in "${programs[@]}"; do
-    strip -o "$carry/bin/$b" "$static/bin/$b"
-    xz -T2 -6 -f "$carry/bin/$b"
-  done
-  strip -o "$carry/lib/$soname" "$library"
-  xz -T2 -6 -f "$carry/lib/$soname"
-  du -b "$carry"/bin/*.xz "$carry"/lib/*.xz
+  # One archive, one xz stream: libllk.so (LLVM and MLIR inside) and the
+  # programs, which find it at $ORIGIN/../lib (their RUNPATH).
+  stripped=$(mktemp -d)
+  mkdir -p "$stripped/bin" "$stripped/lib"
+  for b in "${programs[@]}"; do strip -o "$stripped/bin/$b" "$static/bin/$b"; done
+  strip -o "$stripped/lib/$soname" "$library"
+  tar -C "$stripped" -cf - bin lib | xz -T2 -6 >"$carry/programs.tar.xz"
+  rm -rf "$stripped"
+  du -b "$carry/programs.tar.xz"
   du -sh "$carry"
   ;;
 run)
   what=${2:-all}
   shift 2 || shift $#
   here=$(cd "$(dirname "$0")" && pwd)
-  for b in "$here"/bin/*.xz "$here"/lib/*.xz; do
-    [[ -f $b ]] || continue
-    out=${b%.xz}; [[ -x $out ]] || { xz -d -k -f "$b" && chmod +x "$out"; }
-  done
+  if [[ -f $here/programs.tar.xz && ! -x $here/bin/llk-gpu-check ]]; then
+    tar -C "$here" -xJf "$here/programs.tar.xz" || exit 1
+  fi
   export LLK_LIBDEVICE=${LLK_LIBDEVICE:-/usr/local/cuda/nvvm/libdevice/libdevice.10.bc}
   export LLK_CACHE_DIR=${LLK_CACHE_DIR:-$(mktemp -d)/llk-cache}
   [[ -n ${OUT:-} ]] && mkdir -p "$OUT"
   status=0
   log() { if [[ -n ${OUT:-} ]]; then tee "$OUT/$1"; else cat; fi; }
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || true
+  if [[ $what == sanitize ]]; then
+    sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer \
+      /usr/local/cuda/compute-sanitizer/compute-sanitizer 2>/dev/null | head -1)
+    [[ -x $sanitizer ]] || { echo "error: no compute-sanitizer on PATH or in /usr/local/cuda" >&2; exit 1; }
+    # H100, from "NVIDIA H100 80GB HBM3".
+    gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 |
+      grep -oE '\b[A-Z]+[0-9]{2,}[A-Za-z]*\b' | head -1 | tr '[:upper:]' '[:lower:]')
+    results=${OUT:-$here/results}/$(date +%F)-${gpu:-gpu}
+    mkdir -p "$results"
+    work=$(mktemp -d)
+    checks=$("$here/bin/llk-gpu-check" --list | grep -E -- "${1:-.}")
+    [[ -n $checks ]] || { echo "error: no check matches '${1:-.}'" >&2; exit 2; }
+    tools=${LLK_SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}
+    # Export what each job needs; one job is one process.
+    export sanitizer work here
+    export seed=${LLK_SANITIZE_SEED:-$RANDOM$RANDOM}
+    export limit=${LLK_SANITIZE_TIMEOUT:-150}
+    export deadline=$(( $(date +%s) + ${LLK_SANITIZE_DEADLINE:-420} ))
+    # initcheck without the report of allocations never used: the default;
+    # versions where the option takes a value are told "no".
+    export unused_flag=
+    "$sanitizer" --help 2>&1 | grep -qE -- '--track-unused-memory +arg' &&
+      unused_flag="--track-unused-memory no"
+    sanitize_one() { # tool check
+      local tool=$1 check=$2 log="$work/$2.$1.log" errors=0 status rc
+      local start=$(date +%s.%N)
+      if (( $(date +%s) > deadline )); then
+        echo "$check,$tool,skipped,,0" >"$work/$check.$tool.csv"; return
+      fi
+      local run=("$here/bin/llk-gpu-check" --examples "$here/examples" --only "$check"
+                 --small --no-time --seed "$seed")
+      if [[ $tool == none ]]; then
+        timeout -k 10 "$limit" "${run[@]}" >"$log" 2>&1
+      else
+        local extra=(); [[ $tool == initcheck ]] && extra=($unused_flag)
+        timeout -k 10 "$limit" "$sanitizer" --tool "$tool" --error-exitcode 1 \
+          ${extra[@]+"${extra[@]}"} "${run[@]}" >"$log" 2>&1
+      fi
+      rc=$?
+      # "ERROR SUMMARY: 3 errors"; racecheck: "RACECHECK SUMMARY: ... (3 errors, 0 warnings)".
+      errors=$(sed -nE 's/.*ERROR SUMMARY: ([0-9]+) error.*/\1/p; s/.*SUMMARY: .*\(([0-9]+) error.*/\1/p' \
+        "$log" | sort -n | tail -1)
+      if (( rc == 124 || rc == 137 )); then status=timeout
+      elif (( ${errors:-0} > 0 )); then status=fail
+      elif (( rc != 0 )); then status=check-failed
+      else status=pass; fi
+      echo "$check,$tool,$status,${errors:-0},$(awk -v a="$start" -v b="$(date +%s.%N)" \
+        'BEGIN { printf "%.1f", b - a }')" >"$work/$check.$tool.csv"
+    }
+    export -f sanitize_one
+    jobs=${LLK_SANITIZE_JOBS:-12}
+    {
+      echo "== compute-sanitizer: $("$sanitizer" --version | grep -i version | head -1)"
+      echo "== $(wc -w <<<"$checks") checks x (none $tools), small shapes, seed $seed," \
+        "$jobs processes, timeout ${limit}s each"
+      t0=$(date +%s)
+      for c in $checks; do echo none "$c"; done | xargs -P "$jobs" -n 2 bash -c 'sanitize_one "$@"' _
+      for c in $checks; do for t in $tools; do echo "$t" "$c"; done; done |
+        xargs -P "$jobs" -n 2 bash -c 'sanitize_one "$@"' _
+      {
+        echo "# command: gpu-check.sh run sanitize ${1:-}"
+        echo "# gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
+        echo "# date: $(date -Is)"
+        echo "check,tool,status,errors,seconds"
+      } >"$results/sanitize.csv"
+      for c in $checks; do for t in none $tools; do cat "$work/$c.$t.csv"; done; done >>"$results/sanitize.csv"
+      : >"$results/sanitize-failures.log"
+      while IFS=, read -r c t st e sec; do
+        [[ $c == \#* || $st == pass || $st == status ]] && continue
+        echo "$c $t: $st ($e errors, ${sec}s)"
+        { echo "===== $c $t: $st"; head -c 50000 "$work/$c.$t.log" 2>/dev/null; } >>"$results/sanitize-failures.log"
+      done <"$results/sanitize.csv"
+      runs=$(grep -cvE '^(#|check,)' "$results/sanitize.csv")
+      passed=$(grep -c ',pass,' "$results/sanitize.csv")
+      echo "== $passed of $runs runs passed in $(( $(date +%s) - t0 )) s; $results/sanitize.csv"
+      (( passed == runs ))
+    } 2>&1 | tee "$results/sanitize.txt"
+    status=$(( status || PIPESTATUS[0] ))
+    rm -rf "$work"
+  fi
   if [[ $what == checks || $what == all ]]; then
     "$here/bin/llk-gpu-check" --examples "$here/examples" "$@" 2>&1 | log gpu-check.txt
     status=$(( status || PIPESTATUS[0] ))
@@ -115,9 +220,29 @@ run)
     } 2>&1 | log decode-block.txt
     status=$(( status || PIPESTATUS[0] ))
   fi
-  if [[ $what == bench || $what == all ]]; then
-    PYTHONUNBUFFERED=1 python3 "$here/bench/llama/bench.py" --ptx-dir "$here/ptx" "$@" 2>&1 | log llama-bench.txt
+  if [[ $what == tokenizer || $what == all ]]; then
+    args=(); [[ $what == tokenizer ]] && args=("$@")
+    PYTHONUNBUFFERED=1 python3 "$here/bench/llama/tokenizer_vs_sentencepiece.py" \
+      --llk-gguf "$here/bin/llk-gguf" ${args[@]+"${args[@]}"} 2>&1 | log tokenizer-vs-sentencepiece.txt
     status=$(( status || PIPESTATUS[0] ))
+  fi
+  if [[ $what == bench || $what == all ]]; then
+    # Named after the timing, as bench.py names its CSV ($OUT/llama[-graph][-dependent].csv).
+    sfx=; [[ " $* " == *" --graph "* ]] && sfx+=-graph; [[ " $* " == *" --dependent "* ]] && sfx+=-dependent
+    PYTHONUNBUFFERED=1 python3 "$here/bench/llama/bench.py" --ptx-dir "$here/ptx" "$@" 2>&1 | log "llama-bench$sfx.txt"
+    status=$(( status || PIPESTATUS[0] ))
+  fi
+  if [[ $what == gemm ]]; then
+    gemm_ptx=$(mktemp -d)
+    tar -C "$gemm_ptx" -xJf "$here/gemm-ptx.tar.xz" || echo "error: no gemm-ptx.tar.xz (prepare with LLK_GEMM_PTX=1)" >&2
+    for dtype in f16 bf16; do  # CSVs: $OUT/gemm-<dtype>.csv
+      PYTHONUNBUFFERED=1 python3 "$here/bench/gemm/bench.py" "$gemm_ptx/gemm-ptx" --dtype $dtype "$@" 2>&1 \
+        | log "gemm-$dtype.txt"
+      status=$(( status || PIPESTATUS[0] ))
+    done
+  fi
+  if [[ $what == plot ]]; then
+    python3 "$here/bench/plot.py" "${OUT:?plot: set OUT, the folder of the CSVs}" "$@" || status=1
   fi
   if [[ $what == autograd || $what == all ]]; then
     args=(); [[ $what == autograd ]] && args=("$@")
@@ -128,5 +253,5 @@ run)
   exit $status
   ;;
 *)
-  sed -n '2,20p' "$0"; exit 2 ;;
+  sed -n '2,/^set -uo/p' "$0" | sed '$d'; exit 2 ;;
 esac

@@ -43,6 +43,8 @@ tools = [
     ToolSubst("llk-run", unresolved="fatal"),
     ToolSubst("llk-interp-tests", unresolved="fatal"),
     ToolSubst("llk-check-kernels", unresolved="fatal"),
+    ToolSubst("llk-gguf", unresolved="fatal"),
+    ToolSubst("llk-llama-tests", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 

@@ -9,7 +9,9 @@ For every kernel and shape: fresh random inputs, outputs poisoned (NaN, or
 0xFF bytes for quantized outputs), each implementation run once and checked
 against a float64 reference computed by torch on the CPU, then timed (median
 per launch, CUDA events; see Timer). One Markdown table, then summary lines;
-also written to $OUT/llama-bench.md when $OUT is set. See README.md here.
+also written to $OUT/llama-bench[-graph][-dependent].md when $OUT is set, and
+the rows as CSV (bench/common/benchlib.py) to --csv, by default
+$OUT/llama[-graph][-dependent].csv. See README.md here.
 """
 import argparse
 import ctypes
@@ -30,11 +32,13 @@ from pathlib import Path
 from types import SimpleNamespace
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "common"))
 sys.path.insert(0, str(HERE))
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
+import benchlib  # noqa: E402
 import llk_specs  # noqa: E402
 
 GB = 1e9
@@ -346,6 +350,19 @@ class LlkModules:
 
 
 # ============================================================ formats (torch)
+def llk_buffer(t):
+    """A copy of `t` in storage zero-padded to whole 16-byte granules, for
+    llk kernels: a kernel may read the rest of the 16-byte granule holding
+    the last byte it accesses (the metadata's read_overrun_bytes; the buffer
+    contract of docs/runtime.md), as the runtime's own allocations allow.
+    Every q8_0 / q8_1 tensor an llk mat-vec reads is made by this (a clone
+    would drop the padding)."""
+    n = t.numel() * t.element_size()
+    storage = torch.zeros(-(-n // 16) * 16, dtype=torch.uint8, device=t.device)
+    storage[:n].copy_(t.contiguous().view(-1).view(torch.uint8))
+    return storage[:n].view(t.dtype).view(t.shape)
+
+
 def pack_q8_0(d16, qs):
     """d16 [N, nb] f16, qs [N, nb, 32] int8 -> uint8 [N, nb*34]."""
     N, nb = d16.shape
@@ -385,13 +402,12 @@ def unpack_q8_1(y, nb):
     return d, s, qs
 
 
-# Device helpers of the hand-written CUDA probes (mmvq_*_probe.py): f16 bits
-# to f32, dp4a, a generic pointer's shared-memory address.
+# Device helpers of the hand-written CUDA probes (probes/mmvq_*_probe.py):
+# f16 bits to f32, dp4a, 16-byte loads and their realignment.
 PROBE_CUDA_PRELUDE = r'''
 typedef unsigned short half_t;
 __device__ __forceinline__ float h2f(half_t h){float f;asm("cvt.f32.f16 %0, %1;":"=f"(f):"h"(h));return f;}
 __device__ __forceinline__ int dp4a(int a,int b,int c){int d;asm("dp4a.s32.s32 %0, %1, %2, %3;":"=r"(d):"r"(a),"r"(b),"r"(c));return d;}
-__device__ __forceinline__ unsigned sa(const void*p){return (unsigned)__cvta_generic_to_shared(p);}
 // Word q + i of w, for q in 0..3, by selects (no local memory).
 __device__ __forceinline__ unsigned pick(const unsigned* w, unsigned q, int i){
   unsigned a = w[i], b = w[i + 1], c = w[i + 2], d = w[i + 3];
@@ -409,10 +425,6 @@ __device__ __forceinline__ void realign(uint4 v0, uint4 v1, unsigned addr, unsig
 __device__ __forceinline__ uint4 ldg16(const char* p){
   uint4 v; asm volatile("ld.global.L1::evict_first.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p)); return v;
 }
-// byte `byte` of a word of int8 as f32: (0x4B000000 | (q ^ 0x80)) - (2^23 + 128), prmt + fadd.
-__device__ __forceinline__ float i8f(unsigned word, int byte){
-  return __uint_as_float(__byte_perm(word ^ 0x80808080u, 0x4B000000u, 0x7650 | byte)) - 8388736.0f;
-}
 '''
 
 
@@ -424,7 +436,7 @@ def probe_runner(timer, weights, ref, y, rows):
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     ref = ref.cpu()  # rel_err compares on the host
     flat = weights.view(-1)
-    sets = [flat] + [flat.clone() for _ in range(cdiv(4 * l2, flat.numel()) - 1)]
+    sets = [flat] + [llk_buffer(flat) for _ in range(cdiv(4 * l2, flat.numel()) - 1)]
 
     def run(name, launch):
         y.fill_(float("nan"))
@@ -507,8 +519,8 @@ def random_mmvq_operands(N, K, seed):
     d = (torch.rand(N, nb, device="cuda", generator=g) * 0.01).half()
     xq_q = torch.randint(-127, 128, (nb, 32), dtype=torch.int8, device="cuda", generator=g)
     xd = (torch.rand(nb, device="cuda", generator=g) * 0.02).half()
-    w = pack_q8_0(d, qs)
-    xq = pack_q8_1(xd, torch.zeros_like(xd), xq_q)
+    w = llk_buffer(pack_q8_0(d, qs))
+    xq = llk_buffer(pack_q8_1(xd, torch.zeros_like(xd), xq_q))
     ref = ((qs.double() * xq_q.double()[None]).sum(-1) * d.double() * xd.double()[None]).sum(-1)
     return w, xq, ref
 
@@ -751,7 +763,7 @@ def build_cases(a, S, L, tk):
         nb = K // 32
         d = (torch.rand(N, nb, generator=g, device="cuda") * 0.02 + 0.001).half()
         qs = torch.randint(-127, 128, (N, nb, 32), generator=g, device="cuda", dtype=torch.int8)
-        return pack_q8_0(d, qs)
+        return llk_buffer(pack_q8_0(d, qs))
 
     def linear_case(N, K):
         sh = dict(N=N, K=K)
@@ -776,7 +788,7 @@ def build_cases(a, S, L, tk):
         def make(g):
             x = torch.randn(1, K, generator=g, device="cuda", dtype=torch.float32).cpu().double()
             d, s, q = quantize_q8_1_ref(x, Kp)
-            yq = pack_q8_1(d.half(), s.half(), q.to(torch.int8)).reshape(nbp * 36).cuda()
+            yq = llk_buffer(pack_q8_1(d.half(), s.half(), q.to(torch.int8)).reshape(nbp * 36).cuda())
             return dict(w=make_q8_0(g, N, K), yq=yq)
 
         def ref(i):
@@ -866,11 +878,11 @@ def build_cases(a, S, L, tk):
     return cases
 
 
-def build_llk_runs(case, sets, M, L, floor_us, rows, dependent=False):
+def build_llk_runs(case, sets, M, L, floor_us, table, dependent=False):
     """The llk implementation(s) of a case from its launch spec: a list of
     (label, [callable per input set], note), and a reason when there is none.
     Rows for variants that cannot run (PTX missing, bad arguments) are added
-    to `rows` directly. With `dependent`, kernels that hold
+    to `table` directly. With `dependent`, kernels that hold
     tile.grid_dependency_wait are launched as dependent launches."""
     fn = llk_specs.SPECS.get(case.kernel)
     if fn is None:
@@ -911,8 +923,7 @@ def build_llk_runs(case, sets, M, L, floor_us, rows, dependent=False):
                 traceback.print_exc()
             msg = str(e).splitlines()[0] if str(e) else type(e).__name__
             reasons.append(f"{label}: {msg}")
-            rows.append(f"| {case.kernel} | {case.label} | {label} | – | {floor_us:.2f} | – | – | – | – "
-                        f"| {'skip' if isinstance(e, LlkMissing) else 'ERROR'} | {msg} |")
+            table.add(case, label, floor_us, check="skip" if isinstance(e, LlkMissing) else "ERROR", notes=msg)
             continue
 
         def runner(steps):
@@ -925,6 +936,36 @@ def build_llk_runs(case, sets, M, L, floor_us, rows, dependent=False):
 
 
 # ================================================================ running
+class Table:
+    """The rows of a run, twice: Markdown lines (the printed table) and the
+    CSV (benchlib.ResultsCsv). An impl label `llk:<variant>` is impl llk,
+    that variant, in the CSV."""
+
+    def __init__(self, csv, timing):
+        self.lines = []
+        self.csv = csv
+        self.timing = timing
+
+    def add(self, case, label, floor_us, tm=None, err=None, ok=None, check=None, notes=""):
+        """A timed row (tm from Timer.time, err, ok), or one that did not run
+        (check: skip or ERROR, notes: why)."""
+        impl, _, variant = label.partition(":")
+        row = dict(kernel=case.kernel, shape=case.label, impl=impl, variant=variant, timing=self.timing,
+                   ceiling="copy", ceiling_us=floor_us, tol=case.tol, notes=notes)
+        if tm is None:
+            self.lines.append(f"| {case.kernel} | {case.label} | {label} | – | {floor_us:.2f} | – | – | – | – "
+                              f"| {check} | {notes} |")
+            self.csv.add(check=check, **row)
+            return
+        gbs = case.bytes / (tm.median * 1e-6) / GB
+        pct = 100.0 * floor_us / tm.median
+        check = "PASS" if ok else "FAIL"
+        self.lines.append(f"| {case.kernel} | {case.label} | {label} | {tm.median:.2f} | {floor_us:.2f} "
+                          f"| {gbs:.1f} | {pct:.1f}% | {err:.1e} | {case.tol:.2g} | {check} | {notes} |")
+        self.csv.add(median_us=tm.median, lo_us=tm.lo, hi_us=tm.hi, pct_of_ceiling=pct, throughput=gbs,
+                     unit="GB/s", rel_err=err, check=check, **row)
+
+
 def poison(t):
     if t.dtype == torch.uint8:
         t.fill_(0xFF)
@@ -948,6 +989,8 @@ def main():
                     "(programmatic dependent launch: each may start during the launch before it, as in "
                     "llk-decode-block's graph of dependent launches), with or without --graph; other "
                     "implementations launch as usual")
+    ap.add_argument("--csv", default=None,
+                    help="write the rows as CSV there (default: $OUT/llama[-graph][-dependent].csv when $OUT is set)")
     a = ap.parse_args()
 
     import cupy
@@ -971,15 +1014,31 @@ def main():
 
     copy_bw = copy_bandwidth(timer)
 
+    suffix = ("-graph" if a.graph else "") + ("-dependent" if a.dependent else "")
+    timing = ("graph" if a.graph else "stream") + ("-dependent" if a.dependent else "")
+    csv_path = Path(a.csv) if a.csv else benchlib.default_csv_path("llama" + suffix)
+    date = datetime.datetime.now().isoformat(timespec="seconds")
+    gpu = f"{props.name} ({arch}, {props.multi_processor_count} SMs, L2 {l2 / 2**20:.0f} MiB)"
+    run_csv = benchlib.ResultsCsv(
+        "llama", benchlib.command_line(), gpu, date,
+        ceiling=f"copy {copy_bw / GB:.1f} GB/s (torch device-to-device copy of 256 MiB, read + write, median); "
+        "ceiling_us = bytes counted / that bandwidth",
+        anchor="seed-cuda", timing=timing + (" (llk kernels with tile.grid_dependency_wait as dependent launches)"
+                                             if a.dependent else ""),
+        software=f"torch {torch.__version__}, triton {triton.__version__}, cupy {cupy.__version__}; "
+        f"seed CUDA: {S.how if S else 'not run'}",
+        random_seed=seed, llk_ptx=a.ptx_dir or "(none: llk rows skipped)")
+    table = Table(run_csv, timing)
+
     header = [
         f"# llama kernels: llk vs Triton vs seed-style CUDA",
         "",
-        f"- date: {datetime.datetime.now().isoformat(timespec='seconds')}",
-        f"- device: {props.name} ({arch}, {props.multi_processor_count} SMs, L2 {l2 / 2**20:.0f} MiB)",
+        f"- date: {date}",
+        f"- device: {gpu}",
         f"- torch {torch.__version__}, triton {triton.__version__}, cupy {cupy.__version__}",
         f"- seed CUDA kernels: {S.how if S else 'not run'}",
         f"- llk PTX: {a.ptx_dir or '(none: llk rows skipped)'}",
-        f"- command: python3 bench/llama/bench.py {' '.join(sys.argv[1:])}",
+        f"- command: {run_csv.meta['command']}",
         f"- random seed: {seed}",
         f"- timing: {'one CUDA-graph replay of k launches a batch' if a.graph else 'k stream launches a batch'}"
         + ("; llk kernels with tile.grid_dependency_wait as dependent launches (each may start during "
@@ -989,7 +1048,7 @@ def main():
         "| kernel | shape | impl | median µs | floor µs | GB/s | % of copy | rel err | tol | check | notes |",
         "|---|---|---|---:|---:|---:|---:|---:|---:|---|---|",
     ]
-    rows, summary = [], []
+    summary = []
     failures = 0
 
     cases = build_cases(a, S, L, tk)
@@ -1018,7 +1077,7 @@ def main():
             set_note = f"{nsets} input sets rotated (> 4×L2)"
         else:
             nsets, set_note = 1, ""
-        sets = [t0] + [dict(t0, **{k: inputs[k].clone() for k in case.inputs}) for _ in range(nsets - 1)]
+        sets = [t0] + [dict(t0, **{k: llk_buffer(inputs[k]) for k in case.inputs}) for _ in range(nsets - 1)]
 
         # implementations: (label, [callable per set], note)
         runs = []
@@ -1028,11 +1087,10 @@ def main():
             runs.append(("seed-cuda", [(lambda t=t: case.seed(t)) for t in sets], case.seed_note))
         llk_note = None      # why no llk row ran (summary)
         if "llk" in impls:
-            llk_runs, llk_note = build_llk_runs(case, sets, M, L, floor_us, rows, dependent=a.dependent)
+            llk_runs, llk_note = build_llk_runs(case, sets, M, L, floor_us, table, dependent=a.dependent)
             runs = llk_runs + runs
             if llk_note and not llk_note.startswith("llk"):  # no per-variant row was written
-                rows.append(f"| {case.kernel} | {case.label} | llk | – | {floor_us:.2f} | – | – | – | – "
-                            f"| skip | {llk_note} |")
+                table.add(case, "llk", floor_us, check="skip", notes=llk_note)
 
         results = {}
         for label, fns, note in runs:
@@ -1045,12 +1103,9 @@ def main():
                 err, cnote = case.check({k: v.cpu() for k, v in outs.items()}, ref)
                 ok = err == err and err <= case.tol  # NaN fails
                 tm = timer.time(fns)
-                gbs = case.bytes / (tm.median * 1e-6) / GB
                 pct = 100.0 * floor_us / tm.median
                 notes = "; ".join(x for x in (note, cnote, set_note) if x)
-                rows.append(f"| {case.kernel} | {case.label} | {label} | {tm.median:.2f} | {floor_us:.2f} "
-                            f"| {gbs:.1f} | {pct:.1f}% | {err:.1e} | {case.tol:.2g} | {'PASS' if ok else 'FAIL'} "
-                            f"| {notes} |")
+                table.add(case, label, floor_us, tm=tm, err=err, ok=ok, notes=notes)
                 log(f"  {label:10s} {tm.median:9.2f} us  {pct:6.1f}% of copy  err {err:.1e} "
                     f"{'PASS' if ok else 'FAIL'}  (batches {tm.lo:.2f}..{tm.hi:.2f}, k={tm.k})")
                 if not ok:
@@ -1059,8 +1114,7 @@ def main():
             except Exception as e:
                 failures += 1
                 msg = str(e).splitlines()[0] if str(e) else type(e).__name__
-                rows.append(f"| {case.kernel} | {case.label} | {label} | – | {floor_us:.2f} | – | – | – | – "
-                            f"| ERROR | {msg} |")
+                table.add(case, label, floor_us, check="ERROR", notes=msg)
                 log(f"  {label}: ERROR {msg}")
                 traceback.print_exc()
                 try:
@@ -1091,12 +1145,15 @@ def main():
         del sets, t0, inputs, outs, runs
         torch.cuda.empty_cache()
 
-    text = "\n".join(header + rows + ["", "Speed ratios are times: llk/triton = Triton time ÷ llk time "
+    text = "\n".join(header + table.lines + ["", "Speed ratios are times: llk/triton = Triton time ÷ llk time "
                                       "(above 1: llk is faster); % of copy = floor ÷ time.", ""] + summary) + "\n"
     print(text)
     if os.environ.get("OUT"):
         Path(os.environ["OUT"]).mkdir(parents=True, exist_ok=True)
-        (Path(os.environ["OUT"]) / "llama-bench.md").write_text(text)
+        (Path(os.environ["OUT"]) / f"llama-bench{suffix}.md").write_text(text)
+    if csv_path:
+        run_csv.fill_ratios()
+        log(f"CSV: {run_csv.write(csv_path)}")
     return 1 if failures else 0
 
 

@@ -30,7 +30,7 @@ for M, N, K in ((512, 4096, 4096), (333, 1000, 4128)):
     nb = K // 32
     d = (torch.rand(N, nb, generator=g, device="cuda") * 0.02 + 0.001).half()
     qs = torch.randint(-127, 128, (N, nb, 32), generator=g, device="cuda", dtype=torch.int8)
-    w = B.pack_q8_0(d, qs)
+    w = B.llk_buffer(B.pack_q8_0(d, qs))
     a = torch.randn(M, K, generator=g, device="cuda").half()
     c = torch.full((M, N), float("nan"), device="cuda")
     wd = (d.float()[..., None] * qs.float()).half().double().reshape(N, K).cpu()

@@ -46,6 +46,17 @@ q_b = struct.unpack("<32b", raw[34 * 3 + 2: 34 * 4])
 check("q8_0 block 3 = {f16 d; int8 qs[32]}", d_b == d[0, 3].item() and list(q_b) == qs[0, 3].tolist())
 d2, qs2 = B.unpack_q8_0(w, nb)
 check("q8_0 unpack", torch.equal(d2.view(N, nb), d) and torch.equal(qs2.view(N, nb, 32), qs))
+# The buffer contract: llk kernels may read to the end of the last 16-byte
+# granule; llk_buffer copies into zero-padded storage of whole granules.
+w3 = B.pack_q8_0(d[:3, :1], qs[:3, :1])  # 3 blocks: 102 bytes
+p3 = B.llk_buffer(w3)
+store = torch.empty(0, dtype=torch.uint8).set_(p3.untyped_storage())
+check("llk_buffer pads to 16-byte granules",
+      torch.equal(p3, w3) and p3.shape == w3.shape and store.numel() == 112
+      and store[102:].tolist() == [0] * 10, f"{store.numel()} bytes")
+h = B.llk_buffer(torch.arange(9, dtype=torch.float16))
+check("llk_buffer keeps dtype and values", h.dtype == torch.float16 and h.tolist() == list(range(9))
+      and h.untyped_storage().nbytes() == 32)
 
 # ---- q8_1 reference quantizer and bytes
 R, Kx = 3, 1000

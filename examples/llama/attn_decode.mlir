@@ -35,7 +35,7 @@
 //   (largest n_chunks the combine takes, 32)
 //
 // Measured (H100, bench/llama/bench.py, 32 heads x 128, a 4096-token f16
-// cache, 2026-11-24, bench/llama-bench-attention-prefetch-2026-11-24-h100.md):
+// cache, 2026-11-24, bench/results/2026-11-24-h100/llama-attention*.csv):
 // 27.67 us = 81.3% of the bandwidth floor as stream launches and 88.2-88.6%
 // in a CUDA graph (75.9% and 81.0-81.1% without the first step's L2
 // prefetch before the wait); 1.14x Triton, 6.96x the seed's four kernels.

@@ -35,7 +35,7 @@
 // accumulator; the blocks are summed once at the end.
 //
 // Measured (H100, bench/llama/bench.py, weights rotated out of L2, 2026-11-24,
-// bench/llama-bench-matvec-{stream,graph,dependent}-2026-11-24-h100.md), at
+// bench/results/2026-11-24-h100/llama-matvec*.csv), at
 // 4096x4096 / 11008x4096 / 4096x11008, % of the bandwidth floor: 61.7 /
 // 78.9 / 78.4% as stream launches, 70.7 / 82.0 / 81.1% replayed as a CUDA
 // graph, 75.1 / 86.0 / 82.4% as a graph of dependent launches (as in
@@ -43,7 +43,7 @@
 // prefetch of the first iteration before the wait gave 1-4% in a graph and
 // 3-5% in dependent launches (against waiting at entry); prefetching more
 // (two iterations, or the next iteration in the loop) was slower.
-// ROWS/BLOCKS/warps tuned over ~25 variants (bench/RESULTS.md); the
+// ROWS/BLOCKS/warps tuned over ~25 variants (docs/perf-history.md); the
 // contractable product (FFMA instead of FMUL + FADD) gave +2-3%.
 func.func @linear_q8_0(%y: !tile.ptr<f32> {tile.divisibility = 16},
                        %w: !tile.ptr<i8> {tile.divisibility = 16},

@@ -27,13 +27,13 @@
 // once at the end.
 //
 // Measured (H100, bench/llama/bench.py, weights rotated out of L2, 2026-11-24,
-// bench/llama-bench-matvec-{stream,graph,dependent}-2026-11-24-h100.md), at
+// bench/results/2026-11-24-h100/llama-matvec*.csv), at
 // 4096x4096 / 11008x4096 / 4096x11008: 70.5 / 88.6 / 87.1% of the bandwidth
 // floor as stream launches, 78.9 / 92.5 / 90.2% replayed as a CUDA graph
 // and 81.1 / 94.9 / 89.2% as a graph of dependent launches; against the
 // seed's dp4a mmvq (one warp a row) 1.44 / 1.54 / 1.45x, 1.48 / 1.54 /
 // 1.44x and 1.53 / 1.59 / 1.43x; 2.8-3.2x Triton. The L2 prefetch of the
-// first iteration before the wait gave 3-7% in a graph (bench/RESULTS.md).
+// first iteration before the wait gave 3-7% in a graph (docs/perf-history.md).
 func.func @mul_mat_vec_q(%y: !tile.ptr<f32> {tile.divisibility = 16},
                        %w: !tile.ptr<i8> {tile.divisibility = 16},
                        %xq: !tile.ptr<i8> {tile.divisibility = 16},

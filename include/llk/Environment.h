@@ -27,7 +27,9 @@ enum class Knob {
   Ptxas,         // LLK_PTXAS: the ptxas that makes cubins
   AlwaysCompile, // LLK_ALWAYS_COMPILE: the JIT compiles, never reads its cache
   DumpIR,        // LLK_DUMP_IR: a directory for every JIT compile's stages
+  InterpMaxSteps, // LLK_INTERP_MAX_STEPS: the interpreter's watchdog, in ops
   TestSeed,      // LLK_TEST_SEED: the unit tests' random seed
+  FuzzIterations, // LLK_FUZZ_ITERATIONS: the GGUF fuzz test's length
 };
 
 /// The variable's name: "LLK_BACKEND", ...

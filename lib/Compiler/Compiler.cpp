@@ -2,10 +2,12 @@
 
 #include "llk/Compiler/Compiler.h"
 #include "llk/Conversion/Passes.h"
+#include "llk/Dialect/Tile/IR/KernelOps.h"
 #include "llk/Dialect/Tile/Transforms/Passes.h"
 #include "llk/Environment.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
@@ -133,6 +135,8 @@ void llk::buildLoweringPipeline(OpPassManager &pm,
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
+  // The math ops libdevice does not provide (trunc, absi, ctlz, ...).
+  kernels.addPass(createConvertMathToLLVMPass());
   // NVVM ops that print their PTX (wgmma) become inline assembly.
   kernels.addPass(createConvertNVVMToLLVMPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());
@@ -148,6 +152,9 @@ LogicalResult llk::compileModule(
   MLIRContext *ctx = module.getContext();
   if (module.getBody()->empty())
     return module.emitError("the source holds no kernel");
+  // Only what the interpreter runs the same way gets compiled.
+  if (failed(tile::checkKernelOps(module)))
+    return failure();
 
   // Options that override a kernel attribute on every kernel, checked first.
   auto overrideAttr = [&](std::optional<unsigned> value,

@@ -73,11 +73,14 @@ LogicalResult llk::collectSignatures(ModuleOp tileModule,
 LogicalResult llk::completeFromLowered(ModuleOp lowered,
                                        ModuleMetadata &metadata) {
   llvm::StringMap<int64_t> threads, shared, dynamicShared;
-  llvm::StringMap<ArrayAttr> tmaBoxes;
+  llvm::StringMap<ArrayAttr> tmaBoxes, readOverruns;
   lowered.walk([&](Operation *op) {
-    if (isa<LLVM::LLVMFuncOp, gpu::GPUFuncOp>(op))
+    if (isa<LLVM::LLVMFuncOp, gpu::GPUFuncOp>(op)) {
       if (auto boxes = op->getAttrOfType<ArrayAttr>(kTmaBoxesAttr))
         tmaBoxes[cast<SymbolOpInterface>(op).getName()] = boxes;
+      if (auto overruns = op->getAttrOfType<ArrayAttr>(kReadOverrunAttr))
+        readOverruns[cast<SymbolOpInterface>(op).getName()] = overruns;
+    }
     if (auto func = dyn_cast<LLVM::LLVMFuncOp>(op)) {
       // The NVVM lowering turns the gpu.func's known block size into
       // `nvvm.maxntid` (or `nvvm.reqntid`).
@@ -121,6 +124,12 @@ LogicalResult llk::completeFromLowered(ModuleOp lowered,
         auto box = cast<DenseI64ArrayAttr>(entry);
         kernel.params[box[0]].tmaBox = {box[1], box[2]};
       }
+    // [argument, bytes] per pointer argument read past its elements.
+    if (ArrayAttr overruns = readOverruns.lookup(kernel.name))
+      for (Attribute entry : overruns) {
+        auto overrun = cast<DenseI64ArrayAttr>(entry);
+        kernel.params[overrun[0]].readOverrunBytes = overrun[1];
+      }
     for (const KernelParam &param : kernel.params)
       if (param.kind == KernelParam::Kind::TensorDesc && param.tmaBox.empty())
         return lowered.emitError("kernel '")
@@ -146,13 +155,17 @@ llvm::json::Value llk::toJSON(const ModuleMetadata &metadata) {
       switch (param.kind) {
       case KernelParam::Kind::Pointer:
         entry["kind"] = "pointer";
+        if (param.readOverrunBytes)
+          entry["read_overrun_bytes"] = param.readOverrunBytes;
         break;
       case KernelParam::Kind::Scalar:
         entry["kind"] = "scalar";
         break;
       case KernelParam::Kind::TensorDesc:
         entry["kind"] = "tensordesc";
-        entry["tma_box"] = llvm::json::Array{param.tmaBox[0], param.tmaBox[1]};
+        // Known once lowered (completeFromLowered); readers require it.
+        if (param.tmaBox.size() == 2)
+          entry["tma_box"] = llvm::json::Array{param.tmaBox[0], param.tmaBox[1]};
         entry["tma_swizzle"] = 128;
         break;
       }
@@ -181,9 +194,15 @@ static bool fromJSON(const llvm::json::Value &value, KernelParam &param,
   std::string kind;
   if (!mapper || !mapper.map("kind", kind) || !mapper.map("type", param.type))
     return false;
-  if (kind == "pointer")
+  if (kind == "pointer") {
     param.kind = KernelParam::Kind::Pointer;
-  else if (kind == "scalar")
+    if (!mapper.mapOptional("read_overrun_bytes", param.readOverrunBytes))
+      return false;
+    if (param.readOverrunBytes < 0 || param.readOverrunBytes > 15) {
+      path.field("read_overrun_bytes").report("expected 0 to 15");
+      return false;
+    }
+  } else if (kind == "scalar")
     param.kind = KernelParam::Kind::Scalar;
   else if (kind == "tensordesc") {
     param.kind = KernelParam::Kind::TensorDesc;

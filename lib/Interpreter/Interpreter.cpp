@@ -15,8 +15,12 @@
 #include "llk/Interpreter/Interpreter.h"
 #include "llk/Compiler/KernelSource.h"
 #include "llk/Dialect/Tile/IR/TileDialect.h"
+#include "llk/Environment.h"
+
+#include "llk/Dialect/Tile/IR/KernelOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Diagnostics.h"
@@ -32,6 +36,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 using namespace mlir;
@@ -229,7 +234,7 @@ Elem elemFromBits(const ElemInfo &info, uint64_t bits) {
   return e;
 }
 
-/// Value of masked-off loads without `other` (and of masked-off atomics):
+/// Value of masked-off loads without `other`:
 /// NaN for floats, 0xDEADBEEF... truncated to the width for integers.
 Elem poisonElem(const ElemInfo &info) {
   Elem e;
@@ -238,6 +243,19 @@ Elem poisonElem(const ElemInfo &info) {
   else
     e.i = wrapInt(0xDEADBEEFDEADBEEFull, info.bits);
   return e;
+}
+
+/// max.f32 / min.f32 as PTX defines them: a NaN operand is ignored, and
+/// -0 < +0 (C's fmax and fmin may return either zero).
+template <typename T> T maxNum(T x, T y) {
+  if (x == y)
+    return std::signbit(x) ? y : x;
+  return std::fmax(x, y);
+}
+template <typename T> T minNum(T x, T y) {
+  if (x == y)
+    return std::signbit(x) ? x : y;
+  return std::fmin(x, y);
 }
 
 /// Float to a `bits`-bit signed integer as PTX cvt.*i does: NaN to 0, values
@@ -416,14 +434,16 @@ struct Memory {
 /// One program's execution state.
 class Executor {
 public:
-  Executor(Memory &memory, Grid grid, uint32_t x, uint32_t y,
-           uint32_t z)
-      : memory(memory), grid(grid), pid{x, y, z} {}
+  /// `maxSteps` (0: none) bounds the ops the program may execute.
+  Executor(Memory &memory, Grid grid, uint32_t x, uint32_t y, uint32_t z,
+           llvm::StringRef kernelName, uint64_t maxSteps)
+      : memory(memory), grid(grid), pid{x, y, z}, kernelName(kernelName),
+        maxSteps(maxSteps) {}
 
   /// Runs the kernel body with `args` bound to its arguments.
   bool runKernel(func::FuncOp kernel, std::vector<Tile> args) {
     llvm::SmallVector<Tile, 4> results;
-    return runBlock(kernel.getBody().front(), std::move(args), results);
+    return runRegion(kernel.getBody(), std::move(args), results);
   }
 
   std::string error;
@@ -432,6 +452,9 @@ private:
   Memory &memory;
   Grid grid;
   uint32_t pid[3];
+  llvm::StringRef kernelName;
+  uint64_t maxSteps;
+  uint64_t steps = 0;
   llvm::DenseMap<Value, Tile> env;
 
   std::string program() const {
@@ -467,26 +490,74 @@ private:
   void set(Value value, Tile tile) { env[value] = std::move(tile); }
 
   //===--------------------------------------------------------------------===//
-  // Blocks and control flow
+  // Regions and control flow
   //===--------------------------------------------------------------------===//
 
-  /// Binds `args` to the block's arguments, runs its ops, and returns the
-  /// operands of its terminator in `results`.
-  bool runBlock(Block &block, std::vector<Tile> args,
-                llvm::SmallVectorImpl<Tile> &results) {
-    for (auto [arg, value] : llvm::zip(block.getArguments(), args))
-      set(arg, std::move(value));
-    for (Operation &op : block) {
-      if (op.hasTrait<OpTrait::IsTerminator>()) {
+  /// The watchdog: counts `op` against the program's limit.
+  bool step(Operation &op) {
+    if (maxSteps == 0 || ++steps <= maxSteps)
+      return true;
+    return fail(&op, program() + " of kernel '" +
+                         kernelName + "' is still running after " +
+                         llvm::Twine(maxSteps) +
+                         " ops, the interpreter's limit: does a loop never "
+                         "end? (the limit is Options::maxSteps, or "
+                         "LLK_INTERP_MAX_STEPS; 0 lifts it)");
+  }
+
+  /// Runs `region` from its entry block with `args` bound to the block's
+  /// arguments, following cf.br, cf.cond_br and cf.switch between its
+  /// blocks, and returns in `results` the operands of the terminator that
+  /// leaves it (func.return, scf.yield, scf.condition, tile.yield).
+  bool runRegion(Region &region, std::vector<Tile> args,
+                 llvm::SmallVectorImpl<Tile> &results) {
+    Block *block = &region.front();
+    while (true) {
+      for (auto [arg, value] : llvm::zip(block->getArguments(), args))
+        set(arg, std::move(value));
+      for (Operation &op : block->without_terminator())
+        if (!step(op) || !execute(op))
+          return false;
+      Operation *terminator = block->getTerminator();
+      if (!step(*terminator))
+        return false;
+      // The successor and the operands it receives.
+      Block *next = nullptr;
+      OperandRange operands = terminator->getOperands();
+      if (auto br = dyn_cast<cf::BranchOp>(terminator)) {
+        next = br.getDest();
+        operands = br.getDestOperands();
+      } else if (auto condBr = dyn_cast<cf::CondBranchOp>(terminator)) {
+        bool taken = get(condBr.getCondition()).data[0].i != 0;
+        next = taken ? condBr.getTrueDest() : condBr.getFalseDest();
+        operands = taken ? condBr.getTrueDestOperands()
+                         : condBr.getFalseDestOperands();
+      } else if (auto switchOp = dyn_cast<cf::SwitchOp>(terminator)) {
+        unsigned bits = infoOf(switchOp.getFlag().getType()).bits;
+        int64_t flag = get(switchOp.getFlag()).data[0].i;
+        next = switchOp.getDefaultDestination();
+        operands = switchOp.getDefaultOperands();
+        if (auto values = switchOp.getCaseValues())
+          for (auto [i, value] : llvm::enumerate(values->getValues<APInt>()))
+            if (wrapInt(value.getZExtValue(), bits) == flag) {
+              next = switchOp.getCaseDestinations()[i];
+              operands = switchOp.getCaseOperands(i);
+              break;
+            }
+      }
+      if (!next) {
         results.clear();
-        for (Value operand : op.getOperands())
+        for (Value operand : operands)
           results.push_back(get(operand));
         return true;
       }
-      if (!execute(op))
-        return false;
+      // Read every operand before binding any: a block may branch to
+      // itself with its arguments permuted.
+      args.clear();
+      for (Value operand : operands)
+        args.push_back(get(operand));
+      block = next;
     }
-    return true;
   }
 
   static Tile scalarInt(int64_t value) {
@@ -517,14 +588,18 @@ private:
       args.push_back(scalarInt(iv));
       for (Tile &t : carried)
         args.push_back(std::move(t));
-      if (!runBlock(*op.getBody(), std::move(args), results))
+      if (!runRegion(op.getRegion(), std::move(args), results))
         return false;
       carried.assign(std::make_move_iterator(results.begin()),
                      std::make_move_iterator(results.end()));
       int64_t next = wrapInt(static_cast<uint64_t>(iv) + zextInt(step, bits), bits);
-      // Stop where the induction variable would wrap around.
+      // The compiled loop's increment wraps, and the wrapped value is below
+      // the bound again: it would go on where the loop's definition stops.
       if (isUnsigned ? zextInt(next, bits) <= zextInt(iv, bits) : next <= iv)
-        break;
+        return fail(op, "the induction variable of scf.for overflows (" +
+                            llvm::Twine(iv) + " + " + llvm::Twine(step) +
+                            " wraps around) in " + program() +
+                            "; the compiled loop would not stop there");
       iv = next;
     }
     for (auto [result, value] : llvm::zip(op.getResults(), carried))
@@ -538,7 +613,23 @@ private:
     if (region.empty())
       return true;
     llvm::SmallVector<Tile, 4> results;
-    if (!runBlock(region.front(), {}, results))
+    if (!runRegion(region, {}, results))
+      return false;
+    for (auto [result, value] : llvm::zip(op.getResults(), results))
+      set(result, std::move(value));
+    return true;
+  }
+
+  bool executeIndexSwitch(scf::IndexSwitchOp op) {
+    int64_t value = get(op.getArg()).data[0].i;
+    Region *region = &op.getDefaultRegion();
+    for (auto [i, caseValue] : llvm::enumerate(op.getCases()))
+      if (caseValue == value) {
+        region = &op.getCaseRegions()[i];
+        break;
+      }
+    llvm::SmallVector<Tile, 4> results;
+    if (!runRegion(*region, {}, results))
       return false;
     for (auto [result, value] : llvm::zip(op.getResults(), results))
       set(result, std::move(value));
@@ -551,7 +642,7 @@ private:
       carried.push_back(get(init));
     llvm::SmallVector<Tile, 4> results;
     while (true) {
-      if (!runBlock(op.getBefore().front(), std::move(carried), results))
+      if (!runRegion(op.getBefore(), std::move(carried), results))
         return false;
       // scf.condition(%cond) %args...
       bool cond = results[0].data[0].i != 0;
@@ -559,7 +650,7 @@ private:
                      std::make_move_iterator(results.end()));
       if (!cond)
         break;
-      if (!runBlock(op.getAfter().front(), std::move(carried), results))
+      if (!runRegion(op.getAfter(), std::move(carried), results))
         return false;
       carried.assign(std::make_move_iterator(results.begin()),
                      std::make_move_iterator(results.end()));
@@ -640,7 +731,61 @@ private:
     return true;
   }
 
-  enum class DivKind { DivS, DivU, RemS, RemU, CeilDivS, FloorDivS };
+  /// " at element i of the tile (index [..])", or nothing for a scalar;
+  /// for messages (built only on failure).
+  static std::string atElement(ArrayRef<int64_t> shape, size_t i) {
+    return shape.empty() ? std::string()
+                         : " at element " + std::to_string(i) +
+                               " of the tile (index " + formatIndex(shape, i) + ")";
+  }
+
+  /// An integer op whose result MLIR defines as poison for some operands
+  /// (shifts by the width or more; nsw, nuw and exact promises broken): the
+  /// compiled kernel's LLVM may assume that never happens, so here it stops
+  /// the run. `f(x, y, bits)` gives the result (x and y sign-extended) or,
+  /// for poison, nothing and `why`.
+  template <typename F> bool intBinaryOrPoison(Operation *op, F f) {
+    const Tile &a = get(op->getOperand(0)), &b = get(op->getOperand(1));
+    unsigned bits = infoOf(elementTypeOf(op->getResult(0).getType())).bits;
+    Tile out = makeTile(op->getResult(0).getType());
+    std::string why;
+    for (size_t i = 0; i < out.size(); ++i) {
+      std::optional<uint64_t> r = f(a.data[i].i, b.data[i].i, bits, why);
+      if (!r)
+        return fail(op, "'" + op->getName().getStringRef() + "' gives poison " +
+                            why + " in " + program() + atElement(out.shape, i));
+      out.data[i].i = wrapInt(*r, bits);
+    }
+    set(op->getResult(0), std::move(out));
+    return true;
+  }
+
+  /// addi, subi, muli (kind 0, 1, 2): wrapping, unless nsw / nuw promise
+  /// no signed / unsigned overflow.
+  bool addSubMul(Operation *op, int kind) {
+    auto flags = llvm::cast<arith::ArithIntegerOverflowFlagsInterface>(op);
+    bool nsw = flags.hasNoSignedWrap(), nuw = flags.hasNoUnsignedWrap();
+    return intBinaryOrPoison(op, [&](int64_t x, int64_t y, unsigned bits,
+                                     std::string &why) -> std::optional<uint64_t> {
+      auto exact = [&](__int128 a, __int128 b) -> __int128 {
+        return kind == 0 ? a + b : kind == 1 ? a - b : a * b;
+      };
+      __int128 s = exact(x, y);
+      __int128 u = exact(static_cast<__int128>(zextInt(x, bits)),
+                         static_cast<__int128>(zextInt(y, bits)));
+      if (nsw && s != wrapInt(static_cast<uint64_t>(s), bits)) {
+        why = "(nsw, but the result overflows as a signed number)";
+        return std::nullopt;
+      }
+      if (nuw && (u < 0 || (bits < 64 ? u >> bits : u >> 64) != 0)) {
+        why = "(nuw, but the result overflows as an unsigned number)";
+        return std::nullopt;
+      }
+      return static_cast<uint64_t>(s);
+    });
+  }
+
+  enum class DivKind { DivS, DivU, RemS, RemU, CeilDivS, CeilDivU, FloorDivS };
 
   /// Integer division; division by zero and signed overflow (MIN / -1) are
   /// errors rather than undefined results.
@@ -650,21 +795,23 @@ private:
     Tile out = makeTile(op->getResult(0).getType());
     int64_t min = bits >= 64 ? std::numeric_limits<int64_t>::min()
                              : -(int64_t(1) << (bits - 1));
-    bool isSigned = kind != DivKind::DivU && kind != DivKind::RemU;
+    bool isSigned = kind != DivKind::DivU && kind != DivKind::RemU &&
+                    kind != DivKind::CeilDivU;
+    bool exact = op->hasAttr("isExact"); // divsi, divui
     for (size_t i = 0; i < out.size(); ++i) {
       int64_t x = a.data[i].i, y = b.data[i].i;
-      // Built only on failure: this runs once per element.
-      auto where = [&] {
-        return out.shape.empty() ? std::string()
-                                 : " at element " + std::to_string(i) +
-                                       " of the tile (index " +
-                                       formatIndex(out.shape, i) + ")";
-      };
+      auto where = [&] { return atElement(out.shape, i); };
       if (y == 0)
         return fail(op, "integer division by zero in " + program() + where());
       if (isSigned && x == min && y == -1)
         return fail(op, "signed division overflow (" + std::to_string(x) +
                             " / -1) in " + program() + where());
+      bool remainder = isSigned ? x % y != 0 : zextInt(x, bits) % zextInt(y, bits) != 0;
+      if (exact && remainder)
+        return fail(op, "'" + op->getName().getStringRef() +
+                            "' gives poison (exact, but " + std::to_string(x) +
+                            " is not a multiple of " + std::to_string(y) + ") in " +
+                            program() + where());
       int64_t r = 0;
       switch (kind) {
       case DivKind::DivS: r = x / y; break;
@@ -678,6 +825,11 @@ private:
       case DivKind::CeilDivS:
         r = x / y + ((x % y != 0) && ((x < 0) == (y < 0)) ? 1 : 0);
         break;
+      case DivKind::CeilDivU: {
+        uint64_t ux = zextInt(x, bits), uy = zextInt(y, bits);
+        r = static_cast<int64_t>(ux / uy + (ux % uy != 0 ? 1 : 0));
+        break;
+      }
       case DivKind::FloorDivS:
         r = x / y - ((x % y != 0) && ((x < 0) != (y < 0)) ? 1 : 0);
         break;
@@ -688,16 +840,120 @@ private:
     return true;
   }
 
-  /// Shifts by at least the width give 0 (or the sign for shrsi), as PTX's
-  /// clamped shifts do.
-  bool shift(Operation *op, int direction /*0 shl, 1 shrs, 2 shru*/) {
-    return intBinary(op, [direction](int64_t x, int64_t y, unsigned bits) -> uint64_t {
+  /// arith.addui_extended: the wrapped sum and whether it carried out.
+  bool addExtended(arith::AddUIExtendedOp op) {
+    const Tile &a = get(op.getLhs()), &b = get(op.getRhs());
+    unsigned bits = infoOf(elementTypeOf(op.getSum().getType())).bits;
+    Tile sum = makeTile(op.getSum().getType());
+    Tile overflow = makeTile(op.getOverflow().getType());
+    for (size_t i = 0; i < sum.size(); ++i) {
+      uint64_t x = zextInt(a.data[i].i, bits);
+      uint64_t total = zextInt(static_cast<int64_t>(x + zextInt(b.data[i].i, bits)), bits);
+      sum.data[i].i = wrapInt(total, bits);
+      overflow.data[i].i = total < x ? -1 : 0;
+    }
+    set(op.getSum(), std::move(sum));
+    set(op.getOverflow(), std::move(overflow));
+    return true;
+  }
+
+  /// arith.mulsi_extended / mului_extended: the low and high halves of the
+  /// double-width product.
+  bool mulExtended(Operation *op, bool isSigned) {
+    const Tile &a = get(op->getOperand(0)), &b = get(op->getOperand(1));
+    unsigned bits = infoOf(elementTypeOf(op->getResult(0).getType())).bits;
+    Tile low = makeTile(op->getResult(0).getType());
+    Tile high = makeTile(op->getResult(1).getType());
+    for (size_t i = 0; i < low.size(); ++i) {
+      int64_t x = a.data[i].i, y = b.data[i].i;
+      // Exact in 128 bits, wrapped to 2 * bits.
+      unsigned __int128 p =
+          isSigned ? static_cast<unsigned __int128>(static_cast<__int128>(x) * y)
+                   : static_cast<unsigned __int128>(zextInt(x, bits)) * zextInt(y, bits);
+      low.data[i].i = wrapInt(static_cast<uint64_t>(p), bits);
+      high.data[i].i = wrapInt(static_cast<uint64_t>(p >> bits), bits);
+    }
+    set(op->getResult(0), std::move(low));
+    set(op->getResult(1), std::move(high));
+    return true;
+  }
+
+  /// math.ctlz / cttz / ctpop within the operand's width (ctlz and cttz of
+  /// 0 are the width).
+  bool countBits(Operation *op, int which /*0 ctlz, 1 cttz, 2 ctpop*/) {
+    return intUnary(op, [which](int64_t x, unsigned bits) -> uint64_t {
+      uint64_t u = zextInt(x, bits);
+      if (which == 2)
+        return llvm::popcount(u);
+      if (u == 0)
+        return bits;
+      if (which == 0)
+        return llvm::countl_zero(u) - (64 - bits);
+      return llvm::countr_zero(u);
+    });
+  }
+
+  /// math.isfinite / isinf / isnan.
+  template <typename F> bool classify(Operation *op, F f) {
+    const Tile &a = get(op->getOperand(0));
+    Tile out = makeTile(op->getResult(0).getType());
+    for (size_t i = 0; i < out.size(); ++i)
+      out.data[i].i = f(a.data[i].f) ? -1 : 0;
+    set(op->getResult(0), std::move(out));
+    return true;
+  }
+
+  /// math.fpowi: a float to an integer power, in the float's precision.
+  bool powi(math::FPowIOp op) {
+    const Tile &a = get(op.getLhs()), &n = get(op.getRhs());
+    FloatKind kind = infoOf(elementTypeOf(op.getType())).floatKind;
+    Tile out = makeTile(op.getType());
+    for (size_t i = 0; i < out.size(); ++i)
+      out.data[i].f =
+          kind == FloatKind::F64
+              ? std::pow(a.data[i].f, static_cast<double>(n.data[i].i))
+              : roundFloat(kind, std::pow(static_cast<float>(a.data[i].f),
+                                          static_cast<float>(n.data[i].i)));
+    set(op.getResult(), std::move(out));
+    return true;
+  }
+
+  /// shli, shrsi, shrui (direction 0, 1, 2). A shift by the width or more
+  /// is poison, and so are bits shifted out against an nsw / nuw (shli) or
+  /// exact (shrsi, shrui) promise.
+  bool shift(Operation *op, int direction) {
+    bool nsw = false, nuw = false, exact = false;
+    if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op)) {
+      nsw = flags.hasNoSignedWrap();
+      nuw = flags.hasNoUnsignedWrap();
+    }
+    if (auto exactAttr = op->getAttrOfType<UnitAttr>("isExact"))
+      exact = true;
+    return intBinaryOrPoison(op, [&](int64_t x, int64_t y, unsigned bits,
+                                     std::string &why) -> std::optional<uint64_t> {
       uint64_t amount = zextInt(y, bits);
-      if (direction == 0)
-        return amount >= bits ? 0 : static_cast<uint64_t>(x) << amount;
+      if (amount >= bits) {
+        why = "(it shifts by " + std::to_string(amount) + ", not less than the "
+              "width, " + std::to_string(bits) + " bits)";
+        return std::nullopt;
+      }
+      uint64_t ux = zextInt(x, bits);
+      if (direction == 0) {
+        uint64_t r = zextInt(static_cast<int64_t>(ux << amount), bits);
+        if ((nsw && (wrapInt(r, bits) >> amount) != x) || (nuw && (r >> amount) != ux)) {
+          why = std::string("(") + (nsw ? "nsw" : "nuw") + ", but it shifts out "
+                "significant bits)";
+          return std::nullopt;
+        }
+        return r;
+      }
+      if (exact && (ux & ((uint64_t(1) << amount) - 1)) != 0) {
+        why = "(exact, but it shifts out nonzero bits)";
+        return std::nullopt;
+      }
       if (direction == 1)
-        return static_cast<uint64_t>(amount >= bits ? (x < 0 ? -1 : 0) : x >> amount);
-      return amount >= bits ? 0 : zextInt(x, bits) >> amount;
+        return static_cast<uint64_t>(x >> amount);
+      return ux >> amount;
     });
   }
 
@@ -1072,50 +1328,65 @@ private:
     return true;
   }
 
+  /// f32 flushed to zero (sign kept) if subnormal, as atom.add.f32 on
+  /// global memory treats its inputs and result.
+  static float flushSubnormal(float x) {
+    return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x;
+  }
+
   bool atomicRMW(tile::AtomicRMWOp op) {
     const Tile &ptrs = get(op.getPtr()), &values = get(op.getValue());
     const Tile *mask = op.getMask() ? &get(op.getMask()) : nullptr;
     ElemInfo ptrInfo = infoOf(elementTypeOf(op.getPtr().getType()));
     ElemInfo info = infoOf(ptrInfo.pointee);
     unsigned size = ptrInfo.pointeeBytes;
-    bool isFloatElem = info.kind == ElemInfo::Float;
+    bool isFloatElem = info.kind == ElemInfo::Float; // f32 (the verifier's)
     Tile out = makeTile(op.getType());
     for (size_t i = 0; i < out.size(); ++i) {
+      // Masked-off elements touch nothing and return 0 (the op's contract).
       if (mask && !mask->data[i].i) {
-        out.data[i] = poisonElem(info);
+        out.data[i] = elemFromBits(info, 0);
         continue;
       }
       uint64_t address = static_cast<uint64_t>(ptrs.data[i].i);
       Buffer *buffer = check(op, "atomic", true, address, size, out.shape, i);
       if (!buffer)
         return false;
-      Elem old = elemFromBits(info, readBits(address, size)), value = values.data[i];
-      Elem result = old;
+      uint64_t oldBits = readBits(address, size);
+      Elem old = elemFromBits(info, oldBits), value = values.data[i];
+      uint64_t valueBits = elemBits(info, value);
+      uint64_t newBits = oldBits;
       switch (op.getKind()) {
       case tile::AtomicRMWKind::Add:
         if (isFloatElem)
-          result.f = roundFloat(info.floatKind,
-                                static_cast<float>(old.f) + static_cast<float>(value.f));
+          newBits = floatBits(
+              FloatKind::F32,
+              flushSubnormal(flushSubnormal(static_cast<float>(old.f)) +
+                             flushSubnormal(static_cast<float>(value.f))));
         else
-          result.i = wrapInt(static_cast<uint64_t>(old.i) + value.i, info.bits);
+          newBits = zextInt(static_cast<int64_t>(oldBits + valueBits), 32);
         break;
       case tile::AtomicRMWKind::Max:
-        if (isFloatElem)
-          result.f = std::fmax(old.f, value.f);
+      case tile::AtomicRMWKind::Min: {
+        // Integers compare as signed; f32 as the GPU's atomics order its
+        // bits (NaN included): as signed integers where the new value's
+        // sign is clear, as unsigned (reversed) where it is set.
+        bool isMax = op.getKind() == tile::AtomicRMWKind::Max;
+        int32_t so = static_cast<int32_t>(oldBits), sv = static_cast<int32_t>(valueBits);
+        uint32_t uo = static_cast<uint32_t>(oldBits), uv = static_cast<uint32_t>(valueBits);
+        bool keepOld;
+        if (!isFloatElem || sv >= 0)
+          keepOld = isMax ? so >= sv : so <= sv;
         else
-          result.i = std::max(old.i, value.i);
-        break;
-      case tile::AtomicRMWKind::Min:
-        if (isFloatElem)
-          result.f = std::fmin(old.f, value.f);
-        else
-          result.i = std::min(old.i, value.i);
-        break;
-      case tile::AtomicRMWKind::Xchg:
-        result = value;
+          keepOld = isMax ? uo <= uv : uo >= uv;
+        newBits = keepOld ? oldBits : valueBits;
         break;
       }
-      writeBits(address, size, elemBits(info, result));
+      case tile::AtomicRMWKind::Xchg:
+        newBits = valueBits;
+        break;
+      }
+      writeBits(address, size, newBits);
       buffer->markWritten(address - buffer->base, size);
       out.data[i] = old;
     }
@@ -1210,7 +1481,7 @@ private:
           r = lane[0];
           for (int64_t j = 1; j < s.n; ++j) {
             if (isFloatElem) // NaN is ignored unless all are NaN, as fmaxf
-              r.f = isMax ? std::fmax(r.f, lane[j].f) : std::fmin(r.f, lane[j].f);
+              r.f = isMax ? maxNum(r.f, lane[j].f) : minNum(r.f, lane[j].f);
             else
               r.i = isMax ? std::max(r.i, lane[j].i) : std::min(r.i, lane[j].i);
           }
@@ -1245,7 +1516,7 @@ private:
     const Tile &src = get(op.getSrc());
     ReduceShape s = reduceShape(src, op.getAxis());
     Tile out = makeTile(op.getType());
-    Block &combiner = op.getCombiner().front();
+    Region &combiner = op.getCombiner();
     llvm::SmallVector<Tile, 1> results;
     for (int64_t o = 0; o < s.outer; ++o)
       for (int64_t in = 0; in < s.inner; ++in) {
@@ -1257,7 +1528,7 @@ private:
           std::vector<Tile> args;
           args.push_back(std::move(acc));
           args.push_back(std::move(next));
-          if (!runBlock(combiner, std::move(args), results))
+          if (!runRegion(combiner, std::move(args), results))
             return false;
           acc = std::move(results[0]);
         }
@@ -1384,27 +1655,16 @@ private:
         .Case([&](scf::ForOp o) { return executeFor(o); })
         .Case([&](scf::IfOp o) { return executeIf(o); })
         .Case([&](scf::WhileOp o) { return executeWhile(o); })
+        .Case([&](scf::IndexSwitchOp o) { return executeIndexSwitch(o); })
         // arith: constants, comparisons, selection.
         .Case([&](ConstantOp o) { return constant(o); })
         .Case([&](CmpIOp o) { return compareInts(o); })
         .Case([&](CmpFOp o) { return compareFloats(o); })
         .Case([&](SelectOp o) { return select(o); })
         // arith: integers (wrapping).
-        .Case([&](AddIOp) {
-          return intBinary(op, [](int64_t x, int64_t y, unsigned) {
-            return static_cast<uint64_t>(x) + static_cast<uint64_t>(y);
-          });
-        })
-        .Case([&](SubIOp) {
-          return intBinary(op, [](int64_t x, int64_t y, unsigned) {
-            return static_cast<uint64_t>(x) - static_cast<uint64_t>(y);
-          });
-        })
-        .Case([&](MulIOp) {
-          return intBinary(op, [](int64_t x, int64_t y, unsigned) {
-            return static_cast<uint64_t>(x) * static_cast<uint64_t>(y);
-          });
-        })
+        .Case([&](AddIOp) { return addSubMul(op, 0); })
+        .Case([&](SubIOp) { return addSubMul(op, 1); })
+        .Case([&](MulIOp) { return addSubMul(op, 2); })
         .Case([&](AndIOp) {
           return intBinary(op, [](int64_t x, int64_t y, unsigned) {
             return static_cast<uint64_t>(x & y);
@@ -1445,6 +1705,13 @@ private:
         .Case([&](RemSIOp) { return intDivide(op, DivKind::RemS); })
         .Case([&](RemUIOp) { return intDivide(op, DivKind::RemU); })
         .Case([&](CeilDivSIOp) { return intDivide(op, DivKind::CeilDivS); })
+        .Case([&](CeilDivUIOp) { return intDivide(op, DivKind::CeilDivU); })
+        .Case([&](AddUIExtendedOp o) { return addExtended(o); })
+        .Case([&](MulSIExtendedOp) { return mulExtended(op, true); })
+        .Case([&](MulUIExtendedOp) { return mulExtended(op, false); })
+        .Case([&](math::CountLeadingZerosOp) { return countBits(op, 0); })
+        .Case([&](math::CountTrailingZerosOp) { return countBits(op, 1); })
+        .Case([&](math::CtPopOp) { return countBits(op, 2); })
         .Case([&](FloorDivSIOp) { return intDivide(op, DivKind::FloorDivS); })
         .Case([&](ShLIOp) { return shift(op, 0); })
         .Case([&](ShRSIOp) { return shift(op, 1); })
@@ -1463,10 +1730,10 @@ private:
           return floatBinary(op, [](auto x, auto y) { return std::fmod(x, y); });
         })
         .Case([&](MaxNumFOp) {
-          return floatBinary(op, [](auto x, auto y) { return std::fmax(x, y); });
+          return floatBinary(op, [](auto x, auto y) { return maxNum(x, y); });
         })
         .Case([&](MinNumFOp) {
-          return floatBinary(op, [](auto x, auto y) { return std::fmin(x, y); });
+          return floatBinary(op, [](auto x, auto y) { return minNum(x, y); });
         })
         .Case([&](MaximumFOp) {
           return floatBinary(op, [](auto x, auto y) {
@@ -1488,7 +1755,26 @@ private:
         })
         .Case([&](NegFOp) { return floatUnary(op, [](auto x) { return -x; }); })
         // arith: conversions.
-        .Case<ExtSIOp, IndexCastOp, TruncIOp>([&](Operation *) {
+        .Case([&](TruncIOp o) {
+          unsigned srcBits = infoOf(elementTypeOf(o.getIn().getType())).bits;
+          unsigned bits = infoOf(elementTypeOf(o.getType())).bits;
+          bool nsw = o.hasNoSignedWrap(), nuw = o.hasNoUnsignedWrap();
+          const Tile &a = get(o.getIn());
+          for (size_t i = 0; i < a.size(); ++i) {
+            int64_t x = a.data[i].i;
+            if ((nsw && wrapInt(static_cast<uint64_t>(x), bits) != x) ||
+                (nuw && zextInt(x, srcBits) != zextInt(x, bits)))
+              return fail(op, std::string("'arith.trunci' gives poison (") +
+                                  (nsw ? "nsw" : "nuw") + ", but " +
+                                  std::to_string(x) + " does not fit) in " +
+                                  program() + atElement(a.shape, i));
+          }
+          return convert(op, [bits](Elem x) {
+            x.i = wrapInt(static_cast<uint64_t>(x.i), bits);
+            return x;
+          });
+        })
+        .Case<ExtSIOp, IndexCastOp>([&](Operation *) {
           // Operands are sign-extended already: extending keeps the value,
           // truncating wraps it to the result's width.
           unsigned bits = infoOf(elementTypeOf(op->getResult(0).getType())).bits;
@@ -1525,22 +1811,10 @@ private:
           });
         })
         .Case([&](ExtFOp) { return convert(op, [](Elem x) { return x; }); })
-        .Case([&](TruncFOp o) {
+        .Case([&](TruncFOp o) { // to nearest even (KernelOps.h refuses modes)
           FloatKind kind = infoOf(elementTypeOf(o.getType())).floatKind;
-          llvm::RoundingMode mode = llvm::RoundingMode::NearestTiesToEven;
-          if (auto rm = o.getRoundingmode()) {
-            switch (*rm) {
-            case arith::RoundingMode::to_nearest_even: break;
-            case arith::RoundingMode::downward: mode = llvm::RoundingMode::TowardNegative; break;
-            case arith::RoundingMode::upward: mode = llvm::RoundingMode::TowardPositive; break;
-            case arith::RoundingMode::toward_zero: mode = llvm::RoundingMode::TowardZero; break;
-            case arith::RoundingMode::to_nearest_away:
-              mode = llvm::RoundingMode::NearestTiesToAway;
-              break;
-            }
-          }
           return convert(op, [=](Elem x) {
-            x.f = roundFloat(kind, x.f, mode);
+            x.f = roundFloat(kind, x.f);
             return x;
           });
         })
@@ -1563,6 +1837,20 @@ private:
         .Case([&](math::TanOp) { return floatUnary(op, [](auto x) { return std::tan(x); }); })
         .Case([&](math::TanhOp) { return floatUnary(op, [](auto x) { return std::tanh(x); }); })
         .Case([&](math::AtanOp) { return floatUnary(op, [](auto x) { return std::atan(x); }); })
+        .Case([&](math::AcosOp) { return floatUnary(op, [](auto x) { return std::acos(x); }); })
+        .Case([&](math::AsinOp) { return floatUnary(op, [](auto x) { return std::asin(x); }); })
+        .Case([&](math::AcoshOp) { return floatUnary(op, [](auto x) { return std::acosh(x); }); })
+        .Case([&](math::AsinhOp) { return floatUnary(op, [](auto x) { return std::asinh(x); }); })
+        .Case([&](math::AtanhOp) { return floatUnary(op, [](auto x) { return std::atanh(x); }); })
+        .Case([&](math::CoshOp) { return floatUnary(op, [](auto x) { return std::cosh(x); }); })
+        .Case([&](math::SinhOp) { return floatUnary(op, [](auto x) { return std::sinh(x); }); })
+        .Case([&](math::ErfcOp) { return floatUnary(op, [](auto x) { return std::erfc(x); }); })
+        .Case([&](math::FPowIOp o) { return powi(o); })
+        .Case([&](math::IsFiniteOp) {
+          return classify(op, [](double x) { return std::isfinite(x); });
+        })
+        .Case([&](math::IsInfOp) { return classify(op, [](double x) { return std::isinf(x); }); })
+        .Case([&](math::IsNaNOp) { return classify(op, [](double x) { return std::isnan(x); }); })
         .Case([&](math::ErfOp) { return floatUnary(op, [](auto x) { return std::erf(x); }); })
         .Case([&](math::CbrtOp) { return floatUnary(op, [](auto x) { return std::cbrt(x); }); })
         .Case([&](math::FloorOp) { return floatUnary(op, [](auto x) { return std::floor(x); }); })
@@ -1592,8 +1880,11 @@ private:
           return true;
         })
         .Default([&](Operation *o) {
-          return fail(o, "the interpreter does not support '" +
-                             o->getName().getStringRef() + "'");
+          // run() refuses what KernelOps.h does not list: this is a gap
+          // between that table and the interpreter.
+          return fail(o, "the interpreter does not implement '" +
+                             o->getName().getStringRef() +
+                             "', which kernels may contain (KernelOps.h)");
         });
   }
 };
@@ -1657,6 +1948,20 @@ std::optional<std::string> Interpreter::run(func::FuncOp kernel, Grid grid,
            ", " + std::to_string(grid.z) + ") is empty; every dimension must "
            "be at least 1";
 
+  // What the compiler would refuse (KernelOps.h), refused the same way.
+  std::optional<std::string> refused;
+  kernel.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op == kernel.getOperation())
+      return WalkResult::advance();
+    if (std::optional<std::string> why = tile::whyNotKernelOp(op)) {
+      refused = formatLocation(op->getLoc()) + ": " + *why;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (refused)
+    return refused;
+
   std::vector<Tile> values;
   for (auto [i, argType] : llvm::enumerate(type.getInputs())) {
     if (isa<tile::TensorDescType>(argType)) {
@@ -1703,10 +2008,19 @@ std::optional<std::string> Interpreter::run(func::FuncOp kernel, Grid grid,
     values.push_back(std::move(tile));
   }
 
+  uint64_t maxSteps = kDefaultMaxSteps;
+  if (impl->options.maxSteps) {
+    maxSteps = *impl->options.maxSteps;
+  } else if (auto limit = env::get(env::Knob::InterpMaxSteps)) {
+    if (llvm::StringRef(*limit).getAsInteger(10, maxSteps))
+      return "LLK_INTERP_MAX_STEPS must be a number of ops (0: no limit), got '" +
+             *limit + "'";
+  }
+
   for (uint32_t z = 0; z < grid.z; ++z)
     for (uint32_t y = 0; y < grid.y; ++y)
       for (uint32_t x = 0; x < grid.x; ++x) {
-        Executor executor(*impl, grid, x, y, z);
+        Executor executor(*impl, grid, x, y, z, name, maxSteps);
         if (!executor.runKernel(kernel, values))
           return executor.error;
       }

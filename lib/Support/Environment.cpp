@@ -21,7 +21,9 @@ const char *env::name(Knob knob) {
   case Knob::Ptxas: return "LLK_PTXAS";
   case Knob::AlwaysCompile: return "LLK_ALWAYS_COMPILE";
   case Knob::DumpIR: return "LLK_DUMP_IR";
+  case Knob::InterpMaxSteps: return "LLK_INTERP_MAX_STEPS";
   case Knob::TestSeed: return "LLK_TEST_SEED";
+  case Knob::FuzzIterations: return "LLK_FUZZ_ITERATIONS";
   }
   return "";
 }

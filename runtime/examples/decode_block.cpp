@@ -677,6 +677,9 @@ int main(int argc, char **argv) {
       b->copyFrom(v);
       return b;
     };
+    // Weights: linear_q8_0 may read to the end of the last block's 16-byte
+    // granule, which DeviceBuffer's allocation covers (the buffer contract,
+    // docs/runtime.md).
     auto uploadQ = [&](const QMatrix &w) {
       auto b = std::make_unique<rt::DeviceBuffer<int8_t>>(device, w.bytes.size());
       b->copyFrom(w.bytes);

@@ -401,6 +401,17 @@ ModuleInfo llk::rt::parseModuleInfo(std::string_view json) {
       if (!parsed)
         badField(ppath + ".type", "unknown type '" + type + "'");
       param.type = *parsed;
+      if (kind == "pointer")
+        if (const Json *overrun = optionalMember(params[p], "read_overrun_bytes")) {
+          param.readOverrunBytes = getInt(*overrun, ppath + ".read_overrun_bytes");
+          // What DeviceMemory's padding covers (the buffer contract).
+          if (param.readOverrunBytes < 0 ||
+              param.readOverrunBytes >= int64_t(kBufferGranule))
+            badField(ppath + ".read_overrun_bytes",
+                     "expected 0 to " + std::to_string(kBufferGranule - 1) +
+                         " (allocations are padded to " +
+                         std::to_string(kBufferGranule) + "-byte granules)");
+        }
       if (kind == "tensordesc") {
         const JsonArray &box =
             getArray(member(params[p], "tma_box", ppath), ppath + ".tma_box");

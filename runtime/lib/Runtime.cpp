@@ -255,26 +255,54 @@ float Event::elapsedMs(const Event &start, const Event &end) {
 
 static constexpr size_t kHostAlignment = 256; // as cuMemAlloc's
 
+/// `bytes` rounded up to a multiple of `align` (a power of two); throws
+/// InvalidArgument where that is not a size_t.
+static size_t roundUpSize(size_t bytes, size_t align) {
+  if (bytes > SIZE_MAX - (align - 1))
+    throw Error(ErrorCode::InvalidArgument,
+                "cannot allocate " + std::to_string(bytes) +
+                    " bytes: larger than memory");
+  return (bytes + align - 1) & ~(align - 1);
+}
+
 DeviceMemory::DeviceMemory(const Device &device, size_t bytes)
     : device_(device.impl()), bytes_(bytes) {
+  if (!bytes) // cuMemAlloc rejects 0 bytes; an empty buffer has address 0
+    return;
+  // The buffer contract: whole granules, the padding zeroed (so that the
+  // bytes a kernel may read past its elements are initialized).
+  size_t padded = roundUpSize(bytes, kBufferGranule);
   if (device_->host()) {
-    if (!bytes)
-      return;
-    void *p = ::operator new(bytes, std::align_val_t(kHostAlignment), std::nothrow);
+    // Rounded here to the alignment, which aligned new would otherwise do
+    // itself, past SIZE_MAX for sizes near it.
+    size_t hostBytes = roundUpSize(padded, kHostAlignment);
+    void *p = ::operator new(hostBytes, std::align_val_t(kHostAlignment), std::nothrow);
     if (!p)
       throw Error(ErrorCode::InvalidArgument,
                   "cannot allocate " + std::to_string(bytes) + " bytes of host memory");
     std::memset(p, 0xff, bytes);
+    std::memset(static_cast<char *>(p) + bytes, 0, padded - bytes);
     address_ = reinterpret_cast<uintptr_t>(p);
     std::lock_guard<std::mutex> lock(device_->memoryMutex);
     device_->allocations[address_] = bytes;
     return;
   }
   device_->makeCurrent();
+  const Driver &d = driver();
   CUdeviceptr p = 0;
-  if (bytes) // cuMemAlloc rejects 0 bytes; an empty buffer has address 0
-    check(driver().cuMemAlloc(&p, bytes), "cuMemAlloc");
+  check(d.cuMemAlloc(&p, padded), "cuMemAlloc");
   address_ = p;
+  if (padded > bytes) {
+    // Done before any stream (ours are non-blocking) can read it.
+    CUresult r = d.cuMemsetD8(p + bytes, 0, padded - bytes);
+    if (r == CUDA_SUCCESS)
+      r = d.cuStreamSynchronize(nullptr);
+    if (r != CUDA_SUCCESS) {
+      (void)d.cuMemFree(p);
+      address_ = 0;
+      check(r, "cuMemsetD8 of the allocation's padding");
+    }
+  }
 }
 DeviceMemory::~DeviceMemory() {
   if (address_ && device_->host()) {

@@ -188,6 +188,23 @@ TEST(Metadata, GridDependencyWait) {
   EXPECT_NE(metadataError(json).find("kernels[0].grid_dependency_wait"), std::string::npos);
 }
 
+TEST(Metadata, ReadOverrunBytes) {
+  EXPECT_EQ(parseModuleInfo(kMetadata).kernels[0].params[1].readOverrunBytes, 0);
+  std::string json = kMetadata;
+  size_t second = json.find(R"({"kind": "pointer", "type": "f32"})", json.find("pointer") + 1);
+  json.replace(second, 34, R"({"kind": "pointer", "type": "f32", "read_overrun_bytes": 14})");
+  EXPECT_EQ(parseModuleInfo(json).kernels[0].params[1].readOverrunBytes, 14);
+  EXPECT_EQ(parseModuleInfo(json).kernels[0].params[0].readOverrunBytes, 0);
+  // Past what the allocations' padding covers.
+  std::string far = json;
+  far.replace(far.find("14"), 2, "16");
+  EXPECT_NE(metadataError(far).find("kernels[0].params[1].read_overrun_bytes: expected 0 to 15"),
+            std::string::npos)
+      << metadataError(far);
+  far.replace(far.find("16"), 2, "-1");
+  EXPECT_NE(metadataError(far).find("read_overrun_bytes"), std::string::npos);
+}
+
 TEST(Metadata, RejectsMalformedInput) {
   EXPECT_NE(metadataError("{").find("malformed"), std::string::npos);
   EXPECT_NE(metadataError("{} x").find("trailing"), std::string::npos);
@@ -509,6 +526,25 @@ TEST(JIT, TypeConstantSpecializesTheGemm) {
   fs::remove_all(jit.cache().directory());
 }
 
+TEST(JIT, MatVecDeclaresItsReadOverrun) {
+  // The q8_0 quants are realigned from aligned 16-byte windows: the weights
+  // (2-byte aligned runs) are read up to 14 bytes past their last byte, the
+  // q8_1 vector (4-byte aligned) 12; the output not at all.
+  JIT jit(std::make_shared<Cache>(freshDirectory("mmvq")));
+  JITOptions o;
+  o.constants = {{"ROWS", 4}, {"BLOCKS", 32}};
+  o.arch = "sm_90";
+  const KernelInfo &k = parseModuleInfo(
+      jit.compileModule(Source::fromFile(examplePath("llama/mul_mat_vec_q.mlir")), o)
+          .metadataJson).kernels[0];
+  ASSERT_EQ(k.params.size(), 5u);
+  EXPECT_EQ(k.params[0].readOverrunBytes, 0);
+  EXPECT_EQ(k.params[1].readOverrunBytes, 14);
+  EXPECT_EQ(k.params[2].readOverrunBytes, 12);
+  EXPECT_LT(k.params[1].readOverrunBytes, int64_t(kBufferGranule));
+  fs::remove_all(jit.cache().directory());
+}
+
 TEST(JIT, DefaultWarpsAndNoSharedMemory) {
   JIT jit(std::make_shared<Cache>(freshDirectory("add")));
   JITOptions o;
@@ -705,7 +741,8 @@ TEST(Environment, EveryKnobIsNamedOnce) {
   using llk::env::Knob;
   std::set<std::string> names;
   for (Knob k : {Knob::Backend, Knob::CudaLibrary, Knob::CacheDir, Knob::Libdevice,
-                 Knob::Ptxas, Knob::AlwaysCompile, Knob::DumpIR, Knob::TestSeed}) {
+                 Knob::Ptxas, Knob::AlwaysCompile, Knob::DumpIR, Knob::InterpMaxSteps,
+                 Knob::TestSeed, Knob::FuzzIterations}) {
     std::string name = llk::env::name(k);
     EXPECT_EQ(name.rfind("LLK_", 0), 0u) << name;
     EXPECT_TRUE(names.insert(name).second) << name;
@@ -1134,6 +1171,78 @@ TEST(Interpreter, DeviceNeedsNoDriver) {
   EXPECT_EQ(empty.address(), 0u);
 }
 
+TEST(Interpreter, AllocationsCoverWholeGranules) {
+  // The buffer contract: an allocation is rounded up to 16-byte granules,
+  // the padding zeroed; the buffer itself is poison and has its own size.
+  Device device = interpreterDevice();
+  DeviceMemory m(device, 5);
+  EXPECT_EQ(m.bytes(), 5u);
+  EXPECT_EQ(m.address() % 256, 0u);
+  const auto *bytes = reinterpret_cast<const uint8_t *>(m.address());
+  for (size_t i = 0; i < kBufferGranule; ++i)
+    EXPECT_EQ(bytes[i], i < 5 ? 0xff : 0) << "byte " << i;
+  m.fill(7); // fills the buffer, not the padding
+  EXPECT_EQ(bytes[4], 7);
+  EXPECT_EQ(bytes[5], 0);
+  uint8_t host[6] = {};
+  EXPECT_THROW(m.copyFromHost(host, 6), Error); // only bytes() are the buffer's
+  DeviceBuffer<Half> h(device, 9); // 18 bytes: two granules
+  const auto *hb = reinterpret_cast<const uint8_t *>(h.address());
+  EXPECT_EQ(hb[17], 0xff);
+  for (size_t i = 18; i < 32; ++i)
+    EXPECT_EQ(hb[i], 0) << "byte " << i;
+}
+
+static std::string allocationError(const std::function<void()> &allocate) {
+  try {
+    allocate();
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+    return e.what();
+  }
+  return "<no error>";
+}
+
+TEST(Interpreter, SizesThatOverflowAreErrors) {
+  Device device = interpreterDevice();
+  // Rounding up to a granule, or to the host alignment, would wrap.
+  EXPECT_NE(allocationError([&] { DeviceMemory(device, SIZE_MAX); })
+                .find("cannot allocate 18446744073709551615 bytes"),
+            std::string::npos);
+  EXPECT_NE(allocationError([&] { DeviceMemory(device, SIZE_MAX - 100); })
+                .find("cannot allocate"),
+            std::string::npos);
+  // More than the host has.
+  EXPECT_NE(allocationError([&] { DeviceMemory(device, size_t(1) << 62); })
+                .find("cannot allocate"),
+            std::string::npos);
+  // count * sizeof(T) over SIZE_MAX, and just under it.
+  EXPECT_NE(allocationError([&] { DeviceBuffer<float>(device, (size_t(1) << 62) + 1); })
+                .find("a buffer of 4611686018427387905 elements of 4 bytes"),
+            std::string::npos);
+  EXPECT_NE(allocationError([&] { DeviceBuffer<double>(device, SIZE_MAX / 8); })
+                .find("cannot allocate"),
+            std::string::npos);
+  // The C interface reports it as a status.
+  std::string saved = std::getenv("LLK_BACKEND") ? std::getenv("LLK_BACKEND") : "";
+  setenv("LLK_BACKEND", "interpreter", 1);
+  llk_device dev = nullptr;
+  ASSERT_EQ(llk_device_open(0, &dev), LLK_SUCCESS) << llk_last_error();
+  llk_buffer buffer = nullptr;
+  EXPECT_EQ(llk_buffer_create(dev, SIZE_MAX, &buffer), LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(buffer, nullptr);
+  EXPECT_NE(std::string(llk_last_error()).find("cannot allocate"), std::string::npos)
+      << llk_last_error();
+  ASSERT_EQ(llk_buffer_create(dev, 3, &buffer), LLK_SUCCESS);
+  EXPECT_EQ(llk_buffer_address(buffer) % 256, 0u);
+  llk_buffer_destroy(buffer);
+  llk_device_destroy(dev);
+  if (saved.empty())
+    unsetenv("LLK_BACKEND");
+  else
+    setenv("LLK_BACKEND", saved.c_str(), 1);
+}
+
 TEST(Interpreter, BackendFromEnvironment) {
   std::string saved = std::getenv("LLK_BACKEND") ? std::getenv("LLK_BACKEND") : "";
   setenv("LLK_BACKEND", "interpreter", 1);
@@ -1414,6 +1523,22 @@ TEST(Interpreter, EventsMeasureHostTime) {
   EXPECT_EQ(t.jit.compileCount(), compiles);
 }
 
+TEST(Interpreter, TensorDescriptorKernelsAreRefused) {
+  // A TensorMap needs the GPU: such a kernel is an error, not a crash.
+  InterpreterJIT t;
+  JITOptions o;
+  o.constants = {{"T", llk::ElementType::F16}, {"BLOCK_M", 128}, {"BLOCK_N", 128},
+                 {"BLOCK_K", 64}};
+  try {
+    t.jit.compile(Source::fromFile(examplePath("gemm_tma.mlir")), o);
+    ADD_FAILURE() << "a descriptor kernel loaded on the interpreter";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("is a !tile.tensordesc"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Interpreter, PTXIsRefused) {
   Device device = interpreterDevice();
   for (int which = 0; which < 2; ++which) {
@@ -1548,6 +1673,24 @@ TEST(CAPI, HalfConversionsRoundToNearestEven) {
                     << ", bf16 " << toBFloat16Bits(f) << " vs " << bf16;
   }
   EXPECT_EQ(wrong, 0);
+}
+
+TEST(Interpreter, GPUCheckRunsOneCheckAtItsSmallShape) {
+  // What `gpu-check.sh run sanitize` runs in each process: the names, then
+  // one check at its small shape, untimed (here on the interpreter).
+  std::string tool = std::string(LLK_BINARY_DIR) + "/llk-gpu-check";
+  std::string output;
+  ASSERT_EQ(runProgram(tool, {"--list"}, {}, &output), 0) << output;
+  EXPECT_NE(output.find("\nlinear_q8_0\n"), std::string::npos) << output;
+  EXPECT_EQ(output.find("PASS"), std::string::npos) << output; // nothing ran
+  std::vector<std::string> one = {"--examples", std::string(LLK_SOURCE_DIR) + "/examples",
+                                  "--only", "mul_mat_vec_q", "--small", "--no-time"};
+  EXPECT_EQ(runProgram(tool, one, {{"LLK_BACKEND", "interpreter"}}, &output), 0) << output;
+  EXPECT_NE(output.find("mul_mat_vec_q | small | PASS"), std::string::npos) << output;
+  EXPECT_NE(output.find("1 passed, 0 failed"), std::string::npos) << output;
+  // A name that is no check's is an error, not an empty pass.
+  EXPECT_EQ(runProgram(tool, {"--only", "mul_mat_vec"}, {}, &output), 2) << output;
+  EXPECT_NE(output.find("no check named 'mul_mat_vec'"), std::string::npos) << output;
 }
 
 TEST(CAPI, NullHandlesAreErrors) {

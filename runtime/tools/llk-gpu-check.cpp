@@ -7,6 +7,12 @@
 // Each check runs at its small shape and at its GPU shapes.
 //
 //   llk-gpu-check [--examples DIR] [--seed N] [--only a,b] [--reps N] [--no-time]
+//                 [--small] [--list]
+//
+// --small runs the small shapes only (the interpreter's, in CI); --list
+// prints the checks' names, one a line, and runs nothing. Under
+// compute-sanitizer, `scripts/gpu-check.sh run sanitize` runs each check
+// alone: `--only NAME --small --no-time`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,6 +78,7 @@ struct Options {
   std::set<std::string> only;
   int reps = 20;
   bool time = true;
+  bool smallOnly = false;
 };
 
 /// Runs one shape of one check; throws rt::Error on runtime failures.
@@ -176,6 +183,7 @@ Row runCase(rt::Device &device, rt::JIT &jit, const KernelCheck &check,
 static int run(int argc, char **argv) {
   Options opts;
   opts.seed = std::random_device()();
+  bool list = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&]() -> std::string {
@@ -195,6 +203,10 @@ static int run(int argc, char **argv) {
       bad = rt::programs::parseInteger(arg, value().c_str(), 1, 100000, opts.reps);
     else if (arg == "--no-time")
       opts.time = false;
+    else if (arg == "--small")
+      opts.smallOnly = true;
+    else if (arg == "--list")
+      list = true;
     else if (arg == "--only") {
       std::stringstream names(value());
       for (std::string name; std::getline(names, name, ',');)
@@ -202,7 +214,7 @@ static int run(int argc, char **argv) {
     } else {
       std::fprintf(stderr,
                    "usage: llk-gpu-check [--examples DIR] [--seed N] "
-                   "[--only a,b] [--reps N] [--no-time]\n");
+                   "[--only a,b] [--reps N] [--no-time] [--small] [--list]\n");
       return 2;
     }
     if (bad) {
@@ -210,10 +222,16 @@ static int run(int argc, char **argv) {
       return 2;
     }
   }
+  if (list) {
+    for (const KernelCheck &check : checks::kernelChecks())
+      std::printf("%s\n", check.name.c_str());
+    return 0;
+  }
+  // A name that matches no check is a mistake, not an empty pass.
   for (const std::string &name : opts.only)
     if (std::none_of(checks::kernelChecks().begin(), checks::kernelChecks().end(),
-                     [&](const KernelCheck &check) { return check.name == name; })) {
-      std::fprintf(stderr, "llk-gpu-check: --only: no kernel check named '%s'\n",
+                     [&](const KernelCheck &c) { return c.name == name; })) {
+      std::fprintf(stderr, "llk-gpu-check: no check named '%s' (--list names them)\n",
                    name.c_str());
       return 2;
     }
@@ -229,8 +247,9 @@ static int run(int argc, char **argv) {
         continue;
       std::vector<std::pair<std::string, std::function<void(Problem &)>>> cases{
           {"small", check.build}};
-      for (const checks::GpuCase &c : check.gpuCases)
-        cases.push_back({c.label, c.build});
+      if (!opts.smallOnly)
+        for (const checks::GpuCase &c : check.gpuCases)
+          cases.push_back({c.label, c.build});
       for (auto &[label, build] : cases) {
         Row row;
         try {

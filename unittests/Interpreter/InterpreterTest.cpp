@@ -139,13 +139,123 @@ TEST(Semantics, IntegerOpsWrapAtTheirWidth) {
 TEST(Semantics, UnsignedOpsAndShifts) {
   auto out = runMap<int32_t, int32_t>(
       mapKernel("i32", "i32", 4,
-                "  %c = arith.constant dense<[2, 31, 32, 40]> : tensor<4xi32>\n"
+                "  %c = arith.constant dense<[2, 31, 0, 4]> : tensor<4xi32>\n"
                 "  %a = arith.shrui %x, %c : tensor<4xi32>\n"
                 "  %b = arith.shrsi %x, %c : tensor<4xi32>\n"
                 "  %y = arith.addi %a, %b : tensor<4xi32>\n"),
-      {-8, -8, -8, 8});
-  // shrui(-8, 2) = 0x3FFFFFFE, shrsi = -2; shift 31: 1 + -1; >= 32: 0 + sign
-  EXPECT_EQ(out, (std::vector<int32_t>{0x3FFFFFFE - 2, 0, -1, 0}));
+      {-8, -8, -8, 80});
+  // shrui(-8, 2) = 0x3FFFFFFE, shrsi = -2; shift 31: 1 + -1; by 0: -8 + -8;
+  // 80 >> 4: 5 + 5
+  EXPECT_EQ(out, (std::vector<int32_t>{0x3FFFFFFE - 2, 0, -16, 10}));
+}
+
+/// What MLIR defines as poison is an error: the compiled kernel's LLVM may
+/// assume it never happens (a shift by 32 of an i32 folds to nothing).
+TEST(Semantics, PoisonIsAnError) {
+  struct Case {
+    std::string body, message;
+  };
+  for (const Case &c : std::vector<Case>{
+           {"  %c = arith.constant dense<[1, 2, 32, 3]> : tensor<4xi32>\n"
+            "  %y = arith.shli %x, %c : tensor<4xi32>\n",
+            "'arith.shli' gives poison (it shifts by 32, not less than the "
+            "width, 32 bits) in program (0, 0, 0) at element 2 of the tile "
+            "(index [2])"},
+           {"  %c = arith.constant dense<-1> : tensor<4xi32>\n"
+            "  %y = arith.shrsi %x, %c : tensor<4xi32>\n",
+            "'arith.shrsi' gives poison (it shifts by 4294967295, not less "
+            "than the width, 32 bits) in program (0, 0, 0) at element 0"},
+           {"  %c = arith.constant dense<2147483647> : tensor<4xi32>\n"
+            "  %y = arith.addi %x, %c overflow<nsw> : tensor<4xi32>\n",
+            "'arith.addi' gives poison (nsw, but the result overflows as a "
+            "signed number) in program (0, 0, 0) at element 0"},
+           {"  %c = arith.constant dense<5> : tensor<4xi32>\n"
+            "  %y = arith.subi %x, %c overflow<nuw> : tensor<4xi32>\n",
+            "'arith.subi' gives poison (nuw, but the result overflows as an "
+            "unsigned number) in program (0, 0, 0) at element 0"},
+           {"  %c = arith.constant dense<1073741824> : tensor<4xi32>\n"
+            "  %y = arith.muli %x, %c overflow<nsw> : tensor<4xi32>\n",
+            "'arith.muli' gives poison (nsw, but the result overflows as a "
+            "signed number) in program (0, 0, 0) at element 1"},
+           {"  %c = arith.constant dense<2> : tensor<4xi32>\n"
+            "  %y = arith.divsi %x, %c exact : tensor<4xi32>\n",
+            "'arith.divsi' gives poison (exact, but 1 is not a multiple of 2) "
+            "in program (0, 0, 0) at element 0"},
+           {"  %c = arith.constant dense<1> : tensor<4xi32>\n"
+            "  %y = arith.shrui %x, %c exact : tensor<4xi32>\n",
+            "'arith.shrui' gives poison (exact, but it shifts out nonzero "
+            "bits) in program (0, 0, 0) at element 0"},
+           {"  %c = arith.constant dense<30> : tensor<4xi32>\n"
+            "  %y = arith.shli %x, %c overflow<nsw> : tensor<4xi32>\n",
+            "'arith.shli' gives poison (nsw, but it shifts out significant "
+            "bits) in program (0, 0, 0) at element 1"},
+           {"  %t = arith.trunci %x overflow<nsw> : tensor<4xi32> to tensor<4xi8>\n"
+            "  %y = arith.extsi %t : tensor<4xi8> to tensor<4xi32>\n",
+            "'arith.trunci' gives poison (nsw, but 200 does not fit) in "
+            "program (0, 0, 0) at element 3"}}) {
+    std::string error;
+    runMap<int32_t, int32_t>(mapKernel("i32", "i32", 4, c.body), {1, 2, 3, 200},
+                             &error);
+    EXPECT_NE(error.find(c.message), std::string::npos)
+        << c.body << "gave: " << error;
+  }
+  // The promises kept: no error.
+  auto out = runMap<int32_t, int32_t>(
+      mapKernel("i32", "i32", 4,
+                "  %c = arith.constant dense<2> : tensor<4xi32>\n"
+                "  %s = arith.shli %x, %c overflow<nsw, nuw> : tensor<4xi32>\n"
+                "  %d = arith.divui %s, %c exact : tensor<4xi32>\n"
+                "  %y = arith.addi %d, %c overflow<nsw, nuw> : tensor<4xi32>\n"),
+      {1, 2, 3, 200});
+  EXPECT_EQ(out, (std::vector<int32_t>{4, 6, 8, 402}));
+}
+
+/// max/min of floats ignore NaN and order -0 below +0, as PTX's max.f32 and
+/// min.f32 (C's fmax(-0, +0) may give -0).
+TEST(Semantics, MaxAndMinOrderSignedZeros) {
+  auto out = runMap<float, float>(
+      mapKernel("f32", "f32", 4,
+                "  %c = arith.constant dense<[0.0, -0.0, 0.0, -0.0]> : tensor<4xf32>\n"
+                "  %mx = arith.maxnumf %x, %c : tensor<4xf32>\n"
+                "  %mn = arith.minnumf %x, %c : tensor<4xf32>\n"
+                "  %one = arith.constant dense<1.0> : tensor<4xf32>\n"
+                "  %a = arith.divf %one, %mx : tensor<4xf32>\n"
+                "  %b = arith.divf %one, %mn : tensor<4xf32>\n"
+                "  %y = arith.subf %a, %b : tensor<4xf32>\n"),
+      {-0.0f, 0.0f, 0.0f, -0.0f});
+  // max is +0 and min -0 where the zeros differ: 1/+0 - 1/-0 = +inf.
+  float inf = std::numeric_limits<float>::infinity();
+  EXPECT_EQ(out[0], inf);
+  EXPECT_EQ(out[1], inf);
+  EXPECT_TRUE(std::isnan(out[2])); // both +0: inf - inf
+  EXPECT_TRUE(std::isnan(out[3]));
+  auto reduced = runMap<float, float>(
+      mapKernel("f32", "f32", 4,
+                "  %m = tile.reduce max %x axis = 0 : tensor<4xf32> -> f32\n"
+                "  %one = arith.constant 1.0 : f32\n"
+                "  %inv = arith.divf %one, %m : f32\n"
+                "  %y = tile.splat %inv : f32 -> tensor<4xf32>\n"),
+      {-0.0f, 0.0f, -0.0f, -0.0f});
+  EXPECT_EQ(reduced[0], inf);
+}
+
+/// A loop whose induction variable would wrap around is an error: the
+/// compiled loop's increment wraps and goes on below the bound.
+TEST(Semantics, LoopCounterOverflowIsAnError) {
+  std::string error;
+  runMap<int32_t, int32_t>(
+      mapKernel("i32", "i32", 4,
+                "  %lb = arith.constant 2147483632 : i32\n"
+                "  %ub = arith.constant 2147483647 : i32\n"
+                "  %st = arith.constant 8 : i32\n"
+                "  %y = scf.for %i = %lb to %ub step %st iter_args(%a = %x) -> (tensor<4xi32>) : i32 {\n"
+                "    scf.yield %a : tensor<4xi32>\n"
+                "  }\n"),
+      {1, 2, 3, 4}, &error);
+  EXPECT_NE(error.find("the induction variable of scf.for overflows "
+                       "(2147483640 + 8 wraps around) in program (0, 0, 0)"),
+            std::string::npos)
+      << error;
 }
 
 TEST(Semantics, DivisionByZeroIsAnError) {
@@ -403,6 +513,247 @@ func.func @k(%counter: !tile.ptr<i32>, %old: !tile.ptr<i32>) {
   ASSERT_FALSE(error) << *error;
   EXPECT_EQ(counter, 14);
   EXPECT_EQ(old, (std::vector<int32_t>{10, 11, 12, 13}));
+}
+
+/// Masked-off elements of an atomic touch nothing and return 0 (as the GPU
+/// lowering's predicated atom leaves its zeroed result register).
+TEST(Semantics, MaskedOffAtomicsReturnZero) {
+  std::string source = R"(
+func.func @k(%x: !tile.ptr<f32>, %old: !tile.ptr<f32>) {
+  %r = tile.make_range 0 to 4 : tensor<4xi32>
+  %xb = tile.splat %x : !tile.ptr<f32> -> tensor<4x!tile.ptr<f32>>
+  %xp = tile.addptr %xb, %r : tensor<4x!tile.ptr<f32>>, tensor<4xi32>
+  %two = arith.constant dense<2> : tensor<4xi32>
+  %m = arith.cmpi slt, %r, %two : tensor<4xi32>
+  %v = arith.constant dense<1.0> : tensor<4xf32>
+  %prev = tile.atomic_rmw add %xp, %v mask %m : tensor<4x!tile.ptr<f32>>
+  %ob = tile.splat %old : !tile.ptr<f32> -> tensor<4x!tile.ptr<f32>>
+  %op = tile.addptr %ob, %r : tensor<4x!tile.ptr<f32>>, tensor<4xi32>
+  tile.store %prev, %op : tensor<4x!tile.ptr<f32>>
+  %f = arith.constant false
+  %c8 = arith.constant 8.0 : f32
+  %s = tile.atomic_rmw max %x, %c8 mask %f : !tile.ptr<f32>
+  %c4 = arith.constant 4 : i32
+  %last = tile.addptr %old, %c4 : !tile.ptr<f32>, i32
+  tile.store %s, %last : !tile.ptr<f32>
+  return
+})";
+  Loaded loaded = load(source);
+  ASSERT_TRUE(loaded.kernel);
+  std::vector<float> x{5, 6, 7, 8}, old(5, -1);
+  Interpreter interp;
+  ASSERT_FALSE(interp.addBuffer(x.data(), 16, "x"));
+  ASSERT_FALSE(interp.addBuffer(old.data(), 20, "old"));
+  KernelArgs args;
+  args.addPointer(x.data());
+  args.addPointer(old.data());
+  auto error = interp.run(loaded.kernel, {1, 1, 1}, args.pointers());
+  ASSERT_FALSE(error) << *error;
+  EXPECT_EQ(x, (std::vector<float>{6, 7, 7, 8}));
+  EXPECT_EQ(old, (std::vector<float>{5, 6, 0, 0, 0}));
+}
+
+/// f32 atomics as the GPU does them: max/min order the bits as integers
+/// (signed where the new value's sign is clear, unsigned reversed where it
+/// is set), so a NaN wins a max from its side of zero; an add flushes
+/// subnormal inputs and results to (signed) zero.
+TEST(Semantics, FloatAtomicsFollowTheGPUInstructions) {
+  // %x[i] = atomic op(%x[i], %v[i]), for the op `KIND`.
+  std::string source = R"(
+func.func @k(%x: !tile.ptr<f32>, %v: !tile.ptr<f32>) {
+  %r = tile.make_range 0 to 8 : tensor<8xi32>
+  %xb = tile.splat %x : !tile.ptr<f32> -> tensor<8x!tile.ptr<f32>>
+  %xp = tile.addptr %xb, %r : tensor<8x!tile.ptr<f32>>, tensor<8xi32>
+  %vb = tile.splat %v : !tile.ptr<f32> -> tensor<8x!tile.ptr<f32>>
+  %vp = tile.addptr %vb, %r : tensor<8x!tile.ptr<f32>>, tensor<8xi32>
+  %vals = tile.load %vp : tensor<8x!tile.ptr<f32>>
+  %old = tile.atomic_rmw KIND %xp, %vals : tensor<8x!tile.ptr<f32>>
+  return
+})";
+  auto run = [&](const std::string &kind, std::vector<float> x,
+                 std::vector<float> v) {
+    std::string text = source;
+    text.replace(text.find("KIND"), 4, kind);
+    Loaded loaded = load(text);
+    EXPECT_TRUE(loaded.kernel);
+    Interpreter interp;
+    EXPECT_FALSE(interp.addBuffer(x.data(), 32, "x"));
+    EXPECT_FALSE(interp.addBuffer(v.data(), 32, "v"));
+    KernelArgs args;
+    args.addPointer(x.data());
+    args.addPointer(v.data());
+    auto error = interp.run(loaded.kernel, {1, 1, 1}, args.pointers());
+    EXPECT_FALSE(error) << *error;
+    return x;
+  };
+  float nan = std::numeric_limits<float>::quiet_NaN();
+  float denorm = std::numeric_limits<float>::denorm_min();
+  // max: +NaN beats 1; -2 loses to -1; 5 loses to the +NaN in memory; -NaN
+  // loses to 1; +0 beats -0; -0 loses to +0; -1 beats -2; 2 loses to 3.
+  auto x = run("max", {1, -1, nan, 1, -0.0f, 0.0f, -2, 3},
+               {nan, -2, 5, -nan, 0.0f, -0.0f, -1, 2});
+  EXPECT_TRUE(std::isnan(x[0]));
+  EXPECT_EQ(x[1], -1);
+  EXPECT_TRUE(std::isnan(x[2]));
+  EXPECT_EQ(x[3], 1);
+  EXPECT_FALSE(std::signbit(x[4]));
+  EXPECT_FALSE(std::signbit(x[5]));
+  EXPECT_EQ(x[6], -1);
+  EXPECT_EQ(x[7], 3);
+  // min: -NaN beats -1 (its bits, unsigned, are the larger); +NaN loses.
+  x = run("min", {-1, 1, 0, 0, 0, 0, 0, 0}, {-nan, nan, 0, 0, 0, 0, 0, 0});
+  EXPECT_TRUE(std::isnan(x[0]));
+  EXPECT_EQ(x[1], 1);
+  // add: subnormal inputs and results are flushed to zero, sign kept.
+  x = run("add", {1, denorm, -1.5e-38f, 2, 0, 0, 0, 0},
+          {denorm, 1, 1.4e-38f, nan, 0, 0, 0, 0});
+  EXPECT_EQ(x[0], 1);
+  EXPECT_EQ(x[1], 1);
+  EXPECT_EQ(x[2], 0); // -1e-39 is subnormal
+  EXPECT_TRUE(std::signbit(x[2]));
+  EXPECT_TRUE(std::isnan(x[3]));
+}
+
+/// The double-width products and carries that Philox-style generators need,
+/// at 64 bits too.
+TEST(Semantics, ExtendedArithmetic) {
+  auto out = runMap<int64_t, int64_t>(
+      mapKernel("i64", "i64", 4,
+                "  %c = arith.constant dense<[-1, 3, -9223372036854775808, 7]> : tensor<4xi64>\n"
+                "  %lo, %hi = arith.mului_extended %x, %c : tensor<4xi64>\n"
+                "  %slo, %shi = arith.mulsi_extended %x, %c : tensor<4xi64>\n"
+                "  %s, %o = arith.addui_extended %hi, %shi : tensor<4xi64>, tensor<4xi1>\n"
+                "  %oe = arith.extui %o : tensor<4xi1> to tensor<4xi64>\n"
+                "  %y = arith.xori %s, %oe : tensor<4xi64>\n"),
+      {-1, INT64_C(0x100000000), -1, INT64_C(0x7fffffffffffffff)});
+  // u: (2^64-1)^2 >> 64 = 2^64-2; s: (-1)(-1) >> 64 = 0; sum 2^64-2, no carry.
+  // 2^32 * 3: both highs 0.
+  // u: (2^64-1) * 2^63 >> 64 = 2^63 - 1; s: (-1)(-2^63) = 2^63 >> 64 = 0.
+  // u: (2^63-1) * 7 >> 64 = 3; s: 3; 6, no carry.
+  EXPECT_EQ(out, (std::vector<int64_t>{-2, 0, INT64_C(0x7fffffffffffffff), 6}));
+  auto bits = runMap<int8_t, int8_t>(
+      mapKernel("i8", "i8", 4,
+                "  %l = math.ctlz %x : tensor<4xi8>\n"
+                "  %t = math.cttz %x : tensor<4xi8>\n"
+                "  %p = math.ctpop %x : tensor<4xi8>\n"
+                "  %c16 = arith.constant dense<16> : tensor<4xi8>\n"
+                "  %l16 = arith.muli %l, %c16 : tensor<4xi8>\n"
+                "  %lt = arith.addi %l16, %t : tensor<4xi8>\n"
+                "  %c4 = arith.constant dense<4> : tensor<4xi8>\n"
+                "  %y = arith.xori %lt, %p : tensor<4xi8>\n"),
+      {1, -128, 0, 12});
+  // (ctlz * 16 + cttz) ^ ctpop, at 8 bits: 1 -> (7, 0, 1); -128 -> (0, 7, 1);
+  // 0 -> (8, 8, 0); 12 -> (4, 2, 2).
+  EXPECT_EQ(bits, (std::vector<int8_t>{int8_t(7 * 16 ^ 1), int8_t(7 ^ 1),
+                                       int8_t(8 * 16 + 8), int8_t((4 * 16 + 2) ^ 2)}));
+}
+
+/// Blocks of a kernel run as the branches say, their arguments bound all at
+/// once (here a block that passes its own arguments back swapped).
+TEST(Semantics, BranchesBetweenBlocks) {
+  auto out = runMap<float, float>(
+      mapKernel("f32", "f32", 4,
+                "  %c0 = arith.constant 0 : i32\n"
+                "  %c1 = arith.constant 1 : i32\n"
+                "  %c3 = arith.constant 3 : i32\n"
+                "  %one = arith.constant dense<1.0> : tensor<4xf32>\n"
+                "  cf.br ^loop(%c0, %x, %one : i32, tensor<4xf32>, tensor<4xf32>)\n"
+                "^loop(%i: i32, %a: tensor<4xf32>, %b: tensor<4xf32>):\n"
+                "  %next = arith.addi %i, %c1 : i32\n"
+                "  %more = arith.cmpi slt, %next, %c3 : i32\n"
+                "  %a2 = arith.addf %a, %a : tensor<4xf32>\n"
+                "  cf.cond_br %more, ^loop(%next, %b, %a2 : i32, tensor<4xf32>, tensor<4xf32>), ^exit\n"
+                "^exit:\n"
+                "  %y = arith.subf %a2, %b : tensor<4xf32>\n"),
+      {1, 2, 3, 4});
+  // (a, b): (x, 1) -> (1, 2x) -> (2x, 2) -> exit with a2 = 4x, b = 2.
+  EXPECT_EQ(out, (std::vector<float>{2, 6, 10, 14}));
+}
+
+/// A kernel that never finishes is stopped by the watchdog, which names the
+/// kernel, the program and the op it stopped at; the limit comes from the
+/// options, else LLK_INTERP_MAX_STEPS.
+TEST(Watchdog, EndlessLoopsAreStopped) {
+  std::string source = R"(
+func.func @spin(%out: !tile.ptr<i32>) {
+  %pid = tile.program_id x
+  %c1 = arith.constant 1 : i32
+  %go = arith.cmpi eq, %pid, %c1 : i32
+  %n = scf.while (%i = %pid) : (i32) -> i32 {
+    scf.condition(%go) %i : i32
+  } do {
+  ^bb0(%i: i32):
+    %next = arith.addi %i, %c1 : i32
+    scf.yield %next : i32
+  }
+  tile.store %n, %out : !tile.ptr<i32>
+  cf.br ^forever
+^forever:
+  cf.br ^forever
+})";
+  Loaded loaded = load(source);
+  ASSERT_TRUE(loaded.kernel);
+  int32_t out = 0;
+  KernelArgs args;
+  args.addPointer(&out);
+  {
+    Options options;
+    options.maxSteps = 1000;
+    Interpreter interp(options);
+    ASSERT_FALSE(interp.addBuffer(&out, 4, "out"));
+    // Program 0 skips the while loop and spins in ^forever.
+    auto error = interp.run(loaded.kernel, {2, 1, 1}, args.pointers());
+    ASSERT_TRUE(error);
+    EXPECT_EQ(*error, "test.mlir:16:3: program (0, 0, 0) of kernel 'spin' is "
+                      "still running after 1000 ops, the interpreter's limit: "
+                      "does a loop never end? (the limit is Options::maxSteps, "
+                      "or LLK_INTERP_MAX_STEPS; 0 lifts it)");
+  }
+  {
+    ::setenv("LLK_INTERP_MAX_STEPS", "500", 1);
+    Interpreter interp;
+    ASSERT_FALSE(interp.addBuffer(&out, 4, "out"));
+    auto error = interp.run(loaded.kernel, {1, 1, 1}, args.pointers());
+    ASSERT_TRUE(error);
+    EXPECT_NE(error->find("still running after 500 ops"), std::string::npos)
+        << *error;
+    ::setenv("LLK_INTERP_MAX_STEPS", "many", 1);
+    error = interp.run(loaded.kernel, {1, 1, 1}, args.pointers());
+    ASSERT_TRUE(error);
+    EXPECT_EQ(*error, "LLK_INTERP_MAX_STEPS must be a number of ops (0: no "
+                      "limit), got 'many'");
+    ::unsetenv("LLK_INTERP_MAX_STEPS");
+  }
+}
+
+/// The limit counts ops per program: a finite loop under it runs, and 0
+/// turns the watchdog off.
+TEST(Watchdog, FiniteLoopsRun) {
+  auto source = mapKernel("f32", "f32", 4,
+                          "  %c0 = arith.constant 0 : i32\n"
+                          "  %c1 = arith.constant 1 : i32\n"
+                          "  %n = arith.constant 1000 : i32\n"
+                          "  %y = scf.for %i = %c0 to %n step %c1 iter_args(%a = %x) -> (tensor<4xf32>) : i32 {\n"
+                          "    %b = arith.addf %a, %x : tensor<4xf32>\n"
+                          "    scf.yield %b : tensor<4xf32>\n"
+                          "  }\n");
+  Loaded loaded = load(source);
+  ASSERT_TRUE(loaded.kernel);
+  std::vector<float> in{1, 2, 3, 4}, out(4);
+  KernelArgs args;
+  args.addPointer(in.data());
+  args.addPointer(out.data());
+  for (uint64_t limit : {uint64_t(0), uint64_t(2100), uint64_t(2000)}) {
+    Options options;
+    options.maxSteps = limit;
+    Interpreter interp(options);
+    ASSERT_FALSE(interp.addBuffer(in.data(), 16, "in"));
+    ASSERT_FALSE(interp.addBuffer(out.data(), 16, "out"));
+    auto error = interp.run(loaded.kernel, {3, 1, 1}, args.pointers());
+    // 1000 iterations of 2 ops, plus 16 around the loop.
+    EXPECT_EQ(bool(error), limit == 2000) << limit << ": " << error.value_or("");
+  }
+  EXPECT_EQ(out, (std::vector<float>{1001, 2002, 3003, 4004}));
 }
 
 TEST(Semantics, DotAccumulatesHalfProductsInFloat) {

@@ -14,6 +14,8 @@
 //                 "shared_bytes": 64, "dynamic_shared_bytes": 0,
 //                 "params": [{"kind": "pointer", "type": "f32"},
 //                            {"kind": "scalar", "type": "i32"}]}]}
+// A pointer a kernel may read past its elements has "read_overrun_bytes": N
+// (1 to 15; absent: 0).
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,9 +49,15 @@ struct KernelParam {
   /// For a descriptor: the box (rows, columns) its CUtensorMap must be
   /// encoded with (128-byte swizzle, row-major 2-D tensor).
   std::vector<int64_t> tmaBox;
+  /// For a pointer: how many bytes past the last byte the kernel accesses
+  /// through it (and before the first) it may read, never outside those
+  /// bytes' 16-byte-aligned granules; 0 for most kernels. The buffer contract
+  /// (docs/runtime.md): allocations cover whole 16-byte granules.
+  int64_t readOverrunBytes = 0;
 
   bool operator==(const KernelParam &other) const {
-    return kind == other.kind && type == other.type && tmaBox == other.tmaBox;
+    return kind == other.kind && type == other.type && tmaBox == other.tmaBox &&
+           readOverrunBytes == other.readOverrunBytes;
   }
 };
 

@@ -23,6 +23,10 @@ constexpr llvm::StringLiteral kDynamicSharedBytesAttr = "llk.dynamic_shared_byte
 /// on a kernel, the TMA box of each tensor-descriptor argument, as
 /// [argument, rows, columns] triples, which the host must encode.
 constexpr llvm::StringLiteral kTmaBoxesAttr = "llk.tma_boxes";
+/// on a kernel, [argument, bytes] pairs: how many bytes past the last byte
+/// it accesses through that pointer argument the kernel may read (realigned
+/// loads' windows; at most 15, never past that byte's 16-byte granule).
+constexpr llvm::StringLiteral kReadOverrunAttr = "llk.read_overrun";
 
 #define GEN_PASS_DECL
 #include "llk/Conversion/Passes.h.inc"

@@ -52,10 +52,21 @@ struct Grid {
   uint32_t x = 1, y = 1, z = 1;
 };
 
+/// Ops one program may execute by default before the run stops with an
+/// error: far more than any kernel's program needs, a few seconds to minutes
+/// of interpretation.
+constexpr uint64_t kDefaultMaxSteps = 10'000'000;
+
 struct Options {
   /// Report loads of bytes of buffers registered as uninitialized that no
   /// store (or atomic) has written.
   bool checkUninitialized = false;
+  /// The watchdog: ops (terminators and loop bodies' ops included, each
+  /// time they run) one program may execute before the run stops with an
+  /// error naming the kernel, the program and the op, so that a kernel that
+  /// never finishes cannot hang its host. Unset: $LLK_INTERP_MAX_STEPS if
+  /// set, else kDefaultMaxSteps. 0: no limit.
+  std::optional<uint64_t> maxSteps;
 };
 
 /// The values of a kernel's arguments, in the form `cuLaunchKernel` takes

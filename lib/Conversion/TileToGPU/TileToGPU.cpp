@@ -14,6 +14,8 @@
 #include "llk/Conversion/Passes.h"
 #include "llk/Dialect/Tile/IR/Layout.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -439,6 +441,13 @@ struct FuncLowering : TilePattern<func::FuncOp> {
       }
     if (!boxes.empty())
       kernel->setAttr(kTmaBoxesAttr, rewriter.getArrayAttr(boxes));
+    // How far past its last accessed byte each pointer argument is read.
+    SmallVector<Attribute> overruns;
+    for (auto [i, bytes] : llvm::enumerate(state.readOverrun.lookup(func.getOperation())))
+      if (bytes)
+        overruns.push_back(rewriter.getDenseI64ArrayAttr({int64_t(i), bytes}));
+    if (!overruns.empty())
+      kernel->setAttr(kReadOverrunAttr, rewriter.getArrayAttr(overruns));
     // .minnctapersm: ptxas fits the registers to that many programs an SM.
     if (auto min = func->getAttrOfType<IntegerAttr>(
             tile::TileDialect::kMinProgramsPerSMAttr))
@@ -949,8 +958,12 @@ Value emitAtomic(IndexEmitter &e, MemorySemantic sem, StringRef opcode,
   std::string order = sem == MemorySemantic::Relaxed
                           ? ""
                           : "." + stringifyMemorySemantic(sem).str() + ".gpu";
-  std::string text = "@$" + std::to_string(values.size() + 2) + " atom" + order +
-                     ".global." + opcode.str() + " $0, [$1]";
+  // A thread whose predicate is off gets 0: the old value of a masked-off
+  // element (as tile.atomic_rmw defines it), never a stale register.
+  std::string text = std::string(isFloat ? "mov.f32 $0, 0f00000000;"
+                                         : "mov.b32 $0, 0;") +
+                     "\n\t@$" + std::to_string(values.size() + 2) + " atom" +
+                     order + ".global." + opcode.str() + " $0, [$1]";
   std::string constraints = "=" + reg + ",l";
   SmallVector<Value> operands{addr};
   for (auto [i, v] : llvm::enumerate(values)) {
@@ -1029,7 +1042,39 @@ Value lowerAtomic(IndexEmitter &e, LoweringState &state, Operation *op,
   for (int64_t r = 0; r < view.totalElemsPerThread(); ++r)
     olds.push_back(perElement(
         r, andPredicates(e, owner, mask ? e.extract(mask, r) : Value())));
-  return e.fromElements(cast<VectorType>(convertedResult).getElementType(), olds);
+  Type elem = cast<VectorType>(convertedResult).getElementType();
+  if (!owner)
+    return e.fromElements(elem, olds);
+  // The layout replicates elements: the threads holding a copy that did no
+  // atomic take its old value from the one that did, through shared memory.
+  SmallVector<int64_t> strides(view.shape.size(), 1);
+  for (int d = int(view.shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * view.shape[d + 1];
+  Value base = state.scratch.base(e.b, e.loc, op, strides[0] * view.shape[0] * 4);
+  auto offsetType = VectorType::get({view.totalElemsPerThread()}, e.b.getI32Type());
+  Value offsets;
+  for (unsigned d = 0; d < view.shape.size(); ++d) {
+    Value term = arith::MulIOp::create(
+        e.b, e.loc, e.coordinates(view, d),
+        arith::ConstantOp::create(
+            e.b, e.loc, DenseIntElementsAttr::get(offsetType, int32_t(strides[d] * 4))));
+    offsets = offsets ? arith::AddIOp::create(e.b, e.loc, offsets, term).getResult()
+                      : term;
+  }
+  gpu::BarrierOp::create(e.b, e.loc);
+  scf::IfOp ifOwner = scf::IfOp::create(e.b, e.loc, owner, false);
+  {
+    OpBuilder::InsertionGuard g(e.b);
+    e.b.setInsertionPointToStart(ifOwner.thenBlock());
+    for (auto [r, old] : llvm::enumerate(olds))
+      LLVM::StoreOp::create(e.b, e.loc, old,
+                            byteAddress(e, base, e.extract(offsets, r)), 4);
+  }
+  gpu::BarrierOp::create(e.b, e.loc);
+  for (auto [r, old] : llvm::enumerate(olds))
+    old = LLVM::LoadOp::create(e.b, e.loc, elem,
+                               byteAddress(e, base, e.extract(offsets, r)), 4);
+  return e.fromElements(elem, olds);
 }
 
 struct AtomicRMWLowering : TilePattern<AtomicRMWOp> {
@@ -1116,6 +1161,45 @@ Value bytesToF32(OpBuilder &b, Location loc, Value bytes) {
   return vector::FromElementsOp::create(b, loc, VectorType::get({n}, f32), values);
 }
 
+/// `fn` applied to each element of `x` (a scalar or a thread's vector),
+/// giving elements of type `elem`.
+Value mapElements(IndexEmitter &e, Value x, Type elem,
+                  llvm::function_ref<Value(Value)> fn) {
+  auto vec = dyn_cast<VectorType>(x.getType());
+  if (!vec)
+    return fn(x);
+  SmallVector<Value> results;
+  for (int64_t i = 0; i < vec.getNumElements(); ++i)
+    results.push_back(fn(e.extract(x, i)));
+  return e.fromElements(elem, results);
+}
+
+/// The float `x` (f32 or f64) rounded to the narrower float type `dst` with
+/// `mode` (not RNE), by one cvt (two for f64 to bf16, which needs sm_90 in
+/// one: directed roundings through f32 round the same).
+Value roundedFloat(IndexEmitter &e, Value x, Type dst, RoundingMode mode) {
+  Type src = x.getType();
+  if (src.isF64() && dst.isBF16()) {
+    x = roundedFloat(e, x, e.b.getF32Type(), mode);
+    src = x.getType();
+  }
+  auto ptxType = [](Type t) -> std::string {
+    return t.isF16() ? "f16" : t.isBF16() ? "bf16" : t.isF32() ? "f32" : "f64";
+  };
+  const char *ptxMode = mode == RoundingMode::RTZ   ? "rz"
+                        : mode == RoundingMode::RDN ? "rm"
+                                                    : "rp";
+  std::string text = std::string("cvt.") + ptxMode + "." + ptxType(dst) + "." +
+                     ptxType(src) + " $0, $1;";
+  bool half = dst.isF16() || dst.isBF16();
+  std::string constraints = std::string(half ? "=h" : "=f") + "," +
+                            (src.isF64() ? "d" : "f");
+  Type resultType = half ? e.b.getI16Type() : dst;
+  Value r = e.inlineAsm(resultType, x, text, constraints, /*sideEffects=*/false)
+                .getResult(0);
+  return half ? arith::BitcastOp::create(e.b, e.loc, dst, r).getResult() : r;
+}
+
 struct CastLowering : TilePattern<CastOp> {
   using TilePattern::TilePattern;
   LogicalResult
@@ -1149,24 +1233,19 @@ struct CastLowering : TilePattern<CastOp> {
       if (crossHalf)
         x = arith::ExtFOp::create(rewriter, loc, withElem(rewriter.getF32Type()), x);
       unsigned srcBits = getElementTypeOrSelf(x.getType()).getIntOrFloatBitWidth();
+      RoundingMode mode = rounding.value_or(RoundingMode::RNE);
       if (dst.getIntOrFloatBitWidth() > srcBits) {
         result = arith::ExtFOp::create(rewriter, loc, resultType, x);
+      } else if (mode == RoundingMode::RNE) {
+        result = arith::TruncFOp::create(rewriter, loc, resultType, x);
       } else {
-        arith::RoundingModeAttr mode;
-        switch (rounding.value_or(RoundingMode::RNE)) {
-        case RoundingMode::RNE: break;
-        case RoundingMode::RTZ:
-          mode = arith::RoundingModeAttr::get(getContext(), arith::RoundingMode::toward_zero);
-          break;
-        case RoundingMode::RDN:
-          mode = arith::RoundingModeAttr::get(getContext(), arith::RoundingMode::downward);
-          break;
-        case RoundingMode::RUP:
-          mode = arith::RoundingModeAttr::get(getContext(), arith::RoundingMode::upward);
-          break;
-        }
-        result = arith::TruncFOp::create(rewriter, loc, resultType, x, mode,
-                                         arith::FastMathFlagsAttr());
+        // arith.truncf's rounding modes become LLVM's constrained fptrunc,
+        // whose mode only describes the environment's: NVPTX rounds to
+        // nearest. A cvt with the mode rounds as asked.
+        IndexEmitter e(rewriter, loc);
+        result = mapElements(e, x, dst, [&](Value v) {
+          return roundedFloat(e, v, dst, mode);
+        });
       }
     } else if (isa<FloatType>(src)) {
       switch (rounding.value_or(RoundingMode::RTZ)) {
@@ -1175,7 +1254,23 @@ struct CastLowering : TilePattern<CastOp> {
       case RoundingMode::RDN: x = math::FloorOp::create(rewriter, loc, x); break;
       case RoundingMode::RUP: x = math::CeilOp::create(rewriter, loc, x); break;
       }
-      result = arith::FPToSIOp::create(rewriter, loc, resultType, x);
+      if (dst.isInteger(8)) {
+        // PTX has no 8-bit conversion: LLVM converts to 16 bits (saturating
+        // there) and truncates. Saturate at 8 bits, as the op says.
+        Type i16 = withElem(rewriter.getI16Type());
+        auto bound = [&](int64_t v) -> Value {
+          Attribute attr = rewriter.getI16IntegerAttr(v);
+          if (auto vec = dyn_cast<VectorType>(i16))
+            attr = DenseElementsAttr::get(vec, attr);
+          return arith::ConstantOp::create(rewriter, loc, cast<TypedAttr>(attr));
+        };
+        Value wide = arith::FPToSIOp::create(rewriter, loc, i16, x);
+        wide = arith::MaxSIOp::create(rewriter, loc, wide, bound(-128));
+        wide = arith::MinSIOp::create(rewriter, loc, wide, bound(127));
+        result = arith::TruncIOp::create(rewriter, loc, resultType, wide);
+      } else {
+        result = arith::FPToSIOp::create(rewriter, loc, resultType, x);
+      }
     } else if (src.isInteger(8) && dst.isF32() &&
                isa<VectorType>(x.getType()) &&
                cast<VectorType>(x.getType()).getNumElements() % 4 == 0) {
@@ -1577,6 +1672,63 @@ LogicalResult checkLowerable(ModuleOp module) {
   return success(ok);
 }
 
+/// The pointer arguments of `func` that `ptr` (a pointer or pointer tile)
+/// may point into, following pointer arithmetic, shape ops and loop-carried
+/// values back to them; every pointer argument where a pointer comes from
+/// elsewhere (a loaded pointer, an integer).
+llvm::SmallSetVector<unsigned, 4> pointerRoots(func::FuncOp func, Value ptr) {
+  llvm::SmallSetVector<unsigned, 4> roots;
+  bool unknown = false;
+  llvm::SmallPtrSet<Value, 16> seen;
+  SmallVector<Value> work{ptr};
+  auto isPointerLike = [](Type type) {
+    if (auto tile = dyn_cast<RankedTensorType>(type))
+      type = tile.getElementType();
+    return isa<PtrType>(type);
+  };
+  while (!work.empty() && !unknown) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      Operation *owner = arg.getOwner()->getParentOp();
+      if (owner == func.getOperation()) {
+        roots.insert(arg.getArgNumber());
+      } else if (auto loop = dyn_cast<scf::ForOp>(owner);
+                 loop && arg.getArgNumber() > 0) {
+        unsigned i = arg.getArgNumber() - 1;
+        work.push_back(loop.getInitArgs()[i]);
+        work.push_back(loop.getYieldedValues()[i]);
+      } else {
+        unknown = true;
+      }
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    unsigned result = cast<OpResult>(v).getResultNumber();
+    if (auto loop = dyn_cast<scf::ForOp>(def)) {
+      work.push_back(loop.getInitArgs()[result]);
+      work.push_back(loop.getYieldedValues()[result]);
+    } else if (auto branch = dyn_cast<scf::IfOp>(def)) {
+      work.push_back(branch.thenYield().getOperand(result));
+      if (!branch.getElseRegion().empty())
+        work.push_back(branch.elseYield().getOperand(result));
+    } else if (isa<AddPtrOp, SplatOp, BroadcastOp, ExpandDimsOp, ReshapeOp,
+                   TransOp, ConvertLayoutOp, BitcastOp, arith::SelectOp>(def)) {
+      for (Value operand : def->getOperands())
+        if (isPointerLike(operand.getType()))
+          work.push_back(operand);
+    } else {
+      unknown = true;
+    }
+  }
+  if (unknown)
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+      if (isa<PtrType>(type))
+        roots.insert(i);
+  return roots;
+}
+
 struct ConvertTileToGPUPass
     : llk::impl::ConvertTileToGPUBase<ConvertTileToGPUPass> {
   using ConvertTileToGPUBase::ConvertTileToGPUBase;
@@ -1645,7 +1797,16 @@ struct ConvertTileToGPUPass
           if (run > width && bytes >= 4 && bytes <= 16) {
             int64_t div = axisInfo.get(ptr).divisibility[fast];
             width = run;
-            state.realignFrom[op] = std::min<int64_t>(div & -div, bytes / 2);
+            int64_t align = std::min<int64_t>(div & -div, bytes / 2);
+            state.realignFrom[op] = align;
+            // The window of a run's last byte ends at most bytes - align
+            // past it (a run starts at a multiple of align): the kernel
+            // metadata's read_overrun_bytes, within that byte's 16-byte
+            // granule (docs/runtime.md, the buffer contract).
+            SmallVector<int64_t> &overrun = state.readOverrun[func.getOperation()];
+            overrun.resize(func.getNumArguments(), 0);
+            for (unsigned arg : pointerRoots(func, ptr))
+              overrun[arg] = std::max(overrun[arg], bytes - align);
           }
         }
         state.accessWidth[op] = width;
@@ -1687,6 +1848,12 @@ struct ConvertTileToGPUPass
     populateDotPatterns(converter, patterns, state);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
+    // Branches between a kernel's blocks pass converted tiles and pointers.
+    populateBranchOpInterfaceTypeConversionPattern(patterns, converter);
+    target.addDynamicallyLegalOp<cf::BranchOp, cf::CondBranchOp, cf::SwitchOp>(
+        [&](Operation *op) {
+          return isLegalForBranchOpInterfaceTypeConversionPattern(op, converter);
+        });
     if (failed(applyPartialConversion(gpuModule, target, std::move(patterns))))
       return signalPassFailure();
 

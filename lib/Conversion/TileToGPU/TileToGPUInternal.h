@@ -301,6 +301,9 @@ struct LoweringState {
   /// Loads whose chunks are contiguous but not aligned to their size: the
   /// alignment (bytes, a power of two below the chunk's size) known for them.
   llvm::DenseMap<Operation *, unsigned> realignFrom;
+  /// Per kernel (func.func), per argument: how many bytes past the last
+  /// byte it accesses through that pointer its realigned loads may read.
+  llvm::DenseMap<Operation *, SmallVector<int64_t>> readOverrun;
   SharedScratch scratch;
   /// Offset in the kernel's shared memory of each tile.local_alloc.
   llvm::DenseMap<Operation *, int64_t> allocOffsets;

@@ -70,12 +70,13 @@ func.func @scalar(%x: !tile.ptr<f32>, %v: f32) {
 // Atomics: one predicated instruction per element, only from the thread
 // that owns it; f32 max goes through the integer order of IEEE bits.
 // Ordered acq_rel at GPU scope unless `sem` says otherwise (relaxed: PTX's
-// default, no qualifier).
+// default, no qualifier). The result register starts at 0, what a thread
+// whose predicate is off returns.
 // CHECK-LABEL: gpu.func @atomics
-// CHECK: "@$3 atom.acq_rel.gpu.global.add.f32 $0, [$1], $2;", "=f,l,f,b"
-// CHECK: "@$3 atom.global.max.s32 $0, [$1], $2;", "=r,l,r,b"
-// CHECK: "@$3 atom.global.min.u32 $0, [$1], $2;", "=r,l,r,b"
-// CHECK: "@$4 atom.release.gpu.global.cas.b32 $0, [$1], $2, $3;", "=r,l,r,r,b"
+// CHECK: "mov.f32 $0, 0f00000000;\0A\09@$3 atom.acq_rel.gpu.global.add.f32 $0, [$1], $2;", "=f,l,f,b"
+// CHECK: "mov.b32 $0, 0;\0A\09@$3 atom.global.max.s32 $0, [$1], $2;", "=r,l,r,b"
+// CHECK: "mov.b32 $0, 0;\0A\09@$3 atom.global.min.u32 $0, [$1], $2;", "=r,l,r,b"
+// CHECK: "mov.b32 $0, 0;\0A\09@$4 atom.release.gpu.global.cas.b32 $0, [$1], $2, $3;", "=r,l,r,r,b"
 func.func @atomics(%x: !tile.ptr<f32> {tile.divisibility = 16}, %c: !tile.ptr<i32> {tile.divisibility = 16}) {
   %r = tile.make_range 0 to 128 : tensor<128xi32>
   %xs = tile.splat %x : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
@@ -99,19 +100,48 @@ func.func @atomics(%x: !tile.ptr<f32> {tile.divisibility = 16}, %c: !tile.ptr<i3
 // CHECK: "@$2 st.global.b32 [$0], $1;"
 // CHECK-NEXT: gpu.barrier
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i32
-// CHECK-NEXT: %[[OLD:.*]] = llvm.inline_asm has_side_effects "@$3 atom.acq_rel.gpu.global.add.s32 $0, [$1], $2;", "=r,l,r,b" %{{.*}}, %{{.*}}, %[[FIRST]]
+// CHECK-NEXT: %[[OLD:.*]] = llvm.inline_asm has_side_effects "mov.b32 $0, 0;\0A\09@$3 atom.acq_rel.gpu.global.add.s32 $0, [$1], $2;", "=r,l,r,b" %{{.*}}, %{{.*}}, %[[FIRST]]
 // CHECK: gpu.barrier
 // CHECK-NEXT: scf.if %[[FIRST]] {
 // CHECK-NEXT: llvm.store %[[OLD]]
 // CHECK: gpu.barrier
 // CHECK-NEXT: llvm.load
 // CHECK-NOT: gpu.barrier
-// CHECK: "@$3 atom.global.exch.b32 $0, [$1], $2;"
+// CHECK: "mov.b32 $0, 0;\0A\09@$3 atom.global.exch.b32 $0, [$1], $2;"
 func.func @scalar_atomics(%out: !tile.ptr<f32>, %lock: !tile.ptr<i32>, %v: f32) {
   %one = arith.constant 1 : i32
   tile.store %v, %out : !tile.ptr<f32>
   %old = tile.atomic_rmw add %lock, %one : !tile.ptr<i32>
   %prev = tile.atomic_rmw xchg %lock, %old sem = relaxed : !tile.ptr<i32>
+  return
+}
+
+// -----
+
+// Masked-off elements return 0 (the register's start value). Where the
+// layout replicates elements (32 of them over 4 warps), only the owning
+// thread does the atomic; the others take its old value through shared
+// memory, so every copy of the result holds the same value.
+// CHECK-LABEL: gpu.func @masked_replicated_atomic
+// CHECK: %[[OWNER:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : i32
+// CHECK: %[[PRED:.*]] = arith.andi %[[OWNER]], %{{.*}} : i1
+// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects "mov.b32 $0, 0;\0A\09@$3 atom.global.add.s32 $0, [$1], $2;", "=r,l,r,b" %{{.*}}, %{{.*}}, %[[PRED]]
+// CHECK: gpu.barrier
+// CHECK-NEXT: scf.if %[[OWNER]] {
+// CHECK: llvm.store %[[OLD]]
+// CHECK: gpu.barrier
+// CHECK: %[[SHARED:.*]] = llvm.getelementptr
+// CHECK-NEXT: llvm.load %[[SHARED]]
+func.func @masked_replicated_atomic(%c: !tile.ptr<i32>, %out: !tile.ptr<i32>, %n: i32) {
+  %r = tile.make_range 0 to 32 : tensor<32xi32>
+  %cs = tile.splat %c : !tile.ptr<i32> -> tensor<32x!tile.ptr<i32>>
+  %p = tile.addptr %cs, %r : tensor<32x!tile.ptr<i32>>, tensor<32xi32>
+  %ns = tile.splat %n : i32 -> tensor<32xi32>
+  %m = arith.cmpi slt, %r, %ns : tensor<32xi32>
+  %one = arith.constant dense<1> : tensor<32xi32>
+  %old = tile.atomic_rmw add %p, %one mask %m sem = relaxed : tensor<32x!tile.ptr<i32>>
+  %s = tile.reduce sum %old axis = 0 : tensor<32xi32> -> i32
+  tile.store %s, %out : !tile.ptr<i32>
   return
 }
 

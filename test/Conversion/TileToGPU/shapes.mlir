@@ -43,7 +43,7 @@ func.func @convert(%x: !tile.ptr<f32> {tile.divisibility = 16}, %y: !tile.ptr<f3
 // CHECK: gpu.block_id y
 // CHECK: gpu.grid_dim z
 // CHECK: arith.truncf %{{.*}} : f32 to f16
-// CHECK: arith.truncf %{{.*}} toward_zero : f32 to bf16
+// CHECK: llvm.inline_asm "cvt.rz.bf16.f32 $0, $1;", "=h,f"
 // CHECK: math.roundeven
 // CHECK: arith.fptosi %{{.*}} : f32 to i32
 // CHECK: arith.uitofp %{{.*}} : i1 to f32

@@ -226,3 +226,66 @@ func.func @broadcast_operand(%w: !tile.ptr<i8> {tile.divisibility = 16}, %x: !ti
   tile.store %s, %yp : tensor<8x!tile.ptr<f32>>
   return
 }
+
+// -----
+
+// A block argument takes the layout of the first value that reaches it
+// (here the vectorized load's, 4 a thread); a branch that passes a value
+// of another layout (the load without an alignment hint, 1 a thread)
+// converts it before branching.
+// CHECK-LABEL: func.func @branch_arguments
+// CHECK: cf.br ^[[JOIN:.*]](%{{.*}} : tensor<512xf32, #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>)
+// CHECK: %[[Y:.*]] = tile.load {{.*}} : tensor<512x!tile.ptr<f32>, #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+// CHECK: %[[C:.*]] = tile.convert_layout %[[Y]] : tensor<512xf32, #tile.blocked<sizePerThread = [1]{{.*}}> -> tensor<512xf32, #tile.blocked<sizePerThread = [4]{{.*}}>
+// CHECK-NEXT: cf.br ^[[JOIN]](%[[C]] : tensor<512xf32, #tile.blocked<sizePerThread = [4]
+// CHECK: ^[[JOIN]](%{{.*}}: tensor<512xf32, #tile.blocked<sizePerThread = [4]
+func.func @branch_arguments(%a: !tile.ptr<f32> {tile.divisibility = 16}, %b: !tile.ptr<f32>, %out: !tile.ptr<f32>, %c: i1) {
+  %r = tile.make_range 0 to 512 : tensor<512xi32>
+  cf.cond_br %c, ^x, ^y
+^x:
+  %as = tile.splat %a : !tile.ptr<f32> -> tensor<512x!tile.ptr<f32>>
+  %ap = tile.addptr %as, %r : tensor<512x!tile.ptr<f32>>, tensor<512xi32>
+  %x = tile.load %ap : tensor<512x!tile.ptr<f32>>
+  cf.br ^join(%x : tensor<512xf32>)
+^y:
+  %bs = tile.splat %b : !tile.ptr<f32> -> tensor<512x!tile.ptr<f32>>
+  %bp = tile.addptr %bs, %r : tensor<512x!tile.ptr<f32>>, tensor<512xi32>
+  %y = tile.load %bp : tensor<512x!tile.ptr<f32>>
+  cf.br ^join(%y : tensor<512xf32>)
+^join(%v: tensor<512xf32>):
+  %s = tile.reduce sum %v axis = 0 : tensor<512xf32> -> f32
+  tile.store %s, %out : !tile.ptr<f32>
+  return
+}
+
+// -----
+
+// An scf.while carries a tile in the layout of its initial value: the
+// before and after regions' arguments, what scf.condition forwards and the
+// results all take it, so that no edge of the loop needs a conversion.
+// CHECK-LABEL: func.func @while_carried_tile
+// CHECK: scf.while (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) : (i32, tensor<512xf32, #[[L:tile.blocked<sizePerThread = \[4\], threadsPerWarp = \[32\], warpsPerCTA = \[4\], order = \[0\]>]]>) -> (i32, tensor<512xf32, #[[L]]>)
+// CHECK: scf.condition(%{{.*}}) %{{.*}}, %{{.*}} : i32, tensor<512xf32, #[[L]]>
+// CHECK: ^bb0(%{{.*}}: i32, %{{.*}}: tensor<512xf32, #[[L]]>):
+// CHECK: scf.yield %{{.*}}, %{{.*}} : i32, tensor<512xf32, #[[L]]>
+// CHECK-NOT: tile.convert_layout
+func.func @while_carried_tile(%a: !tile.ptr<f32> {tile.divisibility = 16}, %out: !tile.ptr<f32>, %n: i32) {
+  %r = tile.make_range 0 to 512 : tensor<512xi32>
+  %as = tile.splat %a : !tile.ptr<f32> -> tensor<512x!tile.ptr<f32>>
+  %ap = tile.addptr %as, %r : tensor<512x!tile.ptr<f32>>, tensor<512xi32>
+  %x = tile.load %ap : tensor<512x!tile.ptr<f32>>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %z:2 = scf.while (%i = %c0, %acc = %x) : (i32, tensor<512xf32>) -> (i32, tensor<512xf32>) {
+    %go = arith.cmpi slt, %i, %n : i32
+    scf.condition(%go) %i, %acc : i32, tensor<512xf32>
+  } do {
+  ^bb0(%i: i32, %acc: tensor<512xf32>):
+    %y = arith.addf %acc, %acc : tensor<512xf32>
+    %i2 = arith.addi %i, %c1 : i32
+    scf.yield %i2, %y : i32, tensor<512xf32>
+  }
+  %s = tile.reduce sum %z#1 axis = 0 : tensor<512xf32> -> f32
+  tile.store %s, %out : !tile.ptr<f32>
+  return
+}

@@ -1098,6 +1098,73 @@ func.func @generic_reduce_no_yield(%x: tensor<16xf32>) {
 
 // -----
 
+// A combiner runs in an order the lowering chooses: it must be a pure
+// function of two scalars.
+func.func @generic_reduce_store(%x: tensor<16xf32>, %p: !tile.ptr<f32>) {
+  %0 = tile.generic_reduce %x axis = 0 : tensor<16xf32> -> f32 {
+  ^bb0(%a: f32, %b: f32):
+    // expected-error @+1 {{'tile.store' op cannot be in a tile.generic_reduce combiner, which combines two scalars with arith, math and scf ops}}
+    tile.store %a, %p : !tile.ptr<f32>
+    tile.yield %b : f32
+  }
+  return
+}
+
+// -----
+
+func.func @generic_reduce_atomic(%x: tensor<16xi32>, %p: !tile.ptr<i32>) {
+  %0 = tile.generic_reduce %x axis = 0 : tensor<16xi32> -> i32 {
+  ^bb0(%a: i32, %b: i32):
+    // expected-error @+1 {{'tile.atomic_rmw' op cannot be in a tile.generic_reduce combiner}}
+    %old = tile.atomic_rmw add %p, %a : !tile.ptr<i32>
+    %c = arith.addi %old, %b : i32
+    tile.yield %c : i32
+  }
+  return
+}
+
+// -----
+
+func.func @generic_reduce_program_id(%x: tensor<16xi32>) {
+  %0 = tile.generic_reduce %x axis = 0 : tensor<16xi32> -> i32 {
+  ^bb0(%a: i32, %b: i32):
+    // expected-error @+1 {{'tile.program_id' op cannot be in a tile.generic_reduce combiner}}
+    %pid = tile.program_id x
+    %c = arith.addi %a, %pid : i32
+    tile.yield %c : i32
+  }
+  return
+}
+
+// -----
+
+func.func @generic_reduce_tile_value(%x: tensor<16xf32>, %t: tensor<4xf32>) {
+  %0 = tile.generic_reduce %x axis = 0 : tensor<16xf32> -> f32 {
+  ^bb0(%a: f32, %b: f32):
+    // expected-error @+1 {{'arith.addf' op works on a tile, but a tile.generic_reduce combiner combines two scalars}}
+    %s = arith.addf %t, %t : tensor<4xf32>
+    tile.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+// Nested regions count: a store in an scf.if of the combiner is refused.
+func.func @generic_reduce_nested_effect(%x: tensor<16xf32>, %p: !tile.ptr<f32>, %c: i1) {
+  %0 = tile.generic_reduce %x axis = 0 : tensor<16xf32> -> f32 {
+  ^bb0(%a: f32, %b: f32):
+    scf.if %c {
+      // expected-error @+1 {{'tile.store' op cannot be in a tile.generic_reduce combiner}}
+      tile.store %a, %p : !tile.ptr<f32>
+    }
+    tile.yield %b : f32
+  }
+  return
+}
+
+// -----
+
 func.func @generic_reduce_axis(%x: tensor<16x32xf32>) {
   // expected-error @+1 {{'tile.generic_reduce' op axis 2 is out of range for a tile of rank 2}}
   %0 = tile.generic_reduce %x axis = 2 : tensor<16x32xf32> -> tensor<16xf32> {

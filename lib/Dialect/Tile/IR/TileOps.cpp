@@ -361,6 +361,34 @@ LogicalResult GenericReduceOp::verifyRegions() {
   if (yield.getValues().size() != 1 ||
       yield.getValues().front().getType() != elem)
     return emitOpError() << "combiner must yield one value of type " << elem;
+  // The lowering combines in a tree whose shape follows the layout, the
+  // interpreter in order: only a pure function of two scalars gives the
+  // same result both ways.
+  WalkResult impure = body.walk([&](Operation *inner) {
+    if (inner == yield.getOperation())
+      return WalkResult::advance();
+    auto isTile = [](Type t) { return isa<ShapedType>(t); };
+    if (isa_and_nonnull<TileDialect>(inner->getDialect())) {
+      inner->emitOpError("cannot be in a tile.generic_reduce combiner, which "
+                         "combines two scalars with arith, math and scf ops");
+      return WalkResult::interrupt();
+    }
+    if (llvm::any_of(inner->getOperandTypes(), isTile) ||
+        llvm::any_of(inner->getResultTypes(), isTile)) {
+      inner->emitOpError("works on a tile, but a tile.generic_reduce "
+                         "combiner combines two scalars");
+      return WalkResult::interrupt();
+    }
+    if (!isMemoryEffectFree(inner)) {
+      inner->emitOpError("has side effects, which a tile.generic_reduce "
+                         "combiner must not have: the order it runs in is "
+                         "the lowering's");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (impure.wasInterrupted())
+    return failure();
   return verifyReduceShape(*this, getSrc().getType(), getAxisAttr().getInt(),
                            getResult().getType(), elem);
 }

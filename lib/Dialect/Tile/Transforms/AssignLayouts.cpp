@@ -247,20 +247,51 @@ private:
           assign(loop.getYieldedValues()[i], layout);
         }
     } else if (auto yield = dyn_cast<scf::YieldOp>(op)) {
+      Operation *parent = yield->getParentOp();
       for (unsigned i = 0; i < yield.getNumOperands(); ++i)
         if (yield.getOperand(i) == v) {
-          Operation *parent = yield->getParentOp();
+          if (auto loop = dyn_cast<scf::WhileOp>(parent)) {
+            // The after region yields the next iteration's arguments.
+            assign(loop.getBeforeArguments()[i], layout);
+            continue;
+          }
           assign(parent->getResult(i), layout);
           if (auto loop = dyn_cast<scf::ForOp>(parent))
             assign(loop.getRegionIterArgs()[i], layout);
         }
-    } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
-      for (unsigned i = 0; i < branch.getNumResults(); ++i)
-        if (branch.getResult(i) == v) {
-          assign(branch.thenYield().getOperand(i), layout);
-          if (!branch.getElseRegion().empty())
-            assign(branch.elseYield().getOperand(i), layout);
+    } else if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
+      // v is a result: every region's yield gives it.
+      for (unsigned i = 0; i < op->getNumResults(); ++i)
+        if (op->getResult(i) == v)
+          for (Region &region : op->getRegions())
+            if (!region.empty())
+              assign(region.front().getTerminator()->getOperand(i), layout);
+    } else if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+      // v is an init operand (tied to the before region's arguments) or a
+      // result (tied to what scf.condition forwards).
+      for (unsigned i = 0; i < loop.getInits().size(); ++i)
+        if (v == loop.getInits()[i])
+          assign(loop.getBeforeArguments()[i], layout);
+      for (unsigned i = 0; i < loop.getNumResults(); ++i)
+        if (v == loop.getResult(i))
+          assign(loop.getConditionOp().getArgs()[i], layout);
+    } else if (auto condition = dyn_cast<scf::ConditionOp>(op)) {
+      auto loop = cast<scf::WhileOp>(condition->getParentOp());
+      for (unsigned i = 0; i < condition.getArgs().size(); ++i)
+        if (v == condition.getArgs()[i]) {
+          assign(loop.getAfterArguments()[i], layout);
+          assign(loop.getResult(i), layout);
         }
+    } else if (auto branch = dyn_cast<BranchOpInterface>(op)) {
+      // v is passed to a successor block: its argument shares the layout.
+      for (unsigned s = 0; s < op->getNumSuccessors(); ++s) {
+        SuccessorOperands operands = branch.getSuccessorOperands(s);
+        for (auto [i, operand] : llvm::enumerate(operands.getForwardedOperands()))
+          if (operand == v)
+            assign(op->getSuccessor(s)->getArgument(
+                       operands.getProducedOperandCount() + i),
+                   layout);
+      }
     }
   }
 
@@ -269,9 +300,29 @@ private:
       relate(def, v, layout);
     } else {
       auto arg = cast<BlockArgument>(v);
-      if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
-        if (arg.getArgNumber() > 0)
-          relate(loop, loop.getResult(arg.getArgNumber() - 1), layout);
+      Block *block = arg.getOwner();
+      Operation *parent = block->getParentOp();
+      unsigned n = arg.getArgNumber();
+      if (auto loop = dyn_cast<scf::ForOp>(parent)) {
+        if (n > 0)
+          relate(loop, loop.getResult(n - 1), layout);
+      } else if (auto loop = dyn_cast<scf::WhileOp>(parent)) {
+        if (block == &loop.getBefore().front()) {
+          assign(loop.getInits()[n], layout);
+          assign(loop.getYieldOp().getOperand(n), layout);
+        } else {
+          assign(loop.getConditionOp().getArgs()[n], layout);
+        }
+      }
+      // The values the block's predecessors pass to it.
+      for (BlockOperand &use : block->getUses())
+        if (auto branch = dyn_cast<BranchOpInterface>(use.getOwner())) {
+          SuccessorOperands operands =
+              branch.getSuccessorOperands(use.getOperandNumber());
+          if (n >= operands.getProducedOperandCount())
+            assign(operands.getForwardedOperands()[n - operands.getProducedOperandCount()],
+                   layout);
+        }
     }
     for (Operation *user : v.getUsers())
       relate(user, v, layout);
@@ -291,6 +342,11 @@ private:
       if (auto loop = dyn_cast<scf::ForOp>(op))
         for (unsigned i = 0; i < loop.getNumResults(); ++i)
           loop.getRegionIterArgs()[i].setType(loop.getResult(i).getType());
+      // What scf.condition forwards arrives in the after region's arguments
+      // and the results: one type (the results').
+      if (auto loop = dyn_cast<scf::WhileOp>(op))
+        for (unsigned i = 0; i < loop.getNumResults(); ++i)
+          loop.getAfterArguments()[i].setType(loop.getResult(i).getType());
     });
 
     func.walk([&](Operation *op) { joinLayouts(op); });
@@ -365,11 +421,37 @@ private:
       }
     } else if (auto yield = dyn_cast<scf::YieldOp>(op)) {
       Operation *parent = yield->getParentOp();
-      if (isa<scf::ForOp, scf::IfOp>(parent))
+      if (auto loop = dyn_cast<scf::WhileOp>(parent)) {
+        for (OpOperand &operand : yield->getOpOperands())
+          convertOperand(op, operand,
+                         loop.getBeforeArguments()[operand.getOperandNumber()]
+                             .getType());
+      } else if (isa<scf::ForOp, scf::IfOp, scf::IndexSwitchOp>(parent)) {
         for (OpOperand &operand : yield->getOpOperands())
           convertOperand(op, operand,
                          parent->getResult(operand.getOperandNumber())
                              .getType());
+      }
+    } else if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+      for (OpOperand &operand : loop.getInitsMutable())
+        convertOperand(op, operand,
+                       loop.getBeforeArguments()[operand.getOperandNumber()]
+                           .getType());
+    } else if (auto condition = dyn_cast<scf::ConditionOp>(op)) {
+      auto loop = cast<scf::WhileOp>(condition->getParentOp());
+      for (auto [i, operand] : llvm::enumerate(condition.getArgsMutable()))
+        convertOperand(op, operand, loop.getResult(i).getType());
+    } else if (auto branch = dyn_cast<BranchOpInterface>(op)) {
+      // Each block argument keeps its layout; what arrives otherwise is
+      // converted before the branch.
+      for (unsigned s = 0; s < op->getNumSuccessors(); ++s) {
+        SuccessorOperands operands = branch.getSuccessorOperands(s);
+        unsigned produced = operands.getProducedOperandCount();
+        MutableOperandRange forwarded = operands.getMutableForwardedOperands();
+        for (unsigned i = 0; i < forwarded.size(); ++i)
+          convertOperand(op, forwarded[i],
+                         op->getSuccessor(s)->getArgument(produced + i).getType());
+      }
     }
   }
 

@@ -90,6 +90,16 @@ LLK_API const char *toString(ScalarType type);
 LLK_API std::optional<ScalarType> parseScalarType(std::string_view name);
 LLK_API size_t sizeOf(ScalarType type);
 
+/// The buffer contract (docs/runtime.md): a kernel may read any byte of an
+/// aligned 16-byte granule that holds a byte it accesses (a load of 1- or
+/// 2-byte elements that are contiguous but not aligned reads the aligned
+/// windows around them; the metadata's read_overrun_bytes says how far past
+/// the last accessed byte, at most kBufferGranule - 1). Allocations start
+/// 256-byte aligned, so a buffer whose allocation covers whole granules
+/// honours it: DeviceMemory rounds every allocation up to a multiple of
+/// kBufferGranule and zeroes the bytes past bytes().
+constexpr size_t kBufferGranule = 16;
+
 struct LLK_API ParamInfo {
   bool pointer = false;
   /// Scalar type, or a pointer's element type.
@@ -97,10 +107,16 @@ struct LLK_API ParamInfo {
   /// A !tile.tensordesc: passed as a pointer (the address of a TensorMap),
   /// whose box (rows, columns) the map must be encoded with.
   std::vector<int64_t> tmaBox;
+  /// A pointer the kernel may read up to this many bytes past the last byte
+  /// it accesses (and before the first), within those bytes' 16-byte
+  /// granules: less than kBufferGranule, which allocations are rounded to
+  /// (the buffer contract, DeviceMemory).
+  int64_t readOverrunBytes = 0;
   bool isTensorDesc() const { return !tmaBox.empty(); }
   std::string str() const; // "f32", "ptr<f32>" or "tensordesc<f16>"
   bool operator==(const ParamInfo &o) const {
-    return pointer == o.pointer && type == o.type && tmaBox == o.tmaBox;
+    return pointer == o.pointer && type == o.type && tmaBox == o.tmaBox &&
+           readOverrunBytes == o.readOverrunBytes;
   }
 };
 
@@ -232,9 +248,11 @@ private:
   double hostMs_ = -1; // interpreter: steady-clock time of record(); -1: none
 };
 
-/// Untyped device memory, freed on destruction. On the interpreter, host
+/// Untyped device memory, freed on destruction: `bytes` (bytes()) rounded up
+/// to a multiple of kBufferGranule, the rest zeroed. On the interpreter, host
 /// memory (256-byte aligned, filled with 0xff bytes — NaN for floats — as a
-/// GPU's is not zeroed) that kernels may access; copies are memcpy.
+/// GPU's is not zeroed) that kernels may access up to bytes(); copies are
+/// memcpy. A size too large to round up throws InvalidArgument.
 class LLK_API DeviceMemory {
 public:
   DeviceMemory(const Device &device, size_t bytes);
@@ -307,8 +325,9 @@ template <> struct ScalarTypeOf<double> { static constexpr ScalarType value = Sc
 
 template <typename T> class DeviceBuffer {
 public:
+  /// Throws InvalidArgument when `count` elements are more than SIZE_MAX bytes.
   DeviceBuffer(const Device &device, size_t count)
-      : memory_(device, count * sizeof(T)), count_(count) {}
+      : memory_(device, bytesOf(count)), count_(count) {}
   size_t size() const { return count_; }
   size_t bytes() const { return memory_.bytes(); }
   uint64_t address() const { return memory_.address(); }
@@ -329,6 +348,13 @@ public:
   void fillBytes(uint8_t byte) { memory_.fill(byte); }
 
 private:
+  static size_t bytesOf(size_t count) {
+    if (count > SIZE_MAX / sizeof(T))
+      throw Error(ErrorCode::InvalidArgument,
+                  "a buffer of " + std::to_string(count) + " elements of " +
+                      std::to_string(sizeof(T)) + " bytes is larger than memory");
+    return count * sizeof(T);
+  }
   void check(size_t count) const {
     if (count > count_)
       throw Error(ErrorCode::InvalidArgument,

@@ -189,10 +189,18 @@ def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
   let summary = "atomic read-modify-write; returns the old values";
   let description = [{
     One atomic per element (on a scalar pointer: once, by the program, the
-    old value returned to all of its threads). `sem` orders it at GPU scope
+    old value returned to all of its threads). A masked-off element touches
+    no memory and its result is 0. `sem` orders it at GPU scope
     (default acq_rel, as Triton's). A scalar atomic with release ordering
     (release, acq_rel) comes after all the program's earlier memory
-    accesses, every thread's, as a split-K block's last part relies on:
+    accesses, every thread's, as a split-K block's last part relies on.
+
+    As the GPU's instructions do them, an f32 `add` flushes subnormal
+    inputs and results to zero (keeping the sign), and f32 `max` / `min`
+    compare the bits as integers: signed where the new value's sign bit is
+    clear, unsigned in reverse where it is set. So -0 < +0, and a NaN with
+    its sign clear wins every `max` and loses every `min` (one with its sign
+    set the reverse).
 
     ```mlir
     %arrived = tile.atomic_rmw add %lock, %one : !tile.ptr<i32>
@@ -475,7 +483,10 @@ def Tile_GenericReduceOp : Tile_Op<"generic_reduce", [Pure,
   let summary = "reduction along one axis with a combiner region";
   let description = [{
     The region combines two elements into one; it must be associative and
-    commutative, since the lowering combines in a tree.
+    commutative, since the lowering combines in a tree (the interpreter in
+    order). The verifier holds it to a pure function of its two scalar
+    arguments: arith, math and scf ops on scalars, no tile ops, nothing with
+    side effects.
 
     ```mlir
     %p = tile.generic_reduce %x axis = 0 : tensor<128xf32> -> f32 {
