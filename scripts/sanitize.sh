@@ -16,7 +16,7 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_REL
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir >/dev/null
-ninja -C "$build" llkc llk-opt llk-run llk-interp-tests llk-check-kernels
+ninja -C "$build" llkc llk-opt llk-run llk-interp-tests llk-check-kernels llk-gguf llk-llama-tests
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:allow_user_poisoning=0
 export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
 status=0
