@@ -198,6 +198,46 @@ void attnDecodePartial(Problem &p, const AttnShape &s, int64_t chunk) {
             4.0 * s.nh * nChunks * (s.d + 2);
 }
 
+/// attn_decode_partial_pos_kernel (attn_decode_pos.mlir): the same partials
+/// with n_kv = pos + 1 read from device memory and the grid's n_chunks fixed:
+/// chunk = ceil(n_kv / n_chunks) rounded up to BLOCK_T; chunks past n_kv
+/// hold m = -inf, l = 0, o = 0.
+void attnDecodePartialPos(Problem &p, const AttnShape &s, int64_t nChunks,
+                          int64_t blockT) {
+  const int64_t chunk = ceilDiv(ceilDiv(s.nKv, nChunks), blockT) * blockT;
+  const double scale = decodeScale(s);
+  HostBuffer &q = p.randn("q", ElemType::F32, {s.nh, s.d});
+  KvCache cache(p, s);
+  HostBuffer &pos = p.zeros("pos", ElemType::I32, {1});
+  pos.set(0, static_cast<double>(s.nKv - 1));
+  HostBuffer &partO = p.output("part_o", ElemType::F32, {s.nh, nChunks, s.d});
+  HostBuffer &partM = p.output("part_m", ElemType::F32, {s.nh, nChunks});
+  HostBuffer &partL = p.output("part_l", ElemType::F32, {s.nh, nChunks});
+  for (int64_t h = 0; h < s.nh; ++h)
+    for (int64_t c = 0; c < nChunks; ++c) {
+      int64_t begin = std::min(c * chunk, s.nKv), end = std::min(begin + chunk, s.nKv);
+      Partial r = attend(cache, q, h, scale, begin, end);
+      partM.reference[h * nChunks + c] = r.m;
+      partL.reference[h * nChunks + c] = r.l;
+      for (int64_t i = 0; i < s.d; ++i)
+        partO.reference[(h * nChunks + c) * s.d + i] = r.o[i];
+    }
+  p.pointerArg(partO);
+  p.pointerArg(partM);
+  p.pointerArg(partL);
+  p.pointerArg(q);
+  p.pointerArg(*cache.k);
+  p.pointerArg(*cache.v);
+  p.pointerArg(pos);
+  p.scalarArg(ElemType::I32, s.nhKv() * s.d);
+  p.scalarArg(ElemType::I32, s.cap);
+  p.scalarArg(ElemType::I32, s.g);
+  p.scalarArg(ElemType::F32, scale);
+  p.grid = {static_cast<uint32_t>(nChunks), static_cast<uint32_t>(s.nh), 1};
+  p.bytes = 2 * cache.bytesPerCache() + 4.0 * s.nh * s.d +
+            4.0 * s.nh * nChunks * (s.d + 2);
+}
+
 // Partials as the partial kernel leaves them (m of scaled scores around 0..4,
 // l >= 1, o of the size of l times a V value); reference: the merge in f64.
 void attnDecodeCombine(Problem &p, int64_t nh, int64_t d, int64_t nChunks) {
@@ -290,6 +330,23 @@ std::vector<GpuCase> decodePartialCases() {
   return cases;
 }
 
+/// The chunks llk-llama gives a cache of capacity C: C / 256, 1 to 16.
+int64_t posChunks(int64_t cap) { return std::clamp<int64_t>(cap / 256, 1, 16); }
+
+std::vector<GpuCase> decodePartialPosCases() {
+  std::vector<GpuCase> cases;
+  for (const AttnShape &s : kDecodeShapes) {
+    int64_t nChunks = posChunks(s.cap);
+    cases.push_back({s.label() + " chunks=" + std::to_string(nChunks),
+                     [s, nChunks](Problem &p) {
+                       p.constants = {{"BLOCK_T", 64}, {"D", s.d}};
+                       p.numWarps = 8;
+                       attnDecodePartialPos(p, s, nChunks, 64);
+                     }});
+  }
+  return cases;
+}
+
 std::vector<GpuCase> decodeCombineCases() {
   std::vector<GpuCase> cases;
   for (int64_t nChunks : {1, 7, 16, 32})
@@ -321,6 +378,11 @@ std::vector<KernelCheck> llk::checks::llamaAttentionChecks() {
        {{"BLOCK_T", 16}, {"D", kD}, {"MAX_CHUNKS", 8}}, 1e-5,
        [small](Problem &p) { attnDecodePartial(p, small, 32); },
        decodePartialCases()},
+      // 4 chunks of 16 tokens for n_kv = 37: the last chunk empty.
+      {"attn_decode_partial_pos", "llama/attn_decode_pos.mlir",
+       "attn_decode_partial_pos_kernel", {{"BLOCK_T", 16}, {"D", kD}}, 1e-5,
+       [small](Problem &p) { attnDecodePartialPos(p, small, 4, 16); },
+       decodePartialPosCases()},
       {"attn_decode_combine", "llama/attn_decode.mlir",
        "attn_decode_combine_kernel",
        {{"BLOCK_T", 16}, {"D", kD}, {"MAX_CHUNKS", 8}}, 1e-5,
