@@ -1,0 +1,503 @@
+//===- Engine.cpp - run a Llama model on an llk device --------------------===//
+
+#include "llk/llama/Engine.h"
+#include "llk/llama/Error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+
+using namespace llk::llama;
+namespace rt = llk::rt;
+
+std::string llk::llama::defaultKernelDir() {
+  if (const char *dir = std::getenv("LLK_KERNEL_DIR"); dir && *dir)
+    return dir;
+#ifdef LLK_SOURCE_DIR
+  return std::string(LLK_SOURCE_DIR) + "/examples";
+#else
+  return "examples";
+#endif
+}
+
+namespace {
+
+uint32_t pow2Ceil(uint64_t v) {
+  uint32_t p = 1;
+  while (p < v)
+    p <<= 1;
+  return p;
+}
+
+uint32_t ceilDiv(uint64_t a, uint64_t b) { return static_cast<uint32_t>((a + b - 1) / b); }
+
+rt::Arg f32(uint64_t address) { return rt::Arg::pointer(address, rt::ScalarType::F32); }
+rt::Arg f16(uint64_t address) { return rt::Arg::pointer(address, rt::ScalarType::F16); }
+rt::Arg i32(uint64_t address) { return rt::Arg::pointer(address, rt::ScalarType::I32); }
+rt::Arg i8(uint64_t address) { return rt::Arg::pointer(address, rt::ScalarType::I8); }
+rt::Arg intArg(uint32_t value) { return rt::Arg(static_cast<int32_t>(value)); }
+
+/// A weight matrix on the device, in its stored type: `rows` outputs of
+/// `cols` inputs each.
+struct Matrix {
+  GGMLType type = GGMLType::F32;
+  uint32_t rows = 0, cols = 0;
+  std::unique_ptr<rt::DeviceMemory> memory;
+  uint64_t address() const { return memory->address(); }
+  double bytes() const { return static_cast<double>(memory->bytes()); }
+};
+
+/// One kernel launch of the decode step.
+struct Launch {
+  std::string what; // "layer 3 q" (errors)
+  rt::Kernel kernel;
+  rt::Grid grid;
+  rt::ArgList args;
+};
+
+template <typename T> using Buffer = std::unique_ptr<rt::DeviceBuffer<T>>;
+
+} // namespace
+
+struct Engine::Impl {
+  Impl(const LlamaModelFile &model, const rt::Device &device, rt::JIT &jit,
+       EngineOptions options);
+
+  // Setup.
+  void checkShapes() const;
+  std::unique_ptr<rt::DeviceMemory> upload(const GGUFTensorInfo &tensor);
+  Matrix uploadMatrix(const GGUFTensorInfo &tensor);
+  rt::Kernel kernel(const std::string &file, const std::string &function,
+                    const llk::Constants &constants, unsigned numWarps);
+  void buildStep();
+  Launch embedding();
+  Launch matVec(std::string what, const Matrix &w, uint64_t y, uint64_t x);
+  Launch rmsNorm(std::string what, uint64_t y, uint64_t x, const rt::DeviceMemory &gamma);
+  Launch add(std::string what, uint64_t x, uint64_t y, uint32_t n);
+
+  // Running.
+  void run();
+  void checkRoom() const;
+
+  const LlamaModelFile &model;
+  const LlamaConfig config;
+  EngineOptions options;
+  rt::Device device;
+  rt::JIT &jit;
+  rt::Stream stream;
+  uint32_t ctx;
+  uint32_t pos = 0;
+  int32_t hostToken = 0; // the source of step()'s copy
+  int32_t hostPos = 0;   // and of reset()'s
+
+  Matrix tokenEmbedding, output;
+  std::unique_ptr<rt::DeviceMemory> outputNorm;
+  struct Layer {
+    std::unique_ptr<rt::DeviceMemory> attnNorm, ffnNorm;
+    Matrix q, k, v, o, gate, up, down;
+    Buffer<rt::Half> kCache, vCache;
+  };
+  std::vector<Layer> layers;
+
+  // The step's state in device memory and its activations.
+  Buffer<int32_t> token, position, history, candidateIds, topIds;
+  Buffer<float> x, xn, q, k, v, qr, o, t, g, u, a, logits, partO, partM, partL,
+      candidateValues, topValues;
+  uint32_t attnChunks = 1, topkBlocks = 1;
+
+  std::vector<Launch> launches;
+  std::optional<rt::Graph> graph;
+};
+
+Engine::Impl::Impl(const LlamaModelFile &model, const rt::Device &device, rt::JIT &jit,
+                   EngineOptions opts)
+    : model(model), config(model.config()), options(std::move(opts)), device(device),
+      jit(jit), stream(device) {
+  if (options.kernelDir.empty())
+    options.kernelDir = defaultKernelDir();
+  if (options.candidates < 1 || options.candidates > kMaxDeviceCandidates)
+    throw Error("the device's top-k takes 1 to " + std::to_string(kMaxDeviceCandidates) +
+                " candidates, not " + std::to_string(options.candidates));
+  checkShapes();
+  uint32_t wanted = options.contextLength ? options.contextLength
+                                          : std::min<uint32_t>(config.contextLength, 4096);
+  // The attention kernels want a capacity that is a multiple of 16.
+  ctx = std::max<uint32_t>(16, (wanted + 15) / 16 * 16);
+  if (ctx > (1u << 20))
+    throw Error("a context of " + std::to_string(wanted) + " tokens is more than llk-llama allows (2^20)");
+
+  const LlamaTensors &tensors = model.tensors();
+  tokenEmbedding = uploadMatrix(*tensors.tokenEmbedding);
+  output = uploadMatrix(*tensors.output);
+  outputNorm = upload(*tensors.outputNorm);
+  const uint32_t nkv = config.kvEmbeddingLength();
+  for (const LlamaLayerTensors &lt : tensors.layers) {
+    Layer layer;
+    layer.attnNorm = upload(*lt.attnNorm);
+    layer.ffnNorm = upload(*lt.ffnNorm);
+    layer.q = uploadMatrix(*lt.attnQ);
+    layer.k = uploadMatrix(*lt.attnK);
+    layer.v = uploadMatrix(*lt.attnV);
+    layer.o = uploadMatrix(*lt.attnOutput);
+    layer.gate = uploadMatrix(*lt.ffnGate);
+    layer.up = uploadMatrix(*lt.ffnUp);
+    layer.down = uploadMatrix(*lt.ffnDown);
+    layer.kCache = std::make_unique<rt::DeviceBuffer<rt::Half>>(device, size_t(ctx) * nkv);
+    layer.vCache = std::make_unique<rt::DeviceBuffer<rt::Half>>(device, size_t(ctx) * nkv);
+    layers.push_back(std::move(layer));
+  }
+
+  const uint32_t H = config.embeddingLength, F = config.feedForwardLength,
+                 NH = config.headCount, D = config.headDim(), V = config.vocabSize;
+  attnChunks = std::clamp<uint32_t>(ctx / 64, 1, 16);
+  topkBlocks = ceilDiv(V, std::min<uint32_t>(1024, pow2Ceil(V)));
+  auto f32Buffer = [&](size_t n) { return std::make_unique<rt::DeviceBuffer<float>>(device, n); };
+  auto i32Buffer = [&](size_t n) { return std::make_unique<rt::DeviceBuffer<int32_t>>(device, n); };
+  token = i32Buffer(1);
+  position = i32Buffer(1);
+  history = i32Buffer(ctx);
+  x = f32Buffer(H), xn = f32Buffer(H), q = f32Buffer(H), qr = f32Buffer(H), o = f32Buffer(H);
+  k = f32Buffer(nkv), v = f32Buffer(nkv);
+  t = f32Buffer(H), g = f32Buffer(F), u = f32Buffer(F), a = f32Buffer(F);
+  logits = f32Buffer(V);
+  partO = f32Buffer(size_t(NH) * attnChunks * D);
+  partM = f32Buffer(size_t(NH) * attnChunks);
+  partL = f32Buffer(size_t(NH) * attnChunks);
+  candidateValues = f32Buffer(size_t(topkBlocks) * options.candidates);
+  candidateIds = i32Buffer(size_t(topkBlocks) * options.candidates);
+  topValues = f32Buffer(options.candidates);
+  topIds = i32Buffer(options.candidates);
+
+  buildStep();
+  hostPos = 0;
+  position->copyFrom(&hostPos, 1, &stream);
+  stream.synchronize();
+  if (options.graph)
+    graph = rt::Graph::capture(stream, [&] { run(); });
+}
+
+void Engine::Impl::checkShapes() const {
+  auto fail = [&](const std::string &why) {
+    throw Error(model.gguf().name().str() + ": llk-llama cannot run this model: " + why);
+  };
+  if (config.ropeDimensionCount != config.headDim())
+    fail("RoPE over " + std::to_string(config.ropeDimensionCount) +
+         " dimensions of heads of " + std::to_string(config.headDim()) +
+         " (the kernels rotate whole heads)");
+  if (config.headDim() % 2 || config.headDim() > 256)
+    fail("a head dimension of " + std::to_string(config.headDim()) +
+         " (even, at most 256)");
+  if (config.embeddingLength % 32 || config.feedForwardLength % 32 ||
+      config.kvEmbeddingLength() % 32)
+    fail("n_embd, n_ff and the KV width must be multiples of 32");
+  if (config.headDim() & (config.headDim() - 1))
+    fail("a head dimension of " + std::to_string(config.headDim()) +
+         " (the attention kernels' tiles want a power of two)");
+  if (config.embeddingLength > (1u << 16) || config.feedForwardLength > (1u << 18) ||
+      config.vocabSize > (1u << 20))
+    fail("shapes past the kernels' 32-bit offsets");
+}
+
+std::unique_ptr<rt::DeviceMemory> Engine::Impl::upload(const GGUFTensorInfo &tensor) {
+  auto memory = std::make_unique<rt::DeviceMemory>(device, tensor.numBytes);
+  memory->copyFromHost(tensor.data, tensor.numBytes);
+  return memory;
+}
+
+Matrix Engine::Impl::uploadMatrix(const GGUFTensorInfo &tensor) {
+  Matrix m;
+  m.type = tensor.type;
+  m.cols = static_cast<uint32_t>(tensor.dims[0]);
+  m.rows = static_cast<uint32_t>(tensor.numRows());
+  m.memory = upload(tensor);
+  return m;
+}
+
+rt::Kernel Engine::Impl::kernel(const std::string &file, const std::string &function,
+                                const llk::Constants &constants, unsigned numWarps) {
+  rt::JITOptions o;
+  o.constants = constants;
+  o.numWarps = numWarps;
+  return jit.compile(rt::Source::fromFile(options.kernelDir + "/" + file), o, function);
+}
+
+//===----------------------------------------------------------------------===//
+// The decode step
+//===----------------------------------------------------------------------===//
+
+Launch Engine::Impl::embedding() {
+  const Matrix &e = tokenEmbedding;
+  const uint32_t H = config.embeddingLength;
+  const int64_t block = std::min<uint32_t>(1024, pow2Ceil(H));
+  const int64_t blocks = std::min<uint32_t>(32, pow2Ceil(H / 32));
+  rt::ArgList args = {f32(x->address()), rt::Arg::pointer(e.address(), std::nullopt),
+                      i32(token->address()), intArg(e.rows), intArg(H)};
+  switch (e.type) {
+  case GGMLType::F32:
+    args[1] = f32(e.address());
+    return {"token embedding", kernel("llama/get_rows.mlir", "get_rows_f32",
+                                      {{"BLOCK", block}, {"BLOCKS", blocks}}, 4),
+            rt::Grid(ceilDiv(H, block)), args};
+  case GGMLType::Q8_0:
+    args[1] = i8(e.address());
+    return {"token embedding", kernel("llama/get_rows.mlir", "get_rows_q8_0",
+                                      {{"BLOCK", block}, {"BLOCKS", blocks}}, 4),
+            rt::Grid(ceilDiv(H, 32 * blocks)), args};
+  case GGMLType::F16:
+  case GGMLType::BF16: {
+    bool half = e.type == GGMLType::F16;
+    args[1] = rt::Arg::pointer(e.address(), half ? rt::ScalarType::F16 : rt::ScalarType::BF16);
+    return {"token embedding",
+            kernel("llama/get_rows_half.mlir", "get_rows_half",
+                   {{"BLOCK", block},
+                    {"T", half ? llk::ElementType::F16 : llk::ElementType::BF16}},
+                   4),
+            rt::Grid(ceilDiv(H, block)), args};
+  }
+  default:
+    throw Error("token_embd.weight: no embedding kernel for " + std::string(toString(e.type)));
+  }
+}
+
+Launch Engine::Impl::matVec(std::string what, const Matrix &w, uint64_t y, uint64_t xIn) {
+  const uint32_t n = w.rows, kk = w.cols;
+  switch (w.type) {
+  case GGMLType::Q8_0: {
+    // examples/kernels.list's ROWS = 8, BLOCKS = 32 (fewer for short rows).
+    const int64_t rows = 8, blocks = std::min<uint32_t>(32, pow2Ceil(kk / 32));
+    return {std::move(what),
+            kernel("llama/linear_q8_0.mlir", "linear_q8_0",
+                   {{"ROWS", rows}, {"BLOCKS", blocks}}, 4),
+            rt::Grid(ceilDiv(n, rows)), {f32(y), i8(w.address()), f32(xIn), intArg(n), intArg(kk)}};
+  }
+  case GGMLType::F32:
+  case GGMLType::F16:
+  case GGMLType::BF16: {
+    const int64_t rows = 4, blockK = std::min<uint32_t>(256, pow2Ceil(kk));
+    llk::Constants c = {{"ROWS", rows}, {"BLOCK_K", blockK}};
+    rt::Arg weights = f32(w.address());
+    std::string file = "llama/linear_f32.mlir", function = "linear_f32";
+    if (w.type != GGMLType::F32) {
+      bool half = w.type == GGMLType::F16;
+      c["T"] = half ? llk::ElementType::F16 : llk::ElementType::BF16;
+      weights = rt::Arg::pointer(w.address(), half ? rt::ScalarType::F16 : rt::ScalarType::BF16);
+      file = "llama/linear_half.mlir", function = "linear_half";
+    }
+    return {std::move(what), kernel(file, function, c, 4), rt::Grid(ceilDiv(n, rows)),
+            {f32(y), weights, f32(xIn), intArg(n), intArg(kk)}};
+  }
+  default:
+    throw Error(what + ": no mat-vec kernel for " + toString(w.type));
+  }
+}
+
+Launch Engine::Impl::rmsNorm(std::string what, uint64_t y, uint64_t xIn,
+                             const rt::DeviceMemory &gamma) {
+  const uint32_t H = config.embeddingLength;
+  const int64_t block = std::max<uint32_t>(16, pow2Ceil(H));
+  const unsigned warps = static_cast<unsigned>(std::clamp<int64_t>(block / 512, 1, 8));
+  return {std::move(what), kernel("llama/rms_norm.mlir", "rms_norm_f32", {{"BLOCK", block}}, warps),
+          rt::Grid(1),
+          {f32(y), f32(xIn), f32(gamma.address()), intArg(H), intArg(H), intArg(H),
+           rt::Arg(config.rmsEpsilon)}};
+}
+
+Launch Engine::Impl::add(std::string what, uint64_t xInOut, uint64_t y, uint32_t n) {
+  const int64_t block = std::min<uint32_t>(1024, pow2Ceil(n));
+  return {std::move(what),
+          kernel("llama/binary.mlir", "binary_f32", {{"BLOCK", block}, {"OP", 0}}, 4),
+          rt::Grid(ceilDiv(n, block), 1), {f32(xInOut), f32(y), f32(xInOut), intArg(n)}};
+}
+
+void Engine::Impl::buildStep() {
+  const uint32_t H = config.embeddingLength, F = config.feedForwardLength,
+                 NH = config.headCount, D = config.headDim(), V = config.vocabSize,
+                 nkv = config.kvEmbeddingLength(), K = options.candidates;
+  const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(D)));
+  const int64_t ropeBlock = std::min<uint32_t>(1024, pow2Ceil(H));
+  // Tokens an attention step takes: 64 on long caches, 16 on short ones.
+  const int64_t blockT = ctx >= 256 ? 64 : 16;
+  const llk::Constants attn = {{"BLOCK_T", blockT}, {"D", D}};
+  llk::Constants combine = attn;
+  combine["MAX_CHUNKS"] = pow2Ceil(attnChunks);
+  const int64_t swigluBlock = std::min<uint32_t>(1024, pow2Ceil(F));
+  const int64_t topkBlock = std::min<uint32_t>(1024, pow2Ceil(V));
+  const llk::Constants topk = {{"BLOCK", topkBlock}, {"K", K},
+                               {"MAX_CAND", pow2Ceil(uint64_t(topkBlocks) * K)}};
+
+  launches.push_back(embedding());
+  for (size_t l = 0; l < layers.size(); ++l) {
+    const Layer &L = layers[l];
+    std::string at = "layer " + std::to_string(l) + " ";
+    launches.push_back(rmsNorm(at + "attn_norm", xn->address(), x->address(), *L.attnNorm));
+    launches.push_back(matVec(at + "q", L.q, q->address(), xn->address()));
+    launches.push_back(matVec(at + "k", L.k, k->address(), xn->address()));
+    launches.push_back(matVec(at + "v", L.v, v->address(), xn->address()));
+    launches.push_back({at + "rope + KV append",
+                        kernel("llama/rope_kv.mlir", "rope_kv", {{"BLOCK", ropeBlock}, {"D", D}}, 4),
+                        rt::Grid(ceilDiv(H, ropeBlock)),
+                        {f32(qr->address()), f32(q->address()), f32(k->address()),
+                         f32(v->address()), f16(L.kCache->address()), f16(L.vCache->address()),
+                         i32(position->address()), intArg(H), intArg(nkv), intArg(ctx),
+                         rt::Arg(config.ropeFreqBase)}});
+    launches.push_back({at + "attention",
+                        kernel("llama/attn_decode_pos.mlir", "attn_decode_partial_pos_kernel",
+                               attn, 8),
+                        rt::Grid(attnChunks, NH),
+                        {f32(partO->address()), f32(partM->address()), f32(partL->address()),
+                         f32(qr->address()), f16(L.kCache->address()), f16(L.vCache->address()),
+                         i32(position->address()), intArg(nkv), intArg(ctx),
+                         intArg(config.headCount / config.headCountKV), rt::Arg(scale)}});
+    launches.push_back({at + "attention combine",
+                        kernel("llama/attn_decode.mlir", "attn_decode_combine_kernel", combine, 4),
+                        rt::Grid(NH),
+                        {f32(o->address()), f32(partO->address()), f32(partM->address()),
+                         f32(partL->address()), intArg(attnChunks)}});
+    launches.push_back(matVec(at + "o", L.o, t->address(), o->address()));
+    launches.push_back(add(at + "attention residual", x->address(), t->address(), H));
+    launches.push_back(rmsNorm(at + "ffn_norm", xn->address(), x->address(), *L.ffnNorm));
+    launches.push_back(matVec(at + "gate", L.gate, g->address(), xn->address()));
+    launches.push_back(matVec(at + "up", L.up, u->address(), xn->address()));
+    launches.push_back({at + "swiglu",
+                        kernel("llama/silu.mlir", "swiglu_f32", {{"BLOCK", swigluBlock}}, 4),
+                        rt::Grid(ceilDiv(F, swigluBlock)),
+                        {f32(g->address()), f32(u->address()), f32(a->address()), intArg(F)}});
+    launches.push_back(matVec(at + "down", L.down, t->address(), a->address()));
+    launches.push_back(add(at + "ffn residual", x->address(), t->address(), H));
+  }
+  launches.push_back(rmsNorm("output_norm", xn->address(), x->address(), *outputNorm));
+  launches.push_back(matVec("output", output, logits->address(), xn->address()));
+  launches.push_back({"top-k", kernel("llama/topk.mlir", "topk_partial", topk, 4),
+                      rt::Grid(topkBlocks),
+                      {f32(candidateValues->address()), i32(candidateIds->address()),
+                       f32(logits->address()), intArg(V)}});
+  launches.push_back({"top-k merge", kernel("llama/topk.mlir", "topk_final", topk, 4), rt::Grid(1),
+                      {f32(topValues->address()), i32(topIds->address()),
+                       f32(candidateValues->address()), i32(candidateIds->address()),
+                       intArg(topkBlocks * K), i32(token->address()), i32(history->address()),
+                       intArg(ctx), i32(position->address()), i32(position->address())}});
+}
+
+void Engine::Impl::run() {
+  const bool dependent = options.dependentLaunch && device.backend() == rt::Backend::Cuda &&
+                         device.computeCapabilityMajor() >= 9;
+  rt::LaunchOptions on;
+  on.stream = &stream;
+  for (const Launch &launch : launches) {
+    on.dependentLaunch = dependent && launch.kernel.info().gridDependencyWait;
+    try {
+      launch.kernel.launch(launch.grid, launch.args, on);
+    } catch (const rt::Error &e) {
+      throw rt::Error(e.code(), launch.what + ": " + e.what(), e.cudaName(), e.cudaResult(),
+                      e.kernel());
+    }
+  }
+}
+
+void Engine::Impl::checkRoom() const {
+  if (pos >= ctx)
+    throw Error("the context is full: " + std::to_string(ctx) + " tokens (--ctx)");
+}
+
+//===----------------------------------------------------------------------===//
+// Engine
+//===----------------------------------------------------------------------===//
+
+Engine::Engine(const LlamaModelFile &model, const rt::Device &device, rt::JIT &jit,
+               EngineOptions options)
+    : impl_(std::make_unique<Impl>(model, device, jit, std::move(options))) {}
+Engine::~Engine() = default;
+
+const LlamaConfig &Engine::config() const { return impl_->config; }
+const EngineOptions &Engine::options() const { return impl_->options; }
+uint32_t Engine::contextLength() const { return impl_->ctx; }
+uint32_t Engine::position() const { return impl_->pos; }
+const rt::Stream &Engine::stream() const { return impl_->stream; }
+void Engine::synchronize() const { impl_->stream.synchronize(); }
+
+void Engine::reset() {
+  impl_->stream.synchronize();
+  impl_->hostPos = 0;
+  impl_->position->copyFrom(&impl_->hostPos, 1, &impl_->stream);
+  impl_->stream.synchronize();
+  impl_->pos = 0;
+}
+
+void Engine::step(int32_t token) {
+  Impl &m = *impl_;
+  m.checkRoom();
+  if (token < 0 || static_cast<uint32_t>(token) >= m.config.vocabSize)
+    throw Error("token " + std::to_string(token) + " is outside the vocabulary (" +
+                std::to_string(m.config.vocabSize) + " tokens)");
+  // The copy leaves from hostToken; the one before it has left by now.
+  m.stream.synchronize();
+  m.hostToken = token;
+  m.token->copyFrom(&m.hostToken, 1, &m.stream);
+  stepOnGreedy();
+}
+
+void Engine::stepOnGreedy() {
+  Impl &m = *impl_;
+  m.checkRoom();
+  if (m.graph)
+    m.graph->launch(m.stream);
+  else
+    m.run();
+  ++m.pos;
+}
+
+int32_t Engine::greedyToken() const {
+  int32_t id = 0;
+  impl_->token->copyTo(&id, 1, &impl_->stream);
+  impl_->stream.synchronize();
+  return id;
+}
+
+std::vector<TokenCandidate> Engine::candidates() const {
+  const uint32_t K = impl_->options.candidates;
+  std::vector<float> values(K);
+  std::vector<int32_t> ids(K);
+  impl_->topValues->copyTo(values.data(), K, &impl_->stream);
+  impl_->topIds->copyTo(ids.data(), K, &impl_->stream);
+  impl_->stream.synchronize();
+  std::vector<TokenCandidate> result;
+  for (uint32_t i = 0; i < K; ++i)
+    if (values[i] != -INFINITY) // fewer logits than K
+      result.push_back({ids[i], values[i]});
+  return result;
+}
+
+std::vector<float> Engine::logits() const {
+  std::vector<float> values(impl_->config.vocabSize);
+  impl_->logits->copyTo(values.data(), values.size(), &impl_->stream);
+  impl_->stream.synchronize();
+  return values;
+}
+
+std::vector<int32_t> Engine::chosenTokens(uint32_t from, uint32_t count) const {
+  if (uint64_t(from) + count > impl_->ctx)
+    throw Error("chosenTokens: positions past the context");
+  std::vector<int32_t> all(impl_->ctx);
+  impl_->history->copyTo(all.data(), all.size(), &impl_->stream);
+  impl_->stream.synchronize();
+  return std::vector<int32_t>(all.begin() + from, all.begin() + from + count);
+}
+
+double Engine::weightBytesPerStep() const {
+  const Impl &m = *impl_;
+  double bytes = m.output.bytes() + m.outputNorm->bytes() +
+                 m.tokenEmbedding.bytes() / m.tokenEmbedding.rows;
+  for (const Impl::Layer &l : m.layers)
+    bytes += l.q.bytes() + l.k.bytes() + l.v.bytes() + l.o.bytes() + l.gate.bytes() +
+             l.up.bytes() + l.down.bytes() + l.attnNorm->bytes() + l.ffnNorm->bytes();
+  return bytes;
+}
+
+double Engine::kvBytesPerStep(uint32_t tokens) const {
+  const LlamaConfig &c = impl_->config;
+  return 2.0 * 2.0 * c.blockCount * double(tokens) * c.kvEmbeddingLength();
+}
+
+size_t Engine::launchesPerStep() const { return impl_->launches.size(); }
+size_t Engine::graphNodes() const { return impl_->graph ? impl_->graph->nodeCount() : 0; }

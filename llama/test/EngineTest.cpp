@@ -1,0 +1,375 @@
+//===- EngineTest.cpp - the whole model on the interpreter vs float64 -----===//
+//
+// The tiny Llama of RandomModel (2 layers, n_embd 64, 4 heads over 2 KV
+// heads, n_ff 160, 384 tokens; layer 0 and the output q8_0, the embedding and
+// layer 1 f32) run by llk::llama::Engine on the interpreter backend, against
+// a float64 host reference of the whole model written here from the GGUF's
+// tensors, independent of the kernels. The reference repeats what the kernels
+// round on purpose: the KV cache holds f16. At every step of the prompt and
+// of greedy decoding the logits agree within 1e-3 (norm-wise relative), and
+// the greedy token is the reference's argmax wherever the reference's top two
+// logits differ by more than 1e-2 -- which the seed makes every step.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestUtil.h"
+
+#include "llk/llama/Engine.h"
+#include "llk/llama/Sampling.h"
+
+#include "gtest/gtest.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace llk::llama;
+using namespace llk::llama::test;
+namespace rt = llk::rt;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// The float64 reference
+//===----------------------------------------------------------------------===//
+
+/// A weight matrix dequantized (exactly) to double: rows of `cols`.
+struct RefMatrix {
+  uint32_t rows = 0, cols = 0;
+  std::vector<double> w;
+  explicit RefMatrix(const GGUFTensorInfo *t) {
+    cols = static_cast<uint32_t>(t->dims[0]);
+    rows = static_cast<uint32_t>(t->numRows());
+    std::vector<float> f(t->numElements);
+    dequantize(t->type, t->data, t->numElements, f.data());
+    w.assign(f.begin(), f.end());
+  }
+  std::vector<double> apply(const std::vector<double> &x) const {
+    std::vector<double> y(rows);
+    for (uint32_t r = 0; r < rows; ++r) {
+      double sum = 0;
+      for (uint32_t c = 0; c < cols; ++c)
+        sum += w[size_t(r) * cols + c] * x[c];
+      y[r] = sum;
+    }
+    return y;
+  }
+  std::vector<double> row(uint32_t r) const {
+    return std::vector<double>(w.begin() + size_t(r) * cols, w.begin() + size_t(r + 1) * cols);
+  }
+};
+
+std::vector<double> vectorOf(const GGUFTensorInfo *t) {
+  std::vector<float> f(t->numElements);
+  dequantize(t->type, t->data, t->numElements, f.data());
+  return std::vector<double>(f.begin(), f.end());
+}
+
+double roundToHalf(double v) { return halfToFloat(floatToHalf(static_cast<float>(v))); }
+
+class ReferenceModel {
+public:
+  explicit ReferenceModel(const LlamaModelFile &model) : c(model.config()) {
+    const LlamaTensors &t = model.tensors();
+    embedding = std::make_unique<RefMatrix>(t.tokenEmbedding);
+    output = std::make_unique<RefMatrix>(t.output);
+    outputNorm = vectorOf(t.outputNorm);
+    for (const LlamaLayerTensors &l : t.layers)
+      layers.push_back({vectorOf(l.attnNorm), vectorOf(l.ffnNorm), RefMatrix(l.attnQ),
+                        RefMatrix(l.attnK), RefMatrix(l.attnV), RefMatrix(l.attnOutput),
+                        RefMatrix(l.ffnGate), RefMatrix(l.ffnUp), RefMatrix(l.ffnDown),
+                        {}, {}});
+  }
+
+  /// The logits after `token` at the next position.
+  std::vector<double> step(int32_t token) {
+    const uint32_t H = c.embeddingLength, D = c.headDim(), NH = c.headCount,
+                   g = c.headCount / c.headCountKV;
+    const double scale = static_cast<float>(1.0 / std::sqrt(double(D))); // an f32 argument
+    std::vector<double> x = embedding->row(token);
+    for (Layer &L : layers) {
+      std::vector<double> xn = rmsNorm(x, L.attnNorm);
+      std::vector<double> q = rope(L.q.apply(xn)), k = rope(L.k.apply(xn)), v = L.v.apply(xn);
+      // The cache holds f16 (so the attention reads the new token's K and V
+      // rounded, as the kernels do).
+      for (double &e : k)
+        e = roundToHalf(e);
+      for (double &e : v)
+        e = roundToHalf(e);
+      L.kCache.push_back(k);
+      L.vCache.push_back(v);
+      const size_t nKv = L.kCache.size();
+      std::vector<double> o(H);
+      for (uint32_t h = 0; h < NH; ++h) {
+        const uint32_t hk = h / g;
+        std::vector<double> s(nKv);
+        double max = -INFINITY;
+        for (size_t t = 0; t < nKv; ++t) {
+          double dot = 0;
+          for (uint32_t i = 0; i < D; ++i)
+            dot += q[h * D + i] * L.kCache[t][hk * D + i];
+          s[t] = scale * dot;
+          max = std::max(max, s[t]);
+        }
+        double sum = 0;
+        for (double &e : s)
+          sum += (e = std::exp(e - max));
+        for (uint32_t i = 0; i < D; ++i) {
+          double acc = 0;
+          for (size_t t = 0; t < nKv; ++t)
+            acc += s[t] * L.vCache[t][hk * D + i];
+          o[h * D + i] = acc / sum;
+        }
+      }
+      std::vector<double> attn = L.o.apply(o);
+      for (uint32_t i = 0; i < H; ++i)
+        x[i] += attn[i];
+      xn = rmsNorm(x, L.ffnNorm);
+      std::vector<double> gate = L.gate.apply(xn), up = L.up.apply(xn);
+      for (size_t i = 0; i < gate.size(); ++i)
+        gate[i] = gate[i] / (1 + std::exp(-gate[i])) * up[i];
+      std::vector<double> down = L.down.apply(gate);
+      for (uint32_t i = 0; i < H; ++i)
+        x[i] += down[i];
+    }
+    ++pos;
+    return output->apply(rmsNorm(x, outputNorm));
+  }
+
+private:
+  std::vector<double> rmsNorm(const std::vector<double> &x, const std::vector<double> &gamma) const {
+    double squares = 0;
+    for (double v : x)
+      squares += v * v;
+    const double s = 1 / std::sqrt(squares / x.size() + double(c.rmsEpsilon));
+    std::vector<double> y(x.size());
+    for (size_t i = 0; i < x.size(); ++i)
+      y[i] = x[i] * s * gamma[i];
+    return y;
+  }
+  /// Adjacent pairs of each head, at the current position.
+  std::vector<double> rope(std::vector<double> x) const {
+    const uint32_t D = c.headDim();
+    for (size_t i = 0; i < x.size(); i += 2) {
+      double theta = pos * std::pow(double(c.ropeFreqBase), -2.0 * double((i % D) / 2) / D);
+      double a = x[i], b = x[i + 1];
+      x[i] = a * std::cos(theta) - b * std::sin(theta);
+      x[i + 1] = a * std::sin(theta) + b * std::cos(theta);
+    }
+    return x;
+  }
+
+  struct Layer {
+    std::vector<double> attnNorm, ffnNorm;
+    RefMatrix q, k, v, o, gate, up, down;
+    std::vector<std::vector<double>> kCache, vCache;
+  };
+  const LlamaConfig c;
+  std::unique_ptr<RefMatrix> embedding, output;
+  std::vector<double> outputNorm;
+  std::vector<Layer> layers;
+  uint32_t pos = 0;
+};
+
+double relativeError(const std::vector<float> &got, const std::vector<double> &want) {
+  double num = 0, den = 0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    if (!std::isfinite(got[i]))
+      return INFINITY;
+    num += (got[i] - want[i]) * (got[i] - want[i]);
+    den += want[i] * want[i];
+  }
+  return std::sqrt(num / den);
+}
+
+/// The argmax and the gap to the second largest.
+std::pair<int32_t, double> topTwo(const std::vector<double> &logits) {
+  size_t best = 0;
+  for (size_t i = 1; i < logits.size(); ++i)
+    if (logits[i] > logits[best])
+      best = i;
+  double second = -INFINITY;
+  for (size_t i = 0; i < logits.size(); ++i)
+    if (i != best)
+      second = std::max(second, logits[i]);
+  return {static_cast<int32_t>(best), logits[best] - second};
+}
+
+//===----------------------------------------------------------------------===//
+// Fixture: the tiny model and an interpreter device
+//===----------------------------------------------------------------------===//
+
+constexpr uint64_t kSeed = 1;
+constexpr int kGenerated = 8;
+
+class EngineTest : public ::testing::Test {
+protected:
+  EngineTest()
+      : model(LlamaModelFile::fromGGUF(parseGGUF(tinyModelBytes(kSeed)))),
+        device(rt::Device::open(0, rt::Backend::Interpreter)), jit(device) {}
+
+  EngineOptions options(bool graph = true, uint32_t candidates = 1,
+                        uint32_t context = 64) const {
+    EngineOptions o;
+    o.kernelDir = std::string(LLK_SOURCE_DIR) + "/examples";
+    o.contextLength = context;
+    o.graph = graph;
+    o.candidates = candidates;
+    return o;
+  }
+
+  LlamaModelFile model;
+  rt::Device device;
+  rt::JIT jit;
+};
+
+TEST_F(EngineTest, GreedyDecodingMatchesFloat64Reference) {
+  Engine engine(model, device, jit, options());
+  ReferenceModel ref(model);
+  // One step a token (a first launch of the graph: the prompt), then greedy
+  // decoding: both models take the engine's token, so they stay in step.
+  std::vector<int32_t> prompt = model.tokenizer().encode("hello world");
+  ASSERT_GT(prompt.size(), 2u);
+  std::vector<double> want;
+  double maxError = 0, minGap = INFINITY;
+  for (int32_t id : prompt) {
+    engine.step(id);
+    want = ref.step(id);
+    double err = relativeError(engine.logits(), want);
+    EXPECT_LE(err, 1e-3) << "prompt token at position " << engine.position() - 1;
+    maxError = std::max(maxError, err);
+  }
+  std::vector<int32_t> generated;
+  for (int i = 0; i < kGenerated; ++i) {
+    auto [best, gap] = topTwo(want);
+    int32_t token = engine.greedyToken();
+    // The seed is chosen so that every step is decided by more than 1e-2.
+    EXPECT_GT(gap, 1e-2) << "step " << i;
+    minGap = std::min(minGap, gap);
+    if (gap > 1e-2)
+      EXPECT_EQ(token, best) << "step " << i;
+    generated.push_back(token);
+    engine.stepOnGreedy();
+    want = ref.step(token);
+    double err = relativeError(engine.logits(), want);
+    EXPECT_LE(err, 1e-3) << "generated token " << i;
+    maxError = std::max(maxError, err);
+  }
+  std::printf("%zu prompt and %d generated tokens: logits within %.1e of float64, "
+              "top-two gaps at least %.3f\n",
+              prompt.size(), kGenerated, maxError, minGap);
+  // The device kept the tokens it chose.
+  std::vector<int32_t> chosen = engine.chosenTokens(prompt.size() - 1, kGenerated);
+  EXPECT_EQ(chosen, generated);
+  EXPECT_EQ(engine.position(), prompt.size() + kGenerated);
+}
+
+TEST_F(EngineTest, GraphAndDirectLaunchesAgreeExactly) {
+  Engine graph(model, device, jit, options(/*graph=*/true));
+  Engine direct(model, device, jit, options(/*graph=*/false));
+  EXPECT_GT(graph.graphNodes(), 0u);
+  EXPECT_EQ(graph.graphNodes(), graph.launchesPerStep());
+  EXPECT_EQ(direct.graphNodes(), 0u);
+  for (int32_t id : {1, 300, 301}) {
+    graph.step(id);
+    direct.step(id);
+  }
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(graph.logits(), direct.logits());
+    graph.stepOnGreedy();
+    direct.stepOnGreedy();
+  }
+  EXPECT_EQ(graph.chosenTokens(0, 6), direct.chosenTokens(0, 6));
+}
+
+TEST_F(EngineTest, ResetStartsOver) {
+  Engine engine(model, device, jit, options());
+  engine.step(1);
+  engine.step(300);
+  std::vector<float> first = engine.logits();
+  engine.reset();
+  EXPECT_EQ(engine.position(), 0u);
+  engine.step(1);
+  engine.step(300);
+  EXPECT_EQ(engine.logits(), first);
+}
+
+TEST_F(EngineTest, DeviceTopKIsTheHostsAndSamplesTheSame) {
+  const uint32_t k = 8;
+  Engine engine(model, device, jit, options(true, k));
+  SamplingParams params;
+  params.temperature = 0.9f, params.topK = k, params.topP = 0.9f, params.seed = 42;
+  Sampler onDevice(params), onHost(params);
+  int32_t token = 1;
+  for (int i = 0; i < 6; ++i) {
+    engine.step(token);
+    std::vector<TokenCandidate> device = engine.candidates();
+    std::vector<TokenCandidate> host = topCandidates(engine.logits(), k);
+    ASSERT_EQ(device, host) << "step " << i;
+    token = onDevice.sample(device);
+    EXPECT_EQ(token, onHost.sample(host));
+  }
+}
+
+TEST_F(EngineTest, RefusesWhatItCannotDo) {
+  Engine engine(model, device, jit, options(true, 1, /*context=*/16));
+  EXPECT_THROW(engine.step(-1), Error);
+  EXPECT_THROW(engine.step(384), Error);
+  for (uint32_t i = 0; i < engine.contextLength(); ++i)
+    engine.step(1);
+  EXPECT_THROW(engine.step(1), Error);
+  EXPECT_THROW(engine.stepOnGreedy(), Error);
+  EngineOptions bad = options();
+  bad.candidates = kMaxDeviceCandidates + 1;
+  EXPECT_THROW(Engine(model, device, jit, bad), Error);
+}
+
+//===----------------------------------------------------------------------===//
+// The sampler alone
+//===----------------------------------------------------------------------===//
+
+TEST(SamplerTest, TopCandidatesOrderByLogitThenId) {
+  std::vector<float> logits = {0.5f, 2.0f, NAN, 2.0f, -1.0f, 3.0f};
+  std::vector<TokenCandidate> top = topCandidates(logits, 4);
+  std::vector<TokenCandidate> want = {{5, 3.0f}, {1, 2.0f}, {3, 2.0f}, {0, 0.5f}};
+  EXPECT_EQ(top, want);
+  EXPECT_EQ(topCandidates(logits, 0).size(), 5u); // all but NaN
+}
+
+TEST(SamplerTest, GreedyTakesTheFirstAndDrawsNothing) {
+  SamplingParams p;
+  p.temperature = 0;
+  Sampler s(p);
+  EXPECT_EQ(s.sample({{7, 1.0f}, {3, 0.5f}}), 7);
+}
+
+TEST(SamplerTest, SeededAndFollowsTheDistribution) {
+  SamplingParams p;
+  p.temperature = 1, p.topK = 0, p.topP = 1, p.seed = 3;
+  // exp(0) : exp(-ln 3) = 3 : 1.
+  std::vector<TokenCandidate> c = {{10, 0.0f}, {20, -static_cast<float>(std::log(3.0))}};
+  Sampler a(p), b(p);
+  int tens = 0;
+  for (int i = 0; i < 4000; ++i) {
+    int32_t t = a.sample(c);
+    EXPECT_EQ(t, b.sample(c));
+    tens += t == 10;
+  }
+  EXPECT_NEAR(tens / 4000.0, 0.75, 0.03);
+  // Top-p 0.7 keeps only the first (0.75 >= 0.7).
+  p.topP = 0.7f;
+  Sampler top(p);
+  for (int i = 0; i < 100; ++i)
+    EXPECT_EQ(top.sample(c), 10);
+}
+
+TEST(SamplerTest, RejectsBadParameters) {
+  SamplingParams p;
+  p.temperature = -1;
+  EXPECT_THROW(Sampler{p}, Error);
+  p.temperature = 1, p.topP = 0;
+  EXPECT_THROW(Sampler{p}, Error);
+  p.topP = 1.5f;
+  EXPECT_THROW(Sampler{p}, Error);
+}
+
+} // namespace
