@@ -2,7 +2,8 @@
 //
 // The tiny Llama of RandomModel (2 layers, n_embd 64, 4 heads over 2 KV
 // heads, n_ff 160, 384 tokens; layer 0 and the output q8_0, the embedding and
-// layer 1 f32) run by llk::llama::Engine on the interpreter backend, against
+// layer 1 f32) run by llk::llama::Engine on the device LLK_BACKEND names (CI:
+// the interpreter; the GPU machine: the GPU, scripts/gpu-check.sh), against
 // a float64 host reference of the whole model written here from the GGUF's
 // tensors, independent of the kernels. The reference repeats what the kernels
 // round on purpose: the KV cache holds f16. At every step of the prompt and
@@ -205,12 +206,12 @@ class EngineTest : public ::testing::Test {
 protected:
   EngineTest()
       : model(LlamaModelFile::fromGGUF(parseGGUF(tinyModelBytes(kSeed)))),
-        device(rt::Device::open(0, rt::Backend::Interpreter)), jit(device) {}
+        device(rt::Device::open(0)), jit(device) {}
 
   EngineOptions options(bool graph = true, uint32_t candidates = 1,
                         uint32_t context = 64) const {
     EngineOptions o;
-    o.kernelDir = std::string(LLK_SOURCE_DIR) + "/examples";
+    o.kernelDir = defaultKernelDir();
     o.contextLength = context;
     o.graph = graph;
     o.candidates = candidates;
