@@ -338,6 +338,154 @@ std::vector<GpuCase> topkFinalCases() {
   return cases;
 }
 
+//===----------------------------------------------------------------------===//
+// The decode step's fused kernels (q8_0 weights)
+//===----------------------------------------------------------------------===//
+
+/// sum_b d0 d1 sum_j q0 q1 of row r: mul_mat_vec_q's exact sum.
+double dotQ8_0Q8_1(const PackedView &w, const PackedView &x, int64_t r, int64_t k) {
+  double sum = 0;
+  for (int64_t b = 0; b < k / kQK; ++b) {
+    int64_t dot = 0;
+    for (int64_t j = 0; j < kQK; ++j)
+      dot += w.q(r, b, j) * x.q(0, b, j);
+    sum += w.d(r, b) * x.d(0, b) * dot;
+  }
+  return sum;
+}
+
+/// rms_norm_q8_1: `rows` rows of `cols` (stride `stride`) normalized, times
+/// gamma, quantized to q8_1; the reference is the bytes of the float64
+/// result quantized (a quant may differ by one where y/d is within f32
+/// rounding of a half).
+void rmsNormQ8_1(Problem &p, int64_t rows, int64_t cols, int64_t stride) {
+  const double eps = static_cast<float>(1e-5);
+  HostBuffer &x = p.randn("x", ElemType::F32, {rows, stride});
+  HostBuffer &gamma = p.uniform("gamma", ElemType::F32, {cols}, 0.5, 1.5);
+  std::vector<double> y(rows * cols);
+  for (int64_t r = 0; r < rows; ++r) {
+    double squares = 0;
+    for (int64_t c = 0; c < cols; ++c)
+      squares += x[r * stride + c] * x[r * stride + c];
+    double scale = 1 / std::sqrt(squares / cols + eps);
+    for (int64_t c = 0; c < cols; ++c)
+      y[r * cols + c] = x[r * stride + c] * scale * gamma[c];
+  }
+  std::vector<uint8_t> want = packRows(y, rows, cols, kQ8_1Bytes, writeQ8_1);
+  HostBuffer &xq = p.output("xq", ElemType::I8, {static_cast<int64_t>(want.size())});
+  for (size_t i = 0; i < want.size(); ++i)
+    xq.reference[i] = static_cast<int8_t>(want[i]);
+  p.pointerArg(xq);
+  p.pointerArg(x);
+  p.pointerArg(gamma);
+  p.scalarArg(ElemType::I32, stride);
+  p.scalarArg(ElemType::I32, cols);
+  p.scalarArg(ElemType::F32, eps);
+  setGrid(p, rows);
+  p.bytes = 4.0 * rows * cols + 4.0 * cols + want.size();
+}
+
+/// mul_mat_vec_q_qkv: [Wq; Wk; Wv] (rows n_q, n_kv, n_kv) times xq, rope of
+/// the q and k rows at `pos`, k and v into slot pos of the caches.
+void mulMatVecQKV(Problem &p, const RopeShape &s, int64_t k, int64_t rowsPerProgram) {
+  const int64_t nq = s.nh * s.d, nkv = s.nhKv * s.d, n = nq + 2 * nkv;
+  HostBuffer &qOut = p.output("q_out", ElemType::F32, {nq});
+  HostBuffer &kCache = p.output("k_cache", ElemType::F16, {s.cap, nkv});
+  HostBuffer &vCache = p.output("v_cache", ElemType::F16, {nkv, s.cap});
+  HostBuffer &w = randomQ8_0(p, "w", n, k);
+  HostBuffer &xq = randomQ8_1(p, "xq", k);
+  HostBuffer &pos = intInput(p, "pos", {s.pos});
+  PackedView wv = viewQ8_0(w, k), xv = viewQ8_1(xq, k);
+  std::vector<double> y(n);
+  parallelRows(n, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r)
+      y[r] = dotQ8_0Q8_1(wv, xv, r, k);
+  });
+  auto rope = [&](int64_t first, int64_t count) {
+    std::vector<double> out(count);
+    for (int64_t c = 0; c < count; c += 2) {
+      double theta = s.pos * std::pow(10000.0, -2.0 * double((c % s.d) / 2) / s.d);
+      double a = y[first + c], b = y[first + c + 1];
+      out[c] = a * std::cos(theta) - b * std::sin(theta);
+      out[c + 1] = a * std::sin(theta) + b * std::cos(theta);
+    }
+    return out;
+  };
+  std::vector<double> qr = rope(0, nq), kr = rope(nq, nkv);
+  for (int64_t c = 0; c < nq; ++c)
+    qOut.reference[c] = qr[c];
+  if (s.pos >= 0 && s.pos < s.cap)
+    for (int64_t c = 0; c < nkv; ++c) {
+      kCache.reference[s.pos * nkv + c] = kr[c];
+      vCache.reference[c * s.cap + s.pos] = y[nq + nkv + c];
+    }
+  p.pointerArg(qOut);
+  p.pointerArg(kCache);
+  p.pointerArg(vCache);
+  p.pointerArg(w);
+  p.pointerArg(xq);
+  p.pointerArg(pos);
+  p.scalarArg(ElemType::I32, nq);
+  p.scalarArg(ElemType::I32, nkv);
+  p.scalarArg(ElemType::I32, k);
+  p.scalarArg(ElemType::I32, s.cap);
+  p.scalarArg(ElemType::F32, 10000.0);
+  setGrid(p, ceilDiv(n, rowsPerProgram));
+  p.bytes = w.bytes.size() + k / kQK * kQ8_1Bytes + 4.0 * nq + 4.0 * nkv;
+}
+
+/// mul_mat_vec_q_swiglu: silu(Wg xq) * (Wu xq).
+void mulMatVecQSwiglu(Problem &p, int64_t n, int64_t k, int64_t rowsPerProgram) {
+  HostBuffer &y = p.output("y", ElemType::F32, {n});
+  HostBuffer &wg = randomQ8_0(p, "wg", n, k);
+  HostBuffer &wu = randomQ8_0(p, "wu", n, k);
+  HostBuffer &xq = randomQ8_1(p, "xq", k);
+  PackedView gv = viewQ8_0(wg, k), uv = viewQ8_0(wu, k), xv = viewQ8_1(xq, k);
+  parallelRows(n, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      double g = dotQ8_0Q8_1(gv, xv, r, k), u = dotQ8_0Q8_1(uv, xv, r, k);
+      y.reference[r] = g / (1 + std::exp(-g)) * u;
+    }
+  });
+  p.pointerArg(y);
+  p.pointerArg(wg);
+  p.pointerArg(wu);
+  p.pointerArg(xq);
+  p.scalarArg(ElemType::I32, n);
+  p.scalarArg(ElemType::I32, k);
+  setGrid(p, ceilDiv(n, rowsPerProgram));
+  p.bytes = 2.0 * wg.bytes.size() + k / kQK * kQ8_1Bytes + 4.0 * n;
+}
+
+/// linear_q8_0_res: res + W x, W q8_0 and x f32.
+void linearQ8_0Res(Problem &p, int64_t n, int64_t k, int64_t rowsPerProgram) {
+  HostBuffer &y = p.output("y", ElemType::F32, {n});
+  HostBuffer &res = p.randn("res", ElemType::F32, {n});
+  HostBuffer &w = randomQ8_0(p, "w", n, k);
+  HostBuffer &x = p.randn("x", ElemType::F32, {k});
+  PackedView wv = viewQ8_0(w, k);
+  parallelRows(n, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      double sum = 0;
+      for (int64_t b = 0; b < k / kQK; ++b) {
+        double dot = 0;
+        for (int64_t j = 0; j < kQK; ++j)
+          dot += wv.q(r, b, j) * x[b * kQK + j];
+        sum += wv.d(r, b) * dot;
+      }
+      y.reference[r] = res[r] + sum;
+    }
+  });
+  p.pointerArg(y);
+  p.pointerArg(res);
+  p.pointerArg(w);
+  p.pointerArg(x);
+  p.scalarArg(ElemType::I32, n);
+  p.scalarArg(ElemType::I32, k);
+  setGrid(p, ceilDiv(n, rowsPerProgram));
+  p.bytes = w.bytes.size() + 4.0 * k + 8.0 * n;
+}
+
 } // namespace
 
 std::vector<KernelCheck> llk::checks::llamaModelChecks() {
@@ -372,6 +520,40 @@ std::vector<KernelCheck> llk::checks::llamaModelChecks() {
       {"topk_final", "llama/topk.mlir", "topk_final",
        {{"BLOCK", 256}, {"K", 5}, {"MAX_CAND", 32}}, kExact,
        [](Problem &p) { topkFinal(p, 20, 5, 8, 3); }, topkFinalCases()},
+      // The fused kernels of q8_0 layers. rms_norm_q8_1: bytes, exact but for
+      // rare +-1 quants (quantize_q8_1's tolerance); 2 rows of 160 (5
+      // blocks of 8), stride 176.
+      {"rms_norm_q8_1", "llama/rms_norm_q8_1.mlir", "rms_norm_q8_1", {{"BLOCKS", 8}}, 2e-3,
+       [](Problem &p) { rmsNormQ8_1(p, 2, 160, 176); },
+       {{"1x4096", [](Problem &p) { p.constants = {{"BLOCKS", 128}}; rmsNormQ8_1(p, 1, kH, kH); }},
+        {"1x5120", [](Problem &p) { p.constants = {{"BLOCKS", 256}}; rmsNormQ8_1(p, 1, 5120, 5120); }},
+        {"1x11008", [](Problem &p) { p.constants = {{"BLOCKS", 512}}; rmsNormQ8_1(p, 1, kF, kF); }}}},
+      // mul_mat_vec_q_qkv: 4 heads of 32 over 2 KV heads, K = 13 blocks
+      // (the second iteration of 8 partial), slot 37 of 48.
+      {"mul_mat_vec_q_qkv", "llama/mul_mat_vec_q_qkv.mlir", "mul_mat_vec_q_qkv",
+       {{"ROWS", 4}, {"BLOCKS", 8}, {"D", 32}}, 1e-3,
+       [](Problem &p) { mulMatVecQKV(p, {4, 2, 32, 48, 37}, 13 * kQK, 4); },
+       {{"7b pos 511 C=4096", [](Problem &p) {
+          p.constants = {{"ROWS", 4}, {"BLOCKS", 32}, {"D", 128}};
+          mulMatVecQKV(p, {32, 32, 128, 4096, 511}, kH, 4); }},
+        {"tinyllama pos 1000 C=2048", [](Problem &p) {
+          p.constants = {{"ROWS", 4}, {"BLOCKS", 32}, {"D", 64}};
+          mulMatVecQKV(p, {32, 4, 64, 2048, 1000}, 2048, 4); }}}},
+      {"mul_mat_vec_q_swiglu", "llama/mul_mat_vec_q_swiglu.mlir", "mul_mat_vec_q_swiglu",
+       {{"ROWS", 4}, {"BLOCKS", 8}}, 1e-5,
+       [](Problem &p) { mulMatVecQSwiglu(p, 37, 13 * kQK, 4); },
+       {{"11008x4096", [](Problem &p) {
+          p.constants = {{"ROWS", 4}, {"BLOCKS", 32}};
+          mulMatVecQSwiglu(p, kF, kH, 4); }}}},
+      {"linear_q8_0_res", "llama/linear_q8_0_res.mlir", "linear_q8_0_res",
+       {{"ROWS", 4}, {"BLOCKS", 8}}, 1e-5,
+       [](Problem &p) { linearQ8_0Res(p, 37, 13 * kQK, 4); },
+       {{"4096x4096", [](Problem &p) {
+          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}};
+          linearQ8_0Res(p, kH, kH, 8); }},
+        {"4096x11008", [](Problem &p) {
+          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}};
+          linearQ8_0Res(p, kH, kF, 8); }}}},
       // A block with fewer logits than K: its missing ones at -inf.
       {"topk_partial_short", "llama/topk.mlir", "topk_partial",
        {{"BLOCK", 256}, {"K", 5}, {"MAX_CAND", 32}}, kExact,

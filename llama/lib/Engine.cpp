@@ -68,6 +68,7 @@ struct Engine::Impl {
   void checkShapes() const;
   std::unique_ptr<rt::DeviceMemory> upload(const GGUFTensorInfo &tensor);
   Matrix uploadMatrix(const GGUFTensorInfo &tensor);
+  Matrix uploadStacked(llvm::ArrayRef<const GGUFTensorInfo *> tensors);
   rt::Kernel kernel(const std::string &file, const std::string &function,
                     const llk::Constants &constants, unsigned numWarps);
   void buildStep();
@@ -75,6 +76,7 @@ struct Engine::Impl {
   Launch matVec(std::string what, const Matrix &w, uint64_t y, uint64_t x);
   Launch rmsNorm(std::string what, uint64_t y, uint64_t x, const rt::DeviceMemory &gamma);
   Launch add(std::string what, uint64_t x, uint64_t y, uint32_t n);
+  Launch rmsNormQ8_1(std::string what, uint64_t xq, uint64_t x, const rt::DeviceMemory &gamma);
 
   // Running.
   void run();
@@ -96,14 +98,22 @@ struct Engine::Impl {
   struct Layer {
     std::unique_ptr<rt::DeviceMemory> attnNorm, ffnNorm;
     Matrix q, k, v, o, gate, up, down;
+    /// q8_0 layers with options.fuse: [Wq; Wk; Wv] in one allocation, for
+    /// the fused mat-vec (q, k and v then stay empty).
+    Matrix qkv;
+    bool fused = false;
     Buffer<rt::Half> kCache, vCache;
   };
   std::vector<Layer> layers;
+  void addAttention(const std::string &at, const Layer &layer);
+  void addGenericLayer(const std::string &at, const Layer &layer);
+  void addFusedLayer(const std::string &at, const Layer &layer);
 
   // The step's state in device memory and its activations.
   Buffer<int32_t> token, position, history, candidateIds, topIds;
   Buffer<float> x, xn, q, k, v, qr, o, t, g, u, a, logits, partO, partM, partL,
       candidateValues, topValues;
+  Buffer<int8_t> xq; // q8_1 activations of the fused mat-vecs
   uint32_t attnChunks = 1, topkBlocks = 1;
 
   std::vector<Launch> launches;
@@ -136,9 +146,18 @@ Engine::Impl::Impl(const LlamaModelFile &model, const rt::Device &device, rt::JI
     Layer layer;
     layer.attnNorm = upload(*lt.attnNorm);
     layer.ffnNorm = upload(*lt.ffnNorm);
-    layer.q = uploadMatrix(*lt.attnQ);
-    layer.k = uploadMatrix(*lt.attnK);
-    layer.v = uploadMatrix(*lt.attnV);
+    // A layer whose matrices are all q8_0 runs the fused kernels.
+    layer.fused = options.fuse;
+    for (const GGUFTensorInfo *t : {lt.attnQ, lt.attnK, lt.attnV, lt.attnOutput, lt.ffnGate,
+                                    lt.ffnUp, lt.ffnDown})
+      layer.fused &= t->type == GGMLType::Q8_0;
+    if (layer.fused) {
+      layer.qkv = uploadStacked({lt.attnQ, lt.attnK, lt.attnV});
+    } else {
+      layer.q = uploadMatrix(*lt.attnQ);
+      layer.k = uploadMatrix(*lt.attnK);
+      layer.v = uploadMatrix(*lt.attnV);
+    }
     layer.o = uploadMatrix(*lt.attnOutput);
     layer.gate = uploadMatrix(*lt.ffnGate);
     layer.up = uploadMatrix(*lt.ffnUp);
@@ -161,6 +180,7 @@ Engine::Impl::Impl(const LlamaModelFile &model, const rt::Device &device, rt::JI
   k = f32Buffer(nkv), v = f32Buffer(nkv);
   t = f32Buffer(H), g = f32Buffer(F), u = f32Buffer(F), a = f32Buffer(F);
   logits = f32Buffer(V);
+  xq = std::make_unique<rt::DeviceBuffer<int8_t>>(device, size_t(H) / 32 * 36);
   partO = f32Buffer(size_t(NH) * attnChunks * D);
   partM = f32Buffer(size_t(NH) * attnChunks);
   partL = f32Buffer(size_t(NH) * attnChunks);
@@ -211,6 +231,20 @@ Matrix Engine::Impl::uploadMatrix(const GGUFTensorInfo &tensor) {
   m.cols = static_cast<uint32_t>(tensor.dims[0]);
   m.rows = static_cast<uint32_t>(tensor.numRows());
   m.memory = upload(tensor);
+  return m;
+}
+
+Matrix Engine::Impl::uploadStacked(llvm::ArrayRef<const GGUFTensorInfo *> tensors) {
+  Matrix m;
+  m.type = tensors.front()->type;
+  m.cols = static_cast<uint32_t>(tensors.front()->dims[0]);
+  std::vector<uint8_t> bytes;
+  for (const GGUFTensorInfo *t : tensors) {
+    bytes.insert(bytes.end(), t->data, t->data + t->numBytes);
+    m.rows += static_cast<uint32_t>(t->numRows());
+  }
+  m.memory = std::make_unique<rt::DeviceMemory>(device, bytes.size());
+  m.memory->copyFromHost(bytes.data(), bytes.size());
   return m;
 }
 
@@ -310,64 +344,44 @@ Launch Engine::Impl::add(std::string what, uint64_t xInOut, uint64_t y, uint32_t
           rt::Grid(ceilDiv(n, block), 1), {f32(xInOut), f32(y), f32(xInOut), intArg(n)}};
 }
 
+Launch Engine::Impl::rmsNormQ8_1(std::string what, uint64_t xqOut, uint64_t xIn,
+                                 const rt::DeviceMemory &gamma) {
+  const uint32_t H = config.embeddingLength;
+  const int64_t blocks = pow2Ceil(H / 32);
+  const unsigned warps = static_cast<unsigned>(std::clamp<int64_t>(blocks / 16, 1, 8));
+  return {std::move(what),
+          kernel("llama/rms_norm_q8_1.mlir", "rms_norm_q8_1", {{"BLOCKS", blocks}}, warps),
+          rt::Grid(1),
+          {i8(xqOut), f32(xIn), f32(gamma.address()), intArg(H), intArg(H),
+           rt::Arg(config.rmsEpsilon)}};
+}
+
 void Engine::Impl::buildStep() {
-  const uint32_t H = config.embeddingLength, F = config.feedForwardLength,
-                 NH = config.headCount, D = config.headDim(), V = config.vocabSize,
-                 nkv = config.kvEmbeddingLength(), K = options.candidates;
-  const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(D)));
-  const int64_t ropeBlock = std::min<uint32_t>(1024, pow2Ceil(H));
-  // Tokens an attention step takes: 64 on long caches, 16 on short ones.
-  const int64_t blockT = ctx >= 256 ? 64 : 16;
-  const llk::Constants attn = {{"BLOCK_T", blockT}, {"D", D}};
-  llk::Constants combine = attn;
-  combine["MAX_CHUNKS"] = pow2Ceil(attnChunks);
-  const int64_t swigluBlock = std::min<uint32_t>(1024, pow2Ceil(F));
+  const uint32_t H = config.embeddingLength, V = config.vocabSize, K = options.candidates;
   const int64_t topkBlock = std::min<uint32_t>(1024, pow2Ceil(V));
   const llk::Constants topk = {{"BLOCK", topkBlock}, {"K", K},
                                {"MAX_CAND", pow2Ceil(uint64_t(topkBlocks) * K)}};
 
   launches.push_back(embedding());
   for (size_t l = 0; l < layers.size(); ++l) {
-    const Layer &L = layers[l];
     std::string at = "layer " + std::to_string(l) + " ";
-    launches.push_back(rmsNorm(at + "attn_norm", xn->address(), x->address(), *L.attnNorm));
-    launches.push_back(matVec(at + "q", L.q, q->address(), xn->address()));
-    launches.push_back(matVec(at + "k", L.k, k->address(), xn->address()));
-    launches.push_back(matVec(at + "v", L.v, v->address(), xn->address()));
-    launches.push_back({at + "rope + KV append",
-                        kernel("llama/rope_kv.mlir", "rope_kv", {{"BLOCK", ropeBlock}, {"D", D}}, 4),
-                        rt::Grid(ceilDiv(H, ropeBlock)),
-                        {f32(qr->address()), f32(q->address()), f32(k->address()),
-                         f32(v->address()), f16(L.kCache->address()), f16(L.vCache->address()),
-                         i32(position->address()), intArg(H), intArg(nkv), intArg(ctx),
-                         rt::Arg(config.ropeFreqBase)}});
-    launches.push_back({at + "attention",
-                        kernel("llama/attn_decode_pos.mlir", "attn_decode_partial_pos_kernel",
-                               attn, 8),
-                        rt::Grid(attnChunks, NH),
-                        {f32(partO->address()), f32(partM->address()), f32(partL->address()),
-                         f32(qr->address()), f16(L.kCache->address()), f16(L.vCache->address()),
-                         i32(position->address()), intArg(nkv), intArg(ctx),
-                         intArg(config.headCount / config.headCountKV), rt::Arg(scale)}});
-    launches.push_back({at + "attention combine",
-                        kernel("llama/attn_decode.mlir", "attn_decode_combine_kernel", combine, 4),
-                        rt::Grid(NH),
-                        {f32(o->address()), f32(partO->address()), f32(partM->address()),
-                         f32(partL->address()), intArg(attnChunks)}});
-    launches.push_back(matVec(at + "o", L.o, t->address(), o->address()));
-    launches.push_back(add(at + "attention residual", x->address(), t->address(), H));
-    launches.push_back(rmsNorm(at + "ffn_norm", xn->address(), x->address(), *L.ffnNorm));
-    launches.push_back(matVec(at + "gate", L.gate, g->address(), xn->address()));
-    launches.push_back(matVec(at + "up", L.up, u->address(), xn->address()));
-    launches.push_back({at + "swiglu",
-                        kernel("llama/silu.mlir", "swiglu_f32", {{"BLOCK", swigluBlock}}, 4),
-                        rt::Grid(ceilDiv(F, swigluBlock)),
-                        {f32(g->address()), f32(u->address()), f32(a->address()), intArg(F)}});
-    launches.push_back(matVec(at + "down", L.down, t->address(), a->address()));
-    launches.push_back(add(at + "ffn residual", x->address(), t->address(), H));
+    if (layers[l].fused)
+      addFusedLayer(at, layers[l]);
+    else
+      addGenericLayer(at, layers[l]);
   }
-  launches.push_back(rmsNorm("output_norm", xn->address(), x->address(), *outputNorm));
-  launches.push_back(matVec("output", output, logits->address(), xn->address()));
+  if (options.fuse && output.type == GGMLType::Q8_0) {
+    const int64_t rows = 4, blocks = std::min<uint32_t>(32, pow2Ceil(H / 32));
+    launches.push_back(rmsNormQ8_1("output_norm", xq->address(), x->address(), *outputNorm));
+    launches.push_back({"output", kernel("llama/mul_mat_vec_q.mlir", "mul_mat_vec_q",
+                                         {{"ROWS", rows}, {"BLOCKS", blocks}}, 4),
+                        rt::Grid(ceilDiv(V, rows)),
+                        {f32(logits->address()), i8(output.address()), i8(xq->address()),
+                         intArg(V), intArg(H)}});
+  } else {
+    launches.push_back(rmsNorm("output_norm", xn->address(), x->address(), *outputNorm));
+    launches.push_back(matVec("output", output, logits->address(), xn->address()));
+  }
   launches.push_back({"top-k", kernel("llama/topk.mlir", "topk_partial", topk, 4),
                       rt::Grid(topkBlocks),
                       {f32(candidateValues->address()), i32(candidateIds->address()),
@@ -377,6 +391,98 @@ void Engine::Impl::buildStep() {
                        f32(candidateValues->address()), i32(candidateIds->address()),
                        intArg(topkBlocks * K), i32(token->address()), i32(history->address()),
                        intArg(ctx), i32(position->address()), i32(position->address())}});
+}
+
+void Engine::Impl::addAttention(const std::string &at, const Layer &L) {
+  const uint32_t NH = config.headCount, D = config.headDim(), nkv = config.kvEmbeddingLength();
+  const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(D)));
+  // Tokens an attention step takes: 64 on long caches, 16 on short ones.
+  const int64_t blockT = ctx >= 256 ? 64 : 16;
+  const llk::Constants attn = {{"BLOCK_T", blockT}, {"D", D}};
+  llk::Constants combine = attn;
+  combine["MAX_CHUNKS"] = pow2Ceil(attnChunks);
+  launches.push_back({at + "attention",
+                      kernel("llama/attn_decode_pos.mlir", "attn_decode_partial_pos_kernel",
+                             attn, 8),
+                      rt::Grid(attnChunks, NH),
+                      {f32(partO->address()), f32(partM->address()), f32(partL->address()),
+                       f32(qr->address()), f16(L.kCache->address()), f16(L.vCache->address()),
+                       i32(position->address()), intArg(nkv), intArg(ctx),
+                       intArg(config.headCount / config.headCountKV), rt::Arg(scale)}});
+  launches.push_back({at + "attention combine",
+                      kernel("llama/attn_decode.mlir", "attn_decode_combine_kernel", combine, 4),
+                      rt::Grid(NH),
+                      {f32(o->address()), f32(partO->address()), f32(partM->address()),
+                       f32(partL->address()), intArg(attnChunks)}});
+}
+
+/// A layer of any weight types, one kernel an op (14 launches).
+void Engine::Impl::addGenericLayer(const std::string &at, const Layer &L) {
+  const uint32_t H = config.embeddingLength, F = config.feedForwardLength,
+                 D = config.headDim(), nkv = config.kvEmbeddingLength();
+  const int64_t ropeBlock = std::min<uint32_t>(1024, pow2Ceil(H));
+  const int64_t swigluBlock = std::min<uint32_t>(1024, pow2Ceil(F));
+  launches.push_back(rmsNorm(at + "attn_norm", xn->address(), x->address(), *L.attnNorm));
+  launches.push_back(matVec(at + "q", L.q, q->address(), xn->address()));
+  launches.push_back(matVec(at + "k", L.k, k->address(), xn->address()));
+  launches.push_back(matVec(at + "v", L.v, v->address(), xn->address()));
+  launches.push_back({at + "rope + KV append",
+                      kernel("llama/rope_kv.mlir", "rope_kv", {{"BLOCK", ropeBlock}, {"D", D}}, 4),
+                      rt::Grid(ceilDiv(H, ropeBlock)),
+                      {f32(qr->address()), f32(q->address()), f32(k->address()),
+                       f32(v->address()), f16(L.kCache->address()), f16(L.vCache->address()),
+                       i32(position->address()), intArg(H), intArg(nkv), intArg(ctx),
+                       rt::Arg(config.ropeFreqBase)}});
+  addAttention(at, L);
+  launches.push_back(matVec(at + "o", L.o, t->address(), o->address()));
+  launches.push_back(add(at + "attention residual", x->address(), t->address(), H));
+  launches.push_back(rmsNorm(at + "ffn_norm", xn->address(), x->address(), *L.ffnNorm));
+  launches.push_back(matVec(at + "gate", L.gate, g->address(), xn->address()));
+  launches.push_back(matVec(at + "up", L.up, u->address(), xn->address()));
+  launches.push_back({at + "swiglu",
+                      kernel("llama/silu.mlir", "swiglu_f32", {{"BLOCK", swigluBlock}}, 4),
+                      rt::Grid(ceilDiv(F, swigluBlock)),
+                      {f32(g->address()), f32(u->address()), f32(a->address()), intArg(F)}});
+  launches.push_back(matVec(at + "down", L.down, t->address(), a->address()));
+  launches.push_back(add(at + "ffn residual", x->address(), t->address(), H));
+}
+
+/// A q8_0 layer, fused (8 launches): the norms quantize their output to q8_1
+/// for the integer mat-vecs; Q, K and V in one mat-vec whose epilogue ropes
+/// and appends to the cache; gate, up and SiLU * mul in one; the residual
+/// adds in the epilogues of the o and down projections (f32 activations).
+void Engine::Impl::addFusedLayer(const std::string &at, const Layer &L) {
+  const uint32_t H = config.embeddingLength, F = config.feedForwardLength,
+                 D = config.headDim(), nkv = config.kvEmbeddingLength();
+  const int64_t mmvqRows = 4, linearRows = 8;
+  auto blocks = [](uint32_t cols) { return int64_t(std::min<uint32_t>(32, pow2Ceil(cols / 32))); };
+  launches.push_back(rmsNormQ8_1(at + "attn_norm", xq->address(), x->address(), *L.attnNorm));
+  launches.push_back({at + "qkv + rope + KV append",
+                      kernel("llama/mul_mat_vec_q_qkv.mlir", "mul_mat_vec_q_qkv",
+                             {{"ROWS", mmvqRows}, {"BLOCKS", blocks(H)}, {"D", D}}, 4),
+                      rt::Grid(ceilDiv(L.qkv.rows, mmvqRows)),
+                      {f32(qr->address()), f16(L.kCache->address()), f16(L.vCache->address()),
+                       i8(L.qkv.address()), i8(xq->address()), i32(position->address()),
+                       intArg(H), intArg(nkv), intArg(H), intArg(ctx),
+                       rt::Arg(config.ropeFreqBase)}});
+  addAttention(at, L);
+  auto residual = [&](const char *what, const Matrix &w, uint64_t in) {
+    return Launch{at + what,
+                  kernel("llama/linear_q8_0_res.mlir", "linear_q8_0_res",
+                         {{"ROWS", linearRows}, {"BLOCKS", blocks(w.cols)}}, 4),
+                  rt::Grid(ceilDiv(w.rows, linearRows)),
+                  {f32(x->address()), f32(x->address()), i8(w.address()), f32(in),
+                   intArg(w.rows), intArg(w.cols)}};
+  };
+  launches.push_back(residual("o + residual", L.o, o->address()));
+  launches.push_back(rmsNormQ8_1(at + "ffn_norm", xq->address(), x->address(), *L.ffnNorm));
+  launches.push_back({at + "gate, up + swiglu",
+                      kernel("llama/mul_mat_vec_q_swiglu.mlir", "mul_mat_vec_q_swiglu",
+                             {{"ROWS", mmvqRows}, {"BLOCKS", blocks(H)}}, 4),
+                      rt::Grid(ceilDiv(F, mmvqRows)),
+                      {f32(a->address()), i8(L.gate.address()), i8(L.up.address()),
+                       i8(xq->address()), intArg(F), intArg(H)}});
+  launches.push_back(residual("down + residual", L.down, a->address()));
 }
 
 void Engine::Impl::run() {
@@ -489,8 +595,9 @@ double Engine::weightBytesPerStep() const {
   double bytes = m.output.bytes() + m.outputNorm->bytes() +
                  m.tokenEmbedding.bytes() / m.tokenEmbedding.rows;
   for (const Impl::Layer &l : m.layers)
-    bytes += l.q.bytes() + l.k.bytes() + l.v.bytes() + l.o.bytes() + l.gate.bytes() +
-             l.up.bytes() + l.down.bytes() + l.attnNorm->bytes() + l.ffnNorm->bytes();
+    bytes += (l.fused ? l.qkv.bytes() : l.q.bytes() + l.k.bytes() + l.v.bytes()) + l.o.bytes() +
+             l.gate.bytes() + l.up.bytes() + l.down.bytes() + l.attnNorm->bytes() +
+             l.ffnNorm->bytes();
   return bytes;
 }
 

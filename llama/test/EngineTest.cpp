@@ -67,17 +67,48 @@ std::vector<double> vectorOf(const GGUFTensorInfo *t) {
 
 double roundToHalf(double v) { return halfToFloat(floatToHalf(static_cast<float>(v))); }
 
+/// x as the fused kernels quantize it for the integer mat-vecs, dequantized:
+/// blocks of 32 in q8_1, d = amax / 127 (in f32, stored as f16), q = round(x
+/// / d) half away from zero, value = f16(d) * q.
+std::vector<double> quantizedQ8_1(const std::vector<double> &x) {
+  std::vector<double> y(x.size());
+  for (size_t b = 0; b < x.size(); b += 32) {
+    double amax = 0;
+    for (size_t j = b; j < b + 32; ++j)
+      amax = std::max(amax, std::abs(x[j]));
+    float d = static_cast<float>(amax) / 127.0f;
+    double stored = halfToFloat(floatToHalf(d));
+    for (size_t j = b; j < b + 32; ++j)
+      y[j] = amax == 0 ? 0 : stored * std::round(x[j] / d);
+  }
+  return y;
+}
+
+bool allQ8_0(std::initializer_list<const GGUFTensorInfo *> tensors) {
+  for (const GGUFTensorInfo *t : tensors)
+    if (t->type != GGMLType::Q8_0)
+      return false;
+  return true;
+}
+
+/// The model in float64. With `fused` (EngineOptions::fuse), it repeats the
+/// fused kernels' activation quantization: the normed inputs of the Q/K/V and
+/// gate/up mat-vecs of layers whose matrices are all q8_0, and of a q8_0 LM
+/// head, go through q8_1.
 class ReferenceModel {
 public:
-  explicit ReferenceModel(const LlamaModelFile &model) : c(model.config()) {
+  ReferenceModel(const LlamaModelFile &model, bool fused) : c(model.config()) {
     const LlamaTensors &t = model.tensors();
     embedding = std::make_unique<RefMatrix>(t.tokenEmbedding);
     output = std::make_unique<RefMatrix>(t.output);
     outputNorm = vectorOf(t.outputNorm);
+    quantizeOutput = fused && allQ8_0({t.output});
     for (const LlamaLayerTensors &l : t.layers)
       layers.push_back({vectorOf(l.attnNorm), vectorOf(l.ffnNorm), RefMatrix(l.attnQ),
                         RefMatrix(l.attnK), RefMatrix(l.attnV), RefMatrix(l.attnOutput),
                         RefMatrix(l.ffnGate), RefMatrix(l.ffnUp), RefMatrix(l.ffnDown),
+                        fused && allQ8_0({l.attnQ, l.attnK, l.attnV, l.attnOutput, l.ffnGate,
+                                          l.ffnUp, l.ffnDown}),
                         {}, {}});
   }
 
@@ -89,6 +120,8 @@ public:
     std::vector<double> x = embedding->row(token);
     for (Layer &L : layers) {
       std::vector<double> xn = rmsNorm(x, L.attnNorm);
+      if (L.quantize)
+        xn = quantizedQ8_1(xn);
       std::vector<double> q = rope(L.q.apply(xn)), k = rope(L.k.apply(xn)), v = L.v.apply(xn);
       // The cache holds f16 (so the attention reads the new token's K and V
       // rounded, as the kernels do).
@@ -125,6 +158,8 @@ public:
       for (uint32_t i = 0; i < H; ++i)
         x[i] += attn[i];
       xn = rmsNorm(x, L.ffnNorm);
+      if (L.quantize)
+        xn = quantizedQ8_1(xn);
       std::vector<double> gate = L.gate.apply(xn), up = L.up.apply(xn);
       for (size_t i = 0; i < gate.size(); ++i)
         gate[i] = gate[i] / (1 + std::exp(-gate[i])) * up[i];
@@ -133,7 +168,8 @@ public:
         x[i] += down[i];
     }
     ++pos;
-    return output->apply(rmsNorm(x, outputNorm));
+    std::vector<double> xn = rmsNorm(x, outputNorm);
+    return output->apply(quantizeOutput ? quantizedQ8_1(xn) : xn);
   }
 
 private:
@@ -162,9 +198,11 @@ private:
   struct Layer {
     std::vector<double> attnNorm, ffnNorm;
     RefMatrix q, k, v, o, gate, up, down;
+    bool quantize; // the normed inputs through q8_1
     std::vector<std::vector<double>> kCache, vCache;
   };
   const LlamaConfig c;
+  bool quantizeOutput = false;
   std::unique_ptr<RefMatrix> embedding, output;
   std::vector<double> outputNorm;
   std::vector<Layer> layers;
@@ -202,6 +240,15 @@ std::pair<int32_t, double> topTwo(const std::vector<double> &logits) {
 constexpr uint64_t kSeed = 1;
 constexpr int kGenerated = 8;
 
+EngineOptions testOptions(bool graph = true, uint32_t candidates = 1, uint32_t context = 64) {
+  EngineOptions o;
+  o.kernelDir = defaultKernelDir();
+  o.contextLength = context;
+  o.graph = graph;
+  o.candidates = candidates;
+  return o;
+}
+
 class EngineTest : public ::testing::Test {
 protected:
   EngineTest()
@@ -210,12 +257,7 @@ protected:
 
   EngineOptions options(bool graph = true, uint32_t candidates = 1,
                         uint32_t context = 64) const {
-    EngineOptions o;
-    o.kernelDir = defaultKernelDir();
-    o.contextLength = context;
-    o.graph = graph;
-    o.candidates = candidates;
-    return o;
+    return testOptions(graph, candidates, context);
   }
 
   LlamaModelFile model;
@@ -223,11 +265,19 @@ protected:
   rt::JIT jit;
 };
 
-TEST_F(EngineTest, GreedyDecodingMatchesFloat64Reference) {
-  Engine engine(model, device, jit, options());
-  ReferenceModel ref(model);
-  // One step a token (a first launch of the graph: the prompt), then greedy
-  // decoding: both models take the engine's token, so they stay in step.
+/// The prompt, one step a token, then `generated` greedy steps, the engine
+/// against the float64 reference at every step: logits within 1e-3, and the
+/// greedy token the reference's argmax where its top two differ by more
+/// than 1e-2 -- which `seed` makes every step. Both models take the engine's
+/// token, so they stay in step.
+void checkAgainstReference(WeightFormat format, uint64_t seed, bool fuse, int generated) {
+  LlamaModelFile model = LlamaModelFile::fromGGUF(parseGGUF(tinyModelBytes(seed, format)));
+  rt::Device device = rt::Device::open(0);
+  rt::JIT jit(device);
+  EngineOptions o = testOptions();
+  o.fuse = fuse;
+  Engine engine(model, device, jit, o);
+  ReferenceModel ref(model, engine.options().fuse);
   std::vector<int32_t> prompt = model.tokenizer().encode("hello world");
   ASSERT_GT(prompt.size(), 2u);
   std::vector<double> want;
@@ -239,30 +289,48 @@ TEST_F(EngineTest, GreedyDecodingMatchesFloat64Reference) {
     EXPECT_LE(err, 1e-3) << "prompt token at position " << engine.position() - 1;
     maxError = std::max(maxError, err);
   }
-  std::vector<int32_t> generated;
-  for (int i = 0; i < kGenerated; ++i) {
+  std::vector<int32_t> chosen;
+  for (int i = 0; i < generated; ++i) {
     auto [best, gap] = topTwo(want);
     int32_t token = engine.greedyToken();
-    // The seed is chosen so that every step is decided by more than 1e-2.
     EXPECT_GT(gap, 1e-2) << "step " << i;
     minGap = std::min(minGap, gap);
     if (gap > 1e-2)
       EXPECT_EQ(token, best) << "step " << i;
-    generated.push_back(token);
+    chosen.push_back(token);
     engine.stepOnGreedy();
     want = ref.step(token);
     double err = relativeError(engine.logits(), want);
     EXPECT_LE(err, 1e-3) << "generated token " << i;
     maxError = std::max(maxError, err);
   }
-  std::printf("%zu prompt and %d generated tokens: logits within %.1e of float64, "
-              "top-two gaps at least %.3f\n",
-              prompt.size(), kGenerated, maxError, minGap);
   // The device kept the tokens it chose.
-  std::vector<int32_t> chosen = engine.chosenTokens(prompt.size() - 1, kGenerated);
-  EXPECT_EQ(chosen, generated);
-  EXPECT_EQ(engine.position(), prompt.size() + kGenerated);
+  EXPECT_EQ(engine.chosenTokens(prompt.size() - 1, generated), chosen);
+  EXPECT_EQ(engine.position(), prompt.size() + generated);
+  const char *name = format == WeightFormat::Mixed  ? "mixed f32/q8_0"
+                     : format == WeightFormat::Q8_0 ? "q8_0"
+                     : format == WeightFormat::F16  ? "f16"
+                     : format == WeightFormat::BF16 ? "bf16"
+                                                    : "f32";
+  std::printf("%s weights%s: %zu prompt and %d generated tokens, %zu launches a step: "
+              "logits within %.1e of float64, top-two gaps at least %.3f\n",
+              name, fuse ? ", fused" : "", prompt.size(), generated, engine.launchesPerStep(),
+              maxError, minGap);
 }
+
+// The CI model: layer 0 and the LM head q8_0 (fused kernels, q8_1
+// activations), the embedding and layer 1 f32 (the generic kernels).
+TEST(EngineReferenceTest, MixedWeightsFused) {
+  checkAgainstReference(WeightFormat::Mixed, kSeed, /*fuse=*/true, kGenerated);
+}
+// ... every layer through the generic kernels (linear_q8_0 on f32 activations).
+TEST(EngineReferenceTest, MixedWeightsUnfused) {
+  checkAgainstReference(WeightFormat::Mixed, kSeed, /*fuse=*/false, kGenerated);
+}
+// All q8_0 (a q8_0 embedding), all f16, all bf16: a few steps each.
+TEST(EngineReferenceTest, Q8_0Weights) { checkAgainstReference(WeightFormat::Q8_0, 2, true, 3); }
+TEST(EngineReferenceTest, F16Weights) { checkAgainstReference(WeightFormat::F16, 2, true, 3); }
+TEST(EngineReferenceTest, BF16Weights) { checkAgainstReference(WeightFormat::BF16, 2, true, 3); }
 
 TEST_F(EngineTest, GraphAndDirectLaunchesAgreeExactly) {
   Engine graph(model, device, jit, options(/*graph=*/true));

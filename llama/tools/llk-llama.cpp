@@ -3,7 +3,7 @@
 //   llk-llama -m model.gguf -p "prompt" -n 128
 //             [--greedy | --temp T --top-k K --top-p P --seed S]
 //             [--ctx N] [--print-token-ids] [--bench] [--bench-prompt N]
-//             [--ignore-eos] [--no-graph] [--no-pdl] [--kernels DIR]
+//             [--ignore-eos] [--no-graph] [--no-pdl] [--no-fuse] [--kernels DIR]
 //
 // Streams the text as it decodes (the prompt first), then prints the prompt's
 // and the decoding's tokens per second on stderr. The model runs on the llk
@@ -60,6 +60,7 @@ const char kUsage[] = R"(usage: llk-llama -m MODEL [options]
   --bench-prompt N        a prompt of BOS and N - 1 random tokens (with --bench)
   --no-graph              direct launches instead of the CUDA graph
   --no-pdl                no programmatic dependent launches
+  --no-fuse               the generic kernels for q8_0 layers too (14 launches a layer, not 8)
   --kernels DIR           the kernel sources (default: $LLK_KERNEL_DIR, else the source tree's examples/)
 )";
 
@@ -69,7 +70,7 @@ struct Options {
   SamplingParams sampling;
   bool seedGiven = false;
   uint32_t ctx = 0;
-  bool printIds = false, ignoreEos = false, bench = false, graph = true, pdl = true;
+  bool printIds = false, ignoreEos = false, bench = false, graph = true, pdl = true, fuse = true;
   int benchPrompt = 0;
 };
 
@@ -115,6 +116,7 @@ Options parseOptions(int argc, char **argv) {
     else if (a == "--bench-prompt") number(1, 1 << 20, o.benchPrompt);
     else if (a == "--no-graph") o.graph = false;
     else if (a == "--no-pdl") o.pdl = false;
+    else if (a == "--no-fuse") o.fuse = false;
     else if (a == "--kernels") o.kernels = value();
     else if (a == "-h" || a == "--help") {
       std::fputs(kUsage, stdout);
@@ -193,6 +195,7 @@ int run(const Options &o) {
   eo.candidates = sampling.greedy() ? 1 : deviceTopK ? sampling.topK : 1;
   eo.graph = o.graph;
   eo.dependentLaunch = o.pdl;
+  eo.fuse = o.fuse;
   Engine engine(model, device, jit, eo);
   const double loadMs = msSince(t0);
   if (prompt.size() + o.n > engine.contextLength() + 1u)

@@ -57,6 +57,10 @@ struct EngineOptions {
   bool graph = true;
   /// Programmatic dependent launches (sm_90 and later).
   bool dependentLaunch = true;
+  /// The fused kernels for layers whose matrices are all q8_0 (and the q8_1
+  /// LM head): 8 launches a layer instead of 14, integer mat-vecs on q8_1
+  /// activations.
+  bool fuse = true;
 };
 
 /// The largest top-k the device computes (the kernel's K rounds of argmax);
