@@ -295,8 +295,9 @@ void checkAgainstReference(WeightFormat format, uint64_t seed, bool fuse, int ge
     int32_t token = engine.greedyToken();
     EXPECT_GT(gap, 1e-2) << "step " << i;
     minGap = std::min(minGap, gap);
-    if (gap > 1e-2)
+    if (gap > 1e-2) {
       EXPECT_EQ(token, best) << "step " << i;
+    }
     chosen.push_back(token);
     engine.stepOnGreedy();
     want = ref.step(token);
