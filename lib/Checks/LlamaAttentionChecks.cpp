@@ -238,6 +238,53 @@ void attnDecodePartialPos(Problem &p, const AttnShape &s, int64_t nChunks,
             4.0 * s.nh * nChunks * (s.d + 2);
 }
 
+/// attn_prefill_kernel (attn_prefill.mlir): `tokens` new tokens at positions
+/// n_past.. (the cache holds s.nKv = n_past + tokens), each attending to the
+/// keys up to its own position; q rows qStride apart, o f16 rows of NH * D.
+void attnPrefill(Problem &p, const AttnShape &s, int64_t tokens, int64_t qStride) {
+  const int64_t nPast = s.nKv - tokens, width = s.nh * s.d;
+  const double scale = decodeScale(s);
+  HostBuffer &o = p.output("o", ElemType::F16, {tokens, width});
+  HostBuffer &q = p.randn("q", ElemType::F32, {tokens, qStride});
+  KvCache cache(p, s);
+  parallelRows(tokens, [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t)
+      for (int64_t h = 0; h < s.nh; ++h) {
+        const int64_t nKv = nPast + t + 1;
+        std::vector<double> sc(nKv);
+        double m = -INFINITY, l = 0;
+        for (int64_t u = 0; u < nKv; ++u) {
+          double dot = 0;
+          for (int64_t i = 0; i < s.d; ++i)
+            dot += cache.K(u, h / s.g, i) * q[t * qStride + h * s.d + i];
+          sc[u] = scale * dot;
+          m = std::max(m, sc[u]);
+        }
+        for (double &e : sc)
+          l += (e = std::exp(e - m));
+        for (int64_t i = 0; i < s.d; ++i) {
+          double acc = 0;
+          for (int64_t u = 0; u < nKv; ++u)
+            acc += sc[u] * cache.V(h / s.g, i, u);
+          o.reference[t * width + h * s.d + i] = acc / l;
+        }
+      }
+  });
+  p.pointerArg(o);
+  p.pointerArg(q);
+  p.pointerArg(*cache.k);
+  p.pointerArg(*cache.v);
+  p.scalarArg(ElemType::I32, nPast);
+  p.scalarArg(ElemType::I32, qStride);
+  p.scalarArg(ElemType::I32, width);
+  p.scalarArg(ElemType::I32, s.nhKv() * s.d);
+  p.scalarArg(ElemType::I32, s.cap);
+  p.scalarArg(ElemType::I32, s.g);
+  p.scalarArg(ElemType::F32, scale);
+  p.grid = {static_cast<uint32_t>(tokens), static_cast<uint32_t>(s.nh), 1};
+  p.bytes = 2 * cache.bytesPerCache() + 4.0 * tokens * width + 2.0 * tokens * width;
+}
+
 // Partials as the partial kernel leaves them (m of scaled scores around 0..4,
 // l >= 1, o of the size of l times a V value); reference: the merge in f64.
 void attnDecodeCombine(Problem &p, int64_t nh, int64_t d, int64_t nChunks) {
@@ -383,6 +430,19 @@ std::vector<KernelCheck> llk::checks::llamaAttentionChecks() {
        "attn_decode_partial_pos_kernel", {{"BLOCK_T", 16}, {"D", kD}}, 1e-5,
        [small](Problem &p) { attnDecodePartialPos(p, small, 4, 16); },
        decodePartialPosCases()},
+      // 6 new tokens after 31 cached ones (n_kv = 37 in a cache of 48); q
+      // rows of a QKV output (stride 4 * 128 + 2 * 2 * 128).
+      {"attn_prefill", "llama/attn_prefill.mlir", "attn_prefill_kernel",
+       {{"BLOCK_T", 16}, {"D", kD}}, 1e-3,
+       [small](Problem &p) { attnPrefill(p, small, 6, 1024); },
+       {{"7b 512 tokens from 0", [](Problem &p) {
+          p.constants = {{"BLOCK_T", 64}, {"D", kD}};
+          p.numWarps = 8;
+          attnPrefill(p, {kNH, 1, kD, 512, kCap}, 512, 3 * kNH * kD); }},
+        {"7b 512 tokens after 3584", [](Problem &p) {
+          p.constants = {{"BLOCK_T", 64}, {"D", kD}};
+          p.numWarps = 8;
+          attnPrefill(p, {kNH, 1, kD, 4096, kCap}, 512, 3 * kNH * kD); }}}},
       {"attn_decode_combine", "llama/attn_decode.mlir",
        "attn_decode_combine_kernel",
        {{"BLOCK_T", 16}, {"D", kD}, {"MAX_CHUNKS", 8}}, 1e-5,

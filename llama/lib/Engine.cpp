@@ -116,6 +116,15 @@ struct Engine::Impl {
   Buffer<int8_t> xq; // q8_1 activations of the fused mat-vecs
   uint32_t attnChunks = 1, topkBlocks = 1;
 
+  // Batched prefill (all layers fused: q8_0): the batch's activations, rows
+  // of prefillBatch tokens.
+  bool batchedPrefill = false;
+  Buffer<int32_t> pIds;
+  Buffer<float> pX, pXn, pQkv, pT, pG, pU;
+  Buffer<rt::Half> pXn16, pO16, pA16;
+  std::vector<Launch> prefillLaunches(uint32_t tokens, uint32_t first);
+  void prefillBatch(llvm::ArrayRef<int32_t> tokens);
+
   std::vector<Launch> launches;
   std::optional<rt::Graph> graph;
 };
@@ -190,6 +199,16 @@ Engine::Impl::Impl(const LlamaModelFile &model, const rt::Device &device, rt::JI
   topIds = i32Buffer(options.candidates);
 
   buildStep();
+  batchedPrefill = options.prefillBatch > 1 &&
+                   std::all_of(layers.begin(), layers.end(), [](const Layer &l) { return l.fused; });
+  if (batchedPrefill) {
+    const size_t B = options.prefillBatch, W = size_t(H) + 2 * nkv;
+    pIds = i32Buffer(B);
+    pX = f32Buffer(B * H), pXn = f32Buffer(B * H), pQkv = f32Buffer(B * W);
+    pT = f32Buffer(B * H), pG = f32Buffer(B * F), pU = f32Buffer(B * F);
+    auto halves = [&](size_t n) { return std::make_unique<rt::DeviceBuffer<rt::Half>>(device, n); };
+    pXn16 = halves(B * H), pO16 = halves(B * H), pA16 = halves(B * F);
+  }
   hostPos = 0;
   position->copyFrom(&hostPos, 1, &stream);
   stream.synchronize();
@@ -485,6 +504,115 @@ void Engine::Impl::addFusedLayer(const std::string &at, const Layer &L) {
   launches.push_back(residual("down + residual", L.down, a->address()));
 }
 
+/// The prefill of `tokens` tokens at positions [first, first + tokens): the
+/// q8_0 GEMM (examples/gemm_q8_0.mlir: f16 activations, the weights rounded
+/// to f16 in registers, f32 out) for every matrix, rope and the KV append
+/// of the whole batch, the causal attention of examples/llama/attn_prefill.mlir.
+/// No logits: the last prompt token goes through the decode step.
+std::vector<Launch> Engine::Impl::prefillLaunches(uint32_t T, uint32_t first) {
+  const uint32_t H = config.embeddingLength, F = config.feedForwardLength, NH = config.headCount,
+                 D = config.headDim(), nkv = config.kvEmbeddingLength(), W = H + 2 * nkv;
+  const bool gpu = device.backend() == rt::Backend::Cuda;
+  // examples/kernels.list's GEMM blocks on the GPU; small ones for the
+  // interpreter's tiny models.
+  const llk::Constants gemmBlocks =
+      gpu ? llk::Constants{{"BLOCK_M", 128}, {"BLOCK_N", 64}, {"BLOCK_K", 64}, {"GROUP_SIZE_M", 8}}
+          : llk::Constants{{"BLOCK_M", 32}, {"BLOCK_N", 32}, {"BLOCK_K", 32}, {"GROUP_SIZE_M", 2}};
+  const uint32_t bm = gpu ? 128 : 32, bn = gpu ? 64 : 32;
+  const rt::Kernel gemm = kernel("gemm_q8_0.mlir", "gemm_q8_0_kernel", gemmBlocks, 4);
+  auto halfPtr = [](uint64_t a) { return rt::Arg::pointer(a, rt::ScalarType::F16); };
+  auto matmul = [&](std::string what, uint64_t a, const Matrix &w, uint64_t c) {
+    return Launch{std::move(what), gemm, rt::Grid(ceilDiv(T, bm) * ceilDiv(w.rows, bn)),
+                  {halfPtr(a), i8(w.address()), f32(c), intArg(T), intArg(w.rows),
+                   intArg(w.cols), intArg(w.cols), intArg(w.rows)}};
+  };
+  const int64_t rowBlock = std::min<uint32_t>(1024, pow2Ceil(std::max(H, F)));
+  const rt::Kernel toHalf = kernel("llama/cpy_rows.mlir", "cpy_f32_f16_rows", {{"BLOCK", rowBlock}}, 4);
+  auto rowsToHalf = [&](std::string what, uint64_t src, uint64_t dst, uint32_t cols) {
+    return Launch{std::move(what), toHalf, rt::Grid(ceilDiv(cols, rowBlock), T),
+                  {f32(src), halfPtr(dst), intArg(cols), intArg(cols), intArg(cols), intArg(0)}};
+  };
+  auto norm = [&](std::string what, const rt::DeviceMemory &gamma) {
+    Launch l = rmsNorm(std::move(what), pXn->address(), pX->address(), gamma);
+    l.grid = rt::Grid(T);
+    return l;
+  };
+  const int64_t ropeBlock = std::min<uint32_t>(1024, pow2Ceil(H));
+  const rt::Kernel rope = kernel("llama/rope.mlir", "rope_f32", {{"BLOCK", ropeBlock}, {"D", D}}, 4);
+  const int64_t be = std::min<uint32_t>(128, pow2Ceil(nkv));
+  const rt::Kernel vAppend = kernel("llama/cpy_trans.mlir", "cpy_f32_f16_trans", {{"BT", 16}, {"BE", be}}, 4);
+  const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(D)));
+  const rt::Kernel attention = kernel("llama/attn_prefill.mlir", "attn_prefill_kernel",
+                                      {{"BLOCK_T", ctx >= 256 ? 64 : 16}, {"D", D}}, 8);
+  const uint64_t q = pQkv->address(), k = q + 4ull * H, v = k + 4ull * nkv;
+
+  std::vector<Launch> out;
+  Launch embed = embedding();
+  embed.args[0] = f32(pX->address());
+  embed.args[2] = i32(pIds->address());
+  embed.grid.y = T;
+  out.push_back(embed);
+  for (size_t l = 0; l < layers.size(); ++l) {
+    const Layer &L = layers[l];
+    std::string at = "prefill layer " + std::to_string(l) + " ";
+    out.push_back(norm(at + "attn_norm", *L.attnNorm));
+    out.push_back(rowsToHalf(at + "attn_norm f16", pXn->address(), pXn16->address(), H));
+    out.push_back(matmul(at + "qkv", pXn16->address(), L.qkv, q));
+    out.push_back({at + "rope q", rope, rt::Grid(ceilDiv(H, ropeBlock), T),
+                   {f32(q), f32(q), intArg(W), intArg(W), intArg(H), intArg(first),
+                    rt::Arg(config.ropeFreqBase)}});
+    out.push_back({at + "rope k", rope, rt::Grid(ceilDiv(nkv, ropeBlock), T),
+                   {f32(k), f32(k), intArg(W), intArg(W), intArg(nkv), intArg(first),
+                    rt::Arg(config.ropeFreqBase)}});
+    out.push_back({at + "K append", toHalf, rt::Grid(ceilDiv(nkv, rowBlock), T),
+                   {f32(k), halfPtr(L.kCache->address()), intArg(W), intArg(nkv), intArg(nkv),
+                    intArg(first * nkv)}});
+    out.push_back({at + "V append", vAppend, rt::Grid(ceilDiv(first % 8 + T, 16), ceilDiv(nkv, be)),
+                   {f32(v), halfPtr(L.vCache->address()), intArg(W), intArg(nkv), intArg(T),
+                    intArg(ctx), intArg(first)}});
+    out.push_back({at + "attention", attention, rt::Grid(T, NH),
+                   {halfPtr(pO16->address()), f32(q), halfPtr(L.kCache->address()),
+                    halfPtr(L.vCache->address()), intArg(first), intArg(W), intArg(H),
+                    intArg(nkv), intArg(ctx), intArg(config.headCount / config.headCountKV),
+                    rt::Arg(scale)}});
+    out.push_back(matmul(at + "o", pO16->address(), L.o, pT->address()));
+    out.push_back(add(at + "attention residual", pX->address(), pT->address(), T * H));
+    out.push_back(norm(at + "ffn_norm", *L.ffnNorm));
+    out.push_back(rowsToHalf(at + "ffn_norm f16", pXn->address(), pXn16->address(), H));
+    out.push_back(matmul(at + "gate", pXn16->address(), L.gate, pG->address()));
+    out.push_back(matmul(at + "up", pXn16->address(), L.up, pU->address()));
+    const int64_t swigluBlock = 1024;
+    out.push_back({at + "swiglu",
+                   kernel("llama/silu.mlir", "swiglu_f32", {{"BLOCK", swigluBlock}}, 4),
+                   rt::Grid(ceilDiv(uint64_t(T) * F, swigluBlock)),
+                   {f32(pG->address()), f32(pU->address()), f32(pG->address()), intArg(T * F)}});
+    out.push_back(rowsToHalf(at + "swiglu f16", pG->address(), pA16->address(), F));
+    out.push_back(matmul(at + "down", pA16->address(), L.down, pT->address()));
+    out.push_back(add(at + "ffn residual", pX->address(), pT->address(), T * H));
+  }
+  return out;
+}
+
+void Engine::Impl::prefillBatch(llvm::ArrayRef<int32_t> tokens) {
+  const uint32_t T = static_cast<uint32_t>(tokens.size());
+  stream.synchronize(); // pIds' last copy has left
+  pIds->copyFrom(tokens.data(), T, &stream);
+  rt::LaunchOptions on;
+  on.stream = &stream;
+  for (const Launch &launch : prefillLaunches(T, pos)) {
+    try {
+      launch.kernel.launch(launch.grid, launch.args, on);
+    } catch (const rt::Error &e) {
+      throw rt::Error(e.code(), launch.what + ": " + e.what(), e.cudaName(), e.cudaResult(),
+                      e.kernel());
+    }
+  }
+  pos += T;
+  hostPos = static_cast<int32_t>(pos);
+  position->copyFrom(&hostPos, 1, &stream);
+  stream.synchronize(); // hostPos is the copy's source
+}
+
 void Engine::Impl::run() {
   const bool dependent = options.dependentLaunch && device.backend() == rt::Backend::Cuda &&
                          device.computeCapabilityMajor() >= 9;
@@ -542,6 +670,26 @@ void Engine::step(int32_t token) {
   m.token->copyFrom(&m.hostToken, 1, &m.stream);
   stepOnGreedy();
 }
+
+void Engine::prefill(llvm::ArrayRef<int32_t> tokens) {
+  Impl &m = *impl_;
+  if (tokens.empty())
+    return;
+  if (m.pos + tokens.size() > m.ctx)
+    throw Error("the context is full: " + std::to_string(m.ctx) + " tokens (--ctx)");
+  for (int32_t token : tokens)
+    if (token < 0 || static_cast<uint32_t>(token) >= m.config.vocabSize)
+      throw Error("token " + std::to_string(token) + " is outside the vocabulary (" +
+                  std::to_string(m.config.vocabSize) + " tokens)");
+  size_t done = 0;
+  if (m.batchedPrefill)
+    for (; tokens.size() - done > 1; done += std::min<size_t>(m.options.prefillBatch, tokens.size() - 1 - done))
+      m.prefillBatch(tokens.slice(done, std::min<size_t>(m.options.prefillBatch, tokens.size() - 1 - done)));
+  for (; done < tokens.size(); ++done)
+    step(tokens[done]);
+}
+
+bool Engine::batchedPrefill() const { return impl_->batchedPrefill; }
 
 void Engine::stepOnGreedy() {
   Impl &m = *impl_;

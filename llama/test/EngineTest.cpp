@@ -44,12 +44,16 @@ struct RefMatrix {
     dequantize(t->type, t->data, t->numElements, f.data());
     w.assign(f.begin(), f.end());
   }
-  std::vector<double> apply(const std::vector<double> &x) const {
+  /// W x; with `halfWeights`, each weight rounded to f16 first, as the
+  /// prefill's q8_0 GEMM does.
+  std::vector<double> apply(const std::vector<double> &x, bool halfWeights = false) const {
     std::vector<double> y(rows);
     for (uint32_t r = 0; r < rows; ++r) {
       double sum = 0;
-      for (uint32_t c = 0; c < cols; ++c)
-        sum += w[size_t(r) * cols + c] * x[c];
+      for (uint32_t c = 0; c < cols; ++c) {
+        double weight = w[size_t(r) * cols + c];
+        sum += (halfWeights ? halfToFloat(floatToHalf(static_cast<float>(weight))) : weight) * x[c];
+      }
       y[r] = sum;
     }
     return y;
@@ -84,6 +88,12 @@ std::vector<double> quantizedQ8_1(const std::vector<double> &x) {
   return y;
 }
 
+std::vector<double> roundedToHalf(std::vector<double> x) {
+  for (double &v : x)
+    v = roundToHalf(v);
+  return x;
+}
+
 bool allQ8_0(std::initializer_list<const GGUFTensorInfo *> tensors) {
   for (const GGUFTensorInfo *t : tensors)
     if (t->type != GGMLType::Q8_0)
@@ -112,17 +122,23 @@ public:
                         {}, {}});
   }
 
-  /// The logits after `token` at the next position.
-  std::vector<double> step(int32_t token) {
+  /// The logits after `token` at the next position. With `batched`, the
+  /// token goes through what the engine's batched prefill rounds: f16
+  /// activations into f16-rounded weights (the q8_0 GEMM), an f16 attention
+  /// output, and no q8_1.
+  std::vector<double> step(int32_t token, bool batched = false) {
     const uint32_t H = c.embeddingLength, D = c.headDim(), NH = c.headCount,
                    g = c.headCount / c.headCountKV;
     const double scale = static_cast<float>(1.0 / std::sqrt(double(D))); // an f32 argument
     std::vector<double> x = embedding->row(token);
     for (Layer &L : layers) {
       std::vector<double> xn = rmsNorm(x, L.attnNorm);
-      if (L.quantize)
+      if (batched)
+        xn = roundedToHalf(xn);
+      else if (L.quantize)
         xn = quantizedQ8_1(xn);
-      std::vector<double> q = rope(L.q.apply(xn)), k = rope(L.k.apply(xn)), v = L.v.apply(xn);
+      std::vector<double> q = rope(L.q.apply(xn, batched)), k = rope(L.k.apply(xn, batched)),
+                          v = L.v.apply(xn, batched);
       // The cache holds f16 (so the attention reads the new token's K and V
       // rounded, as the kernels do).
       for (double &e : k)
@@ -154,16 +170,22 @@ public:
           o[h * D + i] = acc / sum;
         }
       }
-      std::vector<double> attn = L.o.apply(o);
+      if (batched)
+        o = roundedToHalf(o);
+      std::vector<double> attn = L.o.apply(o, batched);
       for (uint32_t i = 0; i < H; ++i)
         x[i] += attn[i];
       xn = rmsNorm(x, L.ffnNorm);
-      if (L.quantize)
+      if (batched)
+        xn = roundedToHalf(xn);
+      else if (L.quantize)
         xn = quantizedQ8_1(xn);
-      std::vector<double> gate = L.gate.apply(xn), up = L.up.apply(xn);
+      std::vector<double> gate = L.gate.apply(xn, batched), up = L.up.apply(xn, batched);
       for (size_t i = 0; i < gate.size(); ++i)
         gate[i] = gate[i] / (1 + std::exp(-gate[i])) * up[i];
-      std::vector<double> down = L.down.apply(gate);
+      if (batched)
+        gate = roundedToHalf(gate);
+      std::vector<double> down = L.down.apply(gate, batched);
       for (uint32_t i = 0; i < H; ++i)
         x[i] += down[i];
     }
@@ -332,6 +354,42 @@ TEST(EngineReferenceTest, MixedWeightsUnfused) {
 TEST(EngineReferenceTest, Q8_0Weights) { checkAgainstReference(WeightFormat::Q8_0, 2, true, 3); }
 TEST(EngineReferenceTest, F16Weights) { checkAgainstReference(WeightFormat::F16, 2, true, 3); }
 TEST(EngineReferenceTest, BF16Weights) { checkAgainstReference(WeightFormat::BF16, 2, true, 3); }
+
+// The batched prefill (an all-q8_0 model; batches of 4, so the prompt's 10
+// first tokens take three), then the last prompt token and greedy decoding
+// through the decode step: the logits after the prompt and after each
+// generated token against the reference, which puts the prompt's tokens
+// through the batch's roundings.
+TEST(EngineReferenceTest, BatchedPrefill) {
+  LlamaModelFile model =
+      LlamaModelFile::fromGGUF(parseGGUF(tinyModelBytes(2, WeightFormat::Q8_0)));
+  rt::Device device = rt::Device::open(0);
+  rt::JIT jit(device);
+  EngineOptions o = testOptions();
+  o.prefillBatch = 4;
+  Engine engine(model, device, jit, o);
+  ASSERT_TRUE(engine.batchedPrefill());
+  ReferenceModel ref(model, /*fused=*/true);
+  std::vector<int32_t> prompt = model.tokenizer().encode("hello world");
+  engine.prefill(prompt);
+  EXPECT_EQ(engine.position(), prompt.size());
+  std::vector<double> want;
+  for (size_t i = 0; i < prompt.size(); ++i)
+    want = ref.step(prompt[i], /*batched=*/i + 1 < prompt.size());
+  double maxError = 0;
+  for (int i = 0; i < 4; ++i) {
+    double err = relativeError(engine.logits(), want);
+    EXPECT_LE(err, 1e-3) << "step " << i;
+    maxError = std::max(maxError, err);
+    auto [best, gap] = topTwo(want);
+    EXPECT_GT(gap, 1e-2) << "step " << i;
+    EXPECT_EQ(engine.greedyToken(), best) << "step " << i;
+    engine.stepOnGreedy();
+    want = ref.step(best);
+  }
+  std::printf("batched prefill of %zu tokens (batches of 4): logits within %.1e of float64\n",
+              prompt.size(), maxError);
+}
 
 TEST_F(EngineTest, GraphAndDirectLaunchesAgreeExactly) {
   Engine graph(model, device, jit, options(/*graph=*/true));

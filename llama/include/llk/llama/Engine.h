@@ -61,6 +61,9 @@ struct EngineOptions {
   /// LM head): 8 launches a layer instead of 14, integer mat-vecs on q8_1
   /// activations.
   bool fuse = true;
+  /// Prompt tokens processed together (q8_0 models: GEMMs, the batch's rope,
+  /// KV append and causal attention); 0 or 1: one decode step a token.
+  uint32_t prefillBatch = 512;
 };
 
 /// The largest top-k the device computes (the kernel's K rounds of argmax);
@@ -99,6 +102,13 @@ public:
   /// One step on the token the previous step chose on the device (its first
   /// candidate): greedy decoding with no host work between steps.
   void stepOnGreedy();
+  /// The prompt: every token into the cache and, for the last, step()'s
+  /// results. Batches of options.prefillBatch tokens when batchedPrefill(),
+  /// the last token (and every token otherwise) through step().
+  void prefill(llvm::ArrayRef<int32_t> tokens);
+  /// Whether prefill() batches: every layer fused (all q8_0) and
+  /// options.prefillBatch > 1.
+  bool batchedPrefill() const;
 
   /// Results of the last step (each waits for it): the first candidate, the
   /// top options.candidates candidates (by logit, then id), the logits.
