@@ -9,8 +9,8 @@
 // and the decoding's tokens per second on stderr. The model runs on the llk
 // device LLK_BACKEND names (the GPU by default, the interpreter with
 // LLK_BACKEND=interpreter) through llk::llama::Engine: the decode step is one
-// CUDA graph replayed for every token. The prompt is processed one token at a
-// time by the same step.
+// CUDA graph replayed for every token. The prompt goes in batches of GEMMs
+// (--prefill-batch, q8_0 models), else one decode step a token.
 //
 // --bench: no streaming; the decode steps run back to back (the tokens are
 // read at the end) and a `bench:` line gives the numbers the benchmarks read
@@ -61,6 +61,7 @@ const char kUsage[] = R"(usage: llk-llama -m MODEL [options]
   --no-graph              direct launches instead of the CUDA graph
   --no-pdl                no programmatic dependent launches
   --no-fuse               the generic kernels for q8_0 layers too (14 launches a layer, not 8)
+  --prefill-batch N       prompt tokens a batch (q8_0 models; default 512; 0: one decode step a token)
   --kernels DIR           the kernel sources (default: $LLK_KERNEL_DIR, else the source tree's examples/)
 )";
 
@@ -72,6 +73,7 @@ struct Options {
   uint32_t ctx = 0;
   bool printIds = false, ignoreEos = false, bench = false, graph = true, pdl = true, fuse = true;
   int benchPrompt = 0;
+  uint32_t prefillBatch = 512;
 };
 
 struct UsageError {
@@ -117,6 +119,7 @@ Options parseOptions(int argc, char **argv) {
     else if (a == "--no-graph") o.graph = false;
     else if (a == "--no-pdl") o.pdl = false;
     else if (a == "--no-fuse") o.fuse = false;
+    else if (a == "--prefill-batch") number(0u, 1u << 16, o.prefillBatch);
     else if (a == "--kernels") o.kernels = value();
     else if (a == "-h" || a == "--help") {
       std::fputs(kUsage, stdout);
@@ -196,6 +199,7 @@ int run(const Options &o) {
   eo.graph = o.graph;
   eo.dependentLaunch = o.pdl;
   eo.fuse = o.fuse;
+  eo.prefillBatch = o.prefillBatch;
   Engine engine(model, device, jit, eo);
   const double loadMs = msSince(t0);
   if (prompt.size() + o.n > engine.contextLength() + 1u)
@@ -205,11 +209,12 @@ int run(const Options &o) {
   std::fprintf(stderr,
                "llk-llama: %s: %u layers, n_embd %u, %u heads (%u KV), n_ff %u, vocabulary %u; "
                "%s (%s), context %u; loaded and compiled in %.0f ms (%u kernels compiled); "
-               "%zu launches a step%s\n",
+               "%zu launches a step%s; prompt %s\n",
                o.model.c_str(), c.blockCount, c.embeddingLength, c.headCount, c.headCountKV,
                c.feedForwardLength, c.vocabSize, device.name().c_str(), device.arch().c_str(),
                engine.contextLength(), loadMs, jit.compileCount(), engine.launchesPerStep(),
-               o.graph ? ", one CUDA graph" : "");
+               o.graph ? ", one CUDA graph" : "",
+               engine.batchedPrefill() ? "in batches" : "one decode step a token");
   if (!sampling.greedy())
     std::fprintf(stderr, "llk-llama: sampling: temperature %g, top-k %u (%s), top-p %g, seed %llu\n",
                  sampling.temperature, sampling.topK, deviceTopK ? "on the device" : "on the host",
@@ -227,10 +232,9 @@ int run(const Options &o) {
   for (int32_t id : prompt)
     show(id);
 
-  // The prompt: one step a token; timed to its last token's logits.
+  // The prompt, timed to its last token's logits.
   auto tp = std::chrono::steady_clock::now();
-  for (int32_t id : prompt)
-    engine.step(id);
+  engine.prefill(prompt);
   engine.synchronize();
   const double promptMs = msSince(tp);
 
@@ -294,11 +298,12 @@ int run(const Options &o) {
     const uint32_t start = static_cast<uint32_t>(prompt.size());
     std::printf("bench: prompt_tokens=%zu prompt_ms=%.3f decode_tokens=%d decode_ms=%.3f "
                 "context_start=%u context_end=%u weight_bytes=%.0f kv_bytes_start=%.0f "
-                "kv_bytes_end=%.0f copy_gbps=%.1f launches=%zu graph_nodes=%zu load_ms=%.0f\n",
+                "kv_bytes_end=%.0f copy_gbps=%.1f launches=%zu graph_nodes=%zu load_ms=%.0f "
+                "prefill_batch=%u\n",
                 prompt.size(), promptMs, decodeSteps, decodeMs, start, start + decodeSteps,
                 engine.weightBytesPerStep(), engine.kvBytesPerStep(start + 1),
                 engine.kvBytesPerStep(start + decodeSteps), bw, engine.launchesPerStep(),
-                engine.graphNodes(), loadMs);
+                engine.graphNodes(), loadMs, engine.batchedPrefill() ? o.prefillBatch : 1u);
   }
   return 0;
 }
