@@ -43,7 +43,7 @@ rt::Arg intArg(uint32_t value) { return rt::Arg(static_cast<int32_t>(value)); }
 struct Matrix {
   GGMLType type = GGMLType::F32;
   uint32_t rows = 0, cols = 0;
-  std::unique_ptr<rt::DeviceMemory> memory;
+  std::shared_ptr<rt::DeviceMemory> memory; // shared by a tied LM head and embedding
   uint64_t address() const { return memory->address(); }
   double bytes() const { return static_cast<double>(memory->bytes()); }
 };
@@ -148,7 +148,11 @@ Engine::Impl::Impl(const LlamaModelFile &model, const rt::Device &device, rt::JI
 
   const LlamaTensors &tensors = model.tensors();
   tokenEmbedding = uploadMatrix(*tensors.tokenEmbedding);
-  output = uploadMatrix(*tensors.output);
+  if (tensors.output == tensors.tokenEmbedding) // tied: one copy
+    output = Matrix{tokenEmbedding.type, tokenEmbedding.rows, tokenEmbedding.cols,
+                    tokenEmbedding.memory};
+  else
+    output = uploadMatrix(*tensors.output);
   outputNorm = upload(*tensors.outputNorm);
   const uint32_t nkv = config.kvEmbeddingLength();
   for (const LlamaLayerTensors &lt : tensors.layers) {

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 using namespace llk::llama;
 using namespace llk::llama::test;
@@ -389,6 +390,45 @@ TEST(EngineReferenceTest, BatchedPrefill) {
   }
   std::printf("batched prefill of %zu tokens (batches of 4): logits within %.1e of float64\n",
               prompt.size(), maxError);
+}
+
+// A model whose LM head is its embedding (no output.weight): one copy of the
+// matrix serves both, q8_0 (the fused head).
+TEST(EngineReferenceTest, TiedEmbeddings) {
+  ModelBuilder builder;
+  builder.tensors.erase(std::remove_if(builder.tensors.begin(), builder.tensors.end(),
+                                       [](const LlamaTensorSpec &t) {
+                                         return t.kind == LlamaTensorKind::Output;
+                                       }),
+                        builder.tensors.end());
+  uint64_t state = 5;
+  builder.dataOf = [&](const LlamaTensorSpec &spec, uint64_t bytes) {
+    uint64_t count = 1;
+    for (uint64_t d : spec.dims)
+      count *= d;
+    std::vector<float> values(count);
+    for (float &v : values) { // uniform in [-1, 1), norms around 1
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      v = static_cast<float>(static_cast<int32_t>(state >> 32) * 0x1p-31);
+      v = spec.isNorm() ? 1 + v / 2 : v / std::sqrt(static_cast<float>(spec.dims[0]));
+    }
+    std::vector<uint8_t> out(bytes);
+    if (spec.isNorm())
+      std::memcpy(out.data(), values.data(), bytes);
+    else
+      quantizeQ8_0(values, out);
+    return out;
+  };
+  LlamaModelFile model = LlamaModelFile::fromGGUF(parseGGUF(builder.build()));
+  ASSERT_EQ(model.tensors().output, model.tensors().tokenEmbedding);
+  rt::Device device = rt::Device::open(0);
+  rt::JIT jit(device);
+  Engine engine(model, device, jit, testOptions());
+  ReferenceModel ref(model, /*fused=*/true);
+  for (int32_t id : {1, 300, 42, 7}) {
+    engine.step(id);
+    EXPECT_LE(relativeError(engine.logits(), ref.step(id)), 1e-3) << "token " << id;
+  }
 }
 
 TEST_F(EngineTest, GraphAndDirectLaunchesAgreeExactly) {
