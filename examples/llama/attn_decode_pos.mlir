@@ -6,7 +6,9 @@
 //
 // Program (c, h) takes tokens [c * chunk, min((c + 1) * chunk, n_kv)) of
 // head h, with chunk = ceil(n_kv / n_chunks) rounded up to BLOCK_T (so a
-// multiple of 16: V rows stay 16-byte aligned). A program with no tokens
+// multiple of 16: V rows stay 16-byte aligned; start = c * chunk is left
+// unclamped so that the compiler sees that alignment). A program with no
+// tokens (start >= n_kv: its loop runs no step, its prefetch masks are empty)
 // writes m = -inf, l = 0 and o = 0, which the combine weighs 0 (chunk 0 always
 // has a token).
 //
@@ -58,8 +60,7 @@ func.func @attn_decode_partial_pos_kernel(%part_o: !tile.ptr<f32> {tile.divisibi
   %chunk0_up1 = arith.subi %chunk0_up, %c1 : i32
   %chunk0_n = arith.divsi %chunk0_up1, %c_bt : i32
   %chunk0 = arith.muli %chunk0_n, %c_bt : i32
-  %start_raw0 = arith.muli %c, %chunk0 : i32
-  %start0 = arith.minsi %start_raw0, %n_kv0 : i32
+  %start0 = arith.muli %c, %chunk0 : i32
   %start_chunk0 = arith.addi %start0, %chunk0 : i32
   %end0 = arith.minsi %start_chunk0, %n_kv0 : i32
   %end_up0 = arith.addi %end0, %c7 : i32
@@ -131,8 +132,7 @@ func.func @attn_decode_partial_pos_kernel(%part_o: !tile.ptr<f32> {tile.divisibi
   %chunk_up1 = arith.subi %chunk_up, %c1 : i32
   %chunk_n = arith.divsi %chunk_up1, %c_bt : i32
   %chunk = arith.muli %chunk_n, %c_bt : i32
-  %start_raw = arith.muli %c, %chunk : i32
-  %start = arith.minsi %start_raw, %n_kv : i32
+  %start = arith.muli %c, %chunk : i32
   %start_chunk = arith.addi %start, %chunk : i32
   %end = arith.minsi %start_chunk, %n_kv : i32
   %end_up = arith.addi %end, %c7 : i32
