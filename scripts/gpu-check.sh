@@ -233,7 +233,7 @@ run)
       echo "== the tiny model on the GPU against float64 (llk-llama-engine-tests)"
       LLK_BACKEND=cuda LLK_KERNEL_DIR="$here/examples" ./bin/llk-llama-engine-tests --gtest_brief=1 || s1=1
       echo "== llk-llama on random q8_0 models (bench/llama/model_bench.py)"
-      PYTHONUNBUFFERED=1 python3 bench/llama/model_bench.py --bin bin --kernels examples "$@" || s1=1
+      PYTHONUNBUFFERED=1 python3 bench/llama/model_bench.py --bin bin --kernels examples --check "$@" || s1=1
       exit $s1
     } 2>&1 | log llama-model.txt
     status=$(( status || PIPESTATUS[0] ))

@@ -54,6 +54,8 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 # `REQUIRES: llk-llama`.
 if os.path.exists(os.path.join(config.llk_tools_dir, "llk-llama")):
     config.available_features.add("llk-llama")
+# %llk_tools_dir: where the built programs are (scripts that take --bin).
+config.substitutions.append(("%llk_tools_dir", config.llk_tools_dir))
 
 # %examples: the DSL examples shipped with the sources.
 config.substitutions.append(

@@ -140,6 +140,9 @@ def main():
     ap.add_argument("--long-context", type=int, default=4096, help="the long run's context")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--csv", default="", help="results CSV (default: $OUT/llama-model.csv)")
+    ap.add_argument("--check", action="store_true",
+                    help="first run llk-llama-engine-tests on each generated model "
+                         "(the TinyLlama shape only: the float64 reference needs its weights in memory)")
     a = ap.parse_args()
 
     def log(msg):
@@ -161,12 +164,24 @@ def main():
     failed = False
     for shape in a.shapes.split(","):
         s = SHAPES[shape]
-        model = work / f"random-{shape}-q8_0.gguf"
+        model = work / f"random-{shape}.gguf"
         if not model.exists():
             t0 = time.time()
             subprocess.run([str(Path(a.bin) / "llk-gguf"), "make-random", "--shape", shape,
                             "--seed", str(a.seed), str(model)], check=True)
             log(f"{shape}: wrote {model} ({model.stat().st_size / 1e9:.2f} GB) in {time.time() - t0:.1f} s")
+        if a.check and shape in ("tiny", "tinyllama"):
+            tests = Path(a.bin) / "llk-llama-engine-tests"
+            env = dict(os.environ, LLK_LLAMA_TEST_MODEL=str(model))
+            if a.kernels:
+                env["LLK_KERNEL_DIR"] = a.kernels
+            t0 = time.time()
+            p = subprocess.run([str(tests), "--gtest_filter=*ModelFromEnvironment*"], env=env,
+                               capture_output=True, text=True)
+            log(p.stdout.rstrip())
+            log(f"{shape}: against float64: {'PASS' if p.returncode == 0 else 'FAIL'} "
+                f"({time.time() - t0:.1f} s)")
+            failed |= p.returncode != 0
         for label, prompt, ctx in (("ctx " + str(a.prompt), a.prompt, a.prompt + a.n),
                                    ("ctx " + str(a.long_context), a.long_context - a.n, a.long_context)):
             try:
