@@ -203,9 +203,10 @@ void attnDecodePartial(Problem &p, const AttnShape &s, int64_t chunk) {
 /// chunk = ceil(n_kv / n_chunks) rounded up to BLOCK_T; chunks past n_kv
 /// hold m = -inf, l = 0, o = 0.
 void attnDecodePartialPos(Problem &p, const AttnShape &s, int64_t nChunks,
-                          int64_t blockT) {
+                          int64_t blockT, bool fused = false) {
   const int64_t chunk = ceilDiv(ceilDiv(s.nKv, nChunks), blockT) * blockT;
   const double scale = decodeScale(s);
+  HostBuffer *o = fused ? &p.output("o", ElemType::F32, {s.nh, s.d}) : nullptr;
   HostBuffer &q = p.randn("q", ElemType::F32, {s.nh, s.d});
   KvCache cache(p, s);
   HostBuffer &pos = p.zeros("pos", ElemType::I32, {1});
@@ -213,7 +214,8 @@ void attnDecodePartialPos(Problem &p, const AttnShape &s, int64_t nChunks,
   HostBuffer &partO = p.output("part_o", ElemType::F32, {s.nh, nChunks, s.d});
   HostBuffer &partM = p.output("part_m", ElemType::F32, {s.nh, nChunks});
   HostBuffer &partL = p.output("part_l", ElemType::F32, {s.nh, nChunks});
-  for (int64_t h = 0; h < s.nh; ++h)
+  HostBuffer *count = fused ? &p.zeros("count", ElemType::I32, {s.nh}) : nullptr;
+  for (int64_t h = 0; h < s.nh; ++h) {
     for (int64_t c = 0; c < nChunks; ++c) {
       int64_t begin = std::min(c * chunk, s.nKv), end = std::min(begin + chunk, s.nKv);
       Partial r = attend(cache, q, h, scale, begin, end);
@@ -222,6 +224,14 @@ void attnDecodePartialPos(Problem &p, const AttnShape &s, int64_t nChunks,
       for (int64_t i = 0; i < s.d; ++i)
         partO.reference[(h * nChunks + c) * s.d + i] = r.o[i];
     }
+    if (o) { // the whole softmax at once
+      Partial all = attend(cache, q, h, scale, 0, s.nKv);
+      for (int64_t i = 0; i < s.d; ++i)
+        o->reference[h * s.d + i] = all.o[i] / all.l;
+    }
+  }
+  if (o)
+    p.pointerArg(*o);
   p.pointerArg(partO);
   p.pointerArg(partM);
   p.pointerArg(partL);
@@ -233,9 +243,11 @@ void attnDecodePartialPos(Problem &p, const AttnShape &s, int64_t nChunks,
   p.scalarArg(ElemType::I32, s.cap);
   p.scalarArg(ElemType::I32, s.g);
   p.scalarArg(ElemType::F32, scale);
+  if (count)
+    p.pointerArg(*count);
   p.grid = {static_cast<uint32_t>(nChunks), static_cast<uint32_t>(s.nh), 1};
   p.bytes = 2 * cache.bytesPerCache() + 4.0 * s.nh * s.d +
-            4.0 * s.nh * nChunks * (s.d + 2);
+            4.0 * s.nh * nChunks * (s.d + 2) + (fused ? 4.0 * s.nh * s.d : 0);
 }
 
 /// attn_prefill_kernel (attn_prefill.mlir): `tokens` new tokens at positions
@@ -377,18 +389,20 @@ std::vector<GpuCase> decodePartialCases() {
   return cases;
 }
 
-/// The chunks llk-llama gives a cache of capacity C: C / 256, 1 to 16.
-int64_t posChunks(int64_t cap) { return std::clamp<int64_t>(cap / 256, 1, 16); }
+/// The chunks llk-llama gives a cache of capacity C: C / 64, 1 to 16.
+int64_t posChunks(int64_t cap) { return std::clamp<int64_t>(cap / 64, 1, 16); }
 
-std::vector<GpuCase> decodePartialPosCases() {
+std::vector<GpuCase> decodePartialPosCases(bool fused) {
   std::vector<GpuCase> cases;
   for (const AttnShape &s : kDecodeShapes) {
     int64_t nChunks = posChunks(s.cap);
     cases.push_back({s.label() + " chunks=" + std::to_string(nChunks),
-                     [s, nChunks](Problem &p) {
+                     [s, nChunks, fused](Problem &p) {
                        p.constants = {{"BLOCK_T", 64}, {"D", s.d}};
+                       if (fused)
+                         p.constants["MAX_CHUNKS"] = 16;
                        p.numWarps = 8;
-                       attnDecodePartialPos(p, s, nChunks, 64);
+                       attnDecodePartialPos(p, s, nChunks, 64, fused);
                      }});
   }
   return cases;
@@ -429,7 +443,13 @@ std::vector<KernelCheck> llk::checks::llamaAttentionChecks() {
       {"attn_decode_partial_pos", "llama/attn_decode_pos.mlir",
        "attn_decode_partial_pos_kernel", {{"BLOCK_T", 16}, {"D", kD}}, 1e-5,
        [small](Problem &p) { attnDecodePartialPos(p, small, 4, 16); },
-       decodePartialPosCases()},
+       decodePartialPosCases(false)},
+      // The same with each head's last chunk merging them (4 chunks of 16:
+      // the last one empty).
+      {"attn_decode_fused", "llama/attn_decode_fused.mlir", "attn_decode_fused_kernel",
+       {{"BLOCK_T", 16}, {"D", kD}, {"MAX_CHUNKS", 4}}, 1e-5,
+       [small](Problem &p) { attnDecodePartialPos(p, small, 4, 16, /*fused=*/true); },
+       decodePartialPosCases(true)},
       // 6 new tokens after 31 cached ones (n_kv = 37 in a cache of 48); q
       // rows of a QKV output (stride 4 * 128 + 2 * 2 * 128).
       {"attn_prefill", "llama/attn_prefill.mlir", "attn_prefill_kernel",

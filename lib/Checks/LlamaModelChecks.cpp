@@ -457,12 +457,18 @@ void mulMatVecQSwiglu(Problem &p, int64_t n, int64_t k, int64_t rowsPerProgram) 
   p.bytes = 2.0 * wg.bytes.size() + k / kQK * kQ8_1Bytes + 4.0 * n;
 }
 
-/// linear_q8_0_res: res + W x, W q8_0 and x f32.
-void linearQ8_0Res(Problem &p, int64_t n, int64_t k, int64_t rowsPerProgram) {
+/// linear_q8_0_res_norm: y = res + W x (W q8_0, x f32), and y's RMS norm
+/// times gamma quantized to q8_1 by the last program.
+void linearQ8_0ResNorm(Problem &p, int64_t n, int64_t k, int64_t rowsPerProgram) {
+  const double eps = static_cast<float>(1e-5);
   HostBuffer &y = p.output("y", ElemType::F32, {n});
   HostBuffer &res = p.randn("res", ElemType::F32, {n});
   HostBuffer &w = randomQ8_0(p, "w", n, k);
   HostBuffer &x = p.randn("x", ElemType::F32, {k});
+  HostBuffer &gamma = p.uniform("gamma", ElemType::F32, {n}, 0.5, 1.5);
+  const int64_t xqBytes = n / kQK * kQ8_1Bytes;
+  HostBuffer &xq = p.output("xq", ElemType::I8, {xqBytes});
+  HostBuffer &count = p.zeros("count", ElemType::I32, {1});
   PackedView wv = viewQ8_0(w, k);
   parallelRows(n, [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {
@@ -476,14 +482,28 @@ void linearQ8_0Res(Problem &p, int64_t n, int64_t k, int64_t rowsPerProgram) {
       y.reference[r] = res[r] + sum;
     }
   });
+  double squares = 0;
+  for (int64_t r = 0; r < n; ++r)
+    squares += y.reference[r] * y.reference[r];
+  const double scale = 1 / std::sqrt(squares / n + eps);
+  std::vector<double> normed(n);
+  for (int64_t r = 0; r < n; ++r)
+    normed[r] = y.reference[r] * scale * gamma[r];
+  std::vector<uint8_t> want = packRows(normed, 1, n, kQ8_1Bytes, writeQ8_1);
+  for (int64_t i = 0; i < xqBytes; ++i)
+    xq.reference[i] = static_cast<int8_t>(want[i]);
   p.pointerArg(y);
   p.pointerArg(res);
   p.pointerArg(w);
   p.pointerArg(x);
   p.scalarArg(ElemType::I32, n);
   p.scalarArg(ElemType::I32, k);
+  p.pointerArg(gamma);
+  p.pointerArg(xq);
+  p.pointerArg(count);
+  p.scalarArg(ElemType::F32, eps);
   setGrid(p, ceilDiv(n, rowsPerProgram));
-  p.bytes = w.bytes.size() + 4.0 * k + 8.0 * n;
+  p.bytes = w.bytes.size() + 4.0 * k + 8.0 * n + 4.0 * n + xqBytes;
 }
 
 } // namespace
@@ -545,15 +565,21 @@ std::vector<KernelCheck> llk::checks::llamaModelChecks() {
        {{"11008x4096", [](Problem &p) {
           p.constants = {{"ROWS", 4}, {"BLOCKS", 32}};
           mulMatVecQSwiglu(p, kF, kH, 4); }}}},
-      {"linear_q8_0_res", "llama/linear_q8_0_res.mlir", "linear_q8_0_res",
-       {{"ROWS", 4}, {"BLOCKS", 8}}, 1e-5,
-       [](Problem &p) { linearQ8_0Res(p, 37, 13 * kQK, 4); },
+      // linear_q8_0_res_norm: y in f32 and the last program's q8_1 bytes
+      // (rms_norm_q8_1's tolerance: a rare quant one off); N = 64 in 16
+      // programs of 4 rows, K = 13 blocks.
+      {"linear_q8_0_res_norm", "llama/linear_q8_0_res_norm.mlir", "linear_q8_0_res_norm",
+       {{"ROWS", 4}, {"BLOCKS", 8}, {"NORM_BLOCKS", 2}}, 2e-3,
+       [](Problem &p) { linearQ8_0ResNorm(p, 64, 13 * kQK, 4); },
        {{"4096x4096", [](Problem &p) {
-          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}};
-          linearQ8_0Res(p, kH, kH, 8); }},
+          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_BLOCKS", 128}};
+          linearQ8_0ResNorm(p, kH, kH, 8); }},
         {"4096x11008", [](Problem &p) {
-          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}};
-          linearQ8_0Res(p, kH, kF, 8); }}}},
+          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_BLOCKS", 128}};
+          linearQ8_0ResNorm(p, kH, kF, 8); }},
+        {"5120x13824", [](Problem &p) {
+          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_BLOCKS", 256}};
+          linearQ8_0ResNorm(p, 5120, 13824, 8); }}}},
       // A block with fewer logits than K: its missing ones at -inf.
       {"topk_partial_short", "llama/topk.mlir", "topk_partial",
        {{"BLOCK", 256}, {"K", 5}, {"MAX_CAND", 32}}, kExact,

@@ -107,13 +107,17 @@ struct Engine::Impl {
   std::vector<Layer> layers;
   void addAttention(const std::string &at, const Layer &layer);
   void addGenericLayer(const std::string &at, const Layer &layer);
-  void addFusedLayer(const std::string &at, const Layer &layer);
+  void addFusedLayer(const std::string &at, const Layer &layer,
+                     const rt::DeviceMemory &nextNorm);
 
   // The step's state in device memory and its activations.
   Buffer<int32_t> token, position, history, candidateIds, topIds;
   Buffer<float> x, xn, q, k, v, qr, o, t, g, u, a, logits, partO, partM, partL,
       candidateValues, topValues;
   Buffer<int8_t> xq; // q8_1 activations of the fused mat-vecs
+  /// The fused kernels' "last program" counters: [0] the residual kernels'
+  /// norm, [1 + h] the attention's head h. Zero between launches.
+  Buffer<int32_t> counters;
   uint32_t attnChunks = 1, topkBlocks = 1;
 
   // Batched prefill (all layers fused: q8_0): the batch's activations, rows
@@ -194,6 +198,9 @@ Engine::Impl::Impl(const LlamaModelFile &model, const rt::Device &device, rt::JI
   t = f32Buffer(H), g = f32Buffer(F), u = f32Buffer(F), a = f32Buffer(F);
   logits = f32Buffer(V);
   xq = std::make_unique<rt::DeviceBuffer<int8_t>>(device, size_t(H) / 32 * 36);
+  counters = i32Buffer(1 + NH);
+  counters->fillBytes(0);
+  device.synchronize();
   partO = f32Buffer(size_t(NH) * attnChunks * D);
   partM = f32Buffer(size_t(NH) * attnChunks);
   partL = f32Buffer(size_t(NH) * attnChunks);
@@ -386,16 +393,28 @@ void Engine::Impl::buildStep() {
                                {"MAX_CAND", pow2Ceil(uint64_t(topkBlocks) * K)}};
 
   launches.push_back(embedding());
+  // Whether xq holds the q8_1 of the next norm's output: a fused layer's last
+  // kernel leaves it there for the next layer or the LM head.
+  bool xqReady = false;
   for (size_t l = 0; l < layers.size(); ++l) {
     std::string at = "layer " + std::to_string(l) + " ";
-    if (layers[l].fused)
-      addFusedLayer(at, layers[l]);
-    else
+    if (layers[l].fused) {
+      if (!xqReady)
+        launches.push_back(rmsNormQ8_1(at + "attn_norm", xq->address(), x->address(),
+                                       *layers[l].attnNorm));
+      const rt::DeviceMemory &next =
+          l + 1 < layers.size() ? *layers[l + 1].attnNorm : *outputNorm;
+      addFusedLayer(at, layers[l], next);
+      xqReady = true;
+    } else {
       addGenericLayer(at, layers[l]);
+      xqReady = false;
+    }
   }
   if (options.fuse && output.type == GGMLType::Q8_0) {
     const int64_t rows = 4, blocks = std::min<uint32_t>(32, pow2Ceil(H / 32));
-    launches.push_back(rmsNormQ8_1("output_norm", xq->address(), x->address(), *outputNorm));
+    if (!xqReady)
+      launches.push_back(rmsNormQ8_1("output_norm", xq->address(), x->address(), *outputNorm));
     launches.push_back({"output", kernel("llama/mul_mat_vec_q.mlir", "mul_mat_vec_q",
                                          {{"ROWS", rows}, {"BLOCKS", blocks}}, 4),
                         rt::Grid(ceilDiv(V, rows)),
@@ -439,7 +458,7 @@ void Engine::Impl::addAttention(const std::string &at, const Layer &L) {
                        f32(partL->address()), intArg(attnChunks)}});
 }
 
-/// A layer of any weight types, one kernel an op (14 launches).
+/// A layer of any weight types, one kernel an op (15 launches).
 void Engine::Impl::addGenericLayer(const std::string &at, const Layer &L) {
   const uint32_t H = config.embeddingLength, F = config.feedForwardLength,
                  D = config.headDim(), nkv = config.kvEmbeddingLength();
@@ -470,16 +489,20 @@ void Engine::Impl::addGenericLayer(const std::string &at, const Layer &L) {
   launches.push_back(add(at + "ffn residual", x->address(), t->address(), H));
 }
 
-/// A q8_0 layer, fused (8 launches): the norms quantize their output to q8_1
-/// for the integer mat-vecs; Q, K and V in one mat-vec whose epilogue ropes
-/// and appends to the cache; gate, up and SiLU * mul in one; the residual
-/// adds in the epilogues of the o and down projections (f32 activations).
-void Engine::Impl::addFusedLayer(const std::string &at, const Layer &L) {
+/// A q8_0 layer, fused (5 launches; its input norm comes from the layer
+/// before, or a launch of rms_norm_q8_1 for the first): Q, K and V in one
+/// integer mat-vec on the q8_1 of the norm, rope and the KV append in its
+/// epilogue; the attention and its combine in one launch; the o and down
+/// projections with the residual add in their epilogues and, in their last
+/// program, the next norm quantized to q8_1 (the FFN's, then the next
+/// layer's or the output's, `nextNorm`); gate, up and SiLU * mul in one.
+void Engine::Impl::addFusedLayer(const std::string &at, const Layer &L,
+                                 const rt::DeviceMemory &nextNorm) {
   const uint32_t H = config.embeddingLength, F = config.feedForwardLength,
-                 D = config.headDim(), nkv = config.kvEmbeddingLength();
+                 NH = config.headCount, D = config.headDim(),
+                 nkv = config.kvEmbeddingLength();
   const int64_t mmvqRows = 4, linearRows = 8;
   auto blocks = [](uint32_t cols) { return int64_t(std::min<uint32_t>(32, pow2Ceil(cols / 32))); };
-  launches.push_back(rmsNormQ8_1(at + "attn_norm", xq->address(), x->address(), *L.attnNorm));
   launches.push_back({at + "qkv + rope + KV append",
                       kernel("llama/mul_mat_vec_q_qkv.mlir", "mul_mat_vec_q_qkv",
                              {{"ROWS", mmvqRows}, {"BLOCKS", blocks(H)}, {"D", D}}, 4),
@@ -488,24 +511,38 @@ void Engine::Impl::addFusedLayer(const std::string &at, const Layer &L) {
                        i8(L.qkv.address()), i8(xq->address()), i32(position->address()),
                        intArg(H), intArg(nkv), intArg(H), intArg(ctx),
                        rt::Arg(config.ropeFreqBase)}});
-  addAttention(at, L);
-  auto residual = [&](const char *what, const Matrix &w, uint64_t in) {
+  const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(D)));
+  launches.push_back({at + "attention",
+                      kernel("llama/attn_decode_fused.mlir", "attn_decode_fused_kernel",
+                             {{"BLOCK_T", ctx >= 256 ? 64 : 16}, {"D", D},
+                              {"MAX_CHUNKS", pow2Ceil(attnChunks)}},
+                             8),
+                      rt::Grid(attnChunks, NH),
+                      {f32(o->address()), f32(partO->address()), f32(partM->address()),
+                       f32(partL->address()), f32(qr->address()), f16(L.kCache->address()),
+                       f16(L.vCache->address()), i32(position->address()), intArg(nkv),
+                       intArg(ctx), intArg(config.headCount / config.headCountKV),
+                       rt::Arg(scale), i32(counters->address() + 4)}});
+  auto residual = [&](const char *what, const Matrix &w, uint64_t in,
+                      const rt::DeviceMemory &gamma) {
     return Launch{at + what,
-                  kernel("llama/linear_q8_0_res.mlir", "linear_q8_0_res",
-                         {{"ROWS", linearRows}, {"BLOCKS", blocks(w.cols)}}, 4),
+                  kernel("llama/linear_q8_0_res_norm.mlir", "linear_q8_0_res_norm",
+                         {{"ROWS", linearRows}, {"BLOCKS", blocks(w.cols)},
+                          {"NORM_BLOCKS", pow2Ceil(H / 32)}},
+                         4),
                   rt::Grid(ceilDiv(w.rows, linearRows)),
                   {f32(x->address()), f32(x->address()), i8(w.address()), f32(in),
-                   intArg(w.rows), intArg(w.cols)}};
+                   intArg(w.rows), intArg(w.cols), f32(gamma.address()), i8(xq->address()),
+                   i32(counters->address()), rt::Arg(config.rmsEpsilon)}};
   };
-  launches.push_back(residual("o + residual", L.o, o->address()));
-  launches.push_back(rmsNormQ8_1(at + "ffn_norm", xq->address(), x->address(), *L.ffnNorm));
+  launches.push_back(residual("o + residual + ffn_norm", L.o, o->address(), *L.ffnNorm));
   launches.push_back({at + "gate, up + swiglu",
                       kernel("llama/mul_mat_vec_q_swiglu.mlir", "mul_mat_vec_q_swiglu",
                              {{"ROWS", mmvqRows}, {"BLOCKS", blocks(H)}}, 4),
                       rt::Grid(ceilDiv(F, mmvqRows)),
                       {f32(a->address()), i8(L.gate.address()), i8(L.up.address()),
                        i8(xq->address()), intArg(F), intArg(H)}});
-  launches.push_back(residual("down + residual", L.down, a->address()));
+  launches.push_back(residual("down + residual + next norm", L.down, a->address(), nextNorm));
 }
 
 /// The prefill of `tokens` tokens at positions [first, first + tokens): the

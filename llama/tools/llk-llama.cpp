@@ -60,7 +60,7 @@ const char kUsage[] = R"(usage: llk-llama -m MODEL [options]
   --bench-prompt N        a prompt of BOS and N - 1 random tokens (with --bench)
   --no-graph              direct launches instead of the CUDA graph
   --no-pdl                no programmatic dependent launches
-  --no-fuse               the generic kernels for q8_0 layers too (14 launches a layer, not 8)
+  --no-fuse               the generic kernels for q8_0 layers too (15 launches a layer, not 5)
   --prefill-batch N       prompt tokens a batch (q8_0 models; default 512; 0: one decode step a token)
   --kernels DIR           the kernel sources (default: $LLK_KERNEL_DIR, else the source tree's examples/)
 )";

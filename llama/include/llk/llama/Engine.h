@@ -58,7 +58,7 @@ struct EngineOptions {
   /// Programmatic dependent launches (sm_90 and later).
   bool dependentLaunch = true;
   /// The fused kernels for layers whose matrices are all q8_0 (and the q8_1
-  /// LM head): 8 launches a layer instead of 14, integer mat-vecs on q8_1
+  /// LM head): 5 launches a layer instead of 15, integer mat-vecs on q8_1
   /// activations.
   bool fuse = true;
   /// Prompt tokens processed together (q8_0 models: GEMMs, the batch's rope,
