@@ -15,7 +15,8 @@
 // drains this kernel.
 //
 //   grid = ceil(N / ROWS) programs, num_warps = 4
-//   constants: ROWS (8), BLOCKS (32), NORM_BLOCKS (a power of two >= N / 32)
+//   constants: ROWS (8), BLOCKS (32), NORM_CHUNK (q8_1 blocks the norm's
+//   program takes a step: 32)
 //   args: y, res (f32, N), w (block_q8_0 rows), a (f32, K), n_rows = N,
 //         n_cols = K (a multiple of 32), gamma (f32, N), xq (q8_1, N / 32
 //         blocks), count (i32, 0 before the launch and after it), eps
@@ -179,87 +180,108 @@ func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
   %arrived = tile.atomic_rmw add %count, %c1_n : !tile.ptr<i32>
   %last = arith.cmpi eq, %arrived, %last_index : i32
   scf.if %last {
-    %nq_zero = arith.constant 0 : i32
+    // The norm and its quantization, NORM_CHUNK q8_1 blocks (of 32 values)
+    // at a time, so that the tile, and the kernel's registers, do not grow
+    // with N: the sum of squares, then each chunk normalized and quantized
+    // (rms_norm_q8_1.mlir's arithmetic). y is read from L2 (cache = cg: other
+    // programs wrote it).
+    %nq_c0 = arith.constant 0 : i32
     %nq_c32 = arith.constant 32 : i32
     %nq_c36 = arith.constant 36 : i32
+    %nq_chunk = arith.constant ${NORM_CHUNK} : i32
     %nq_n_blocks = arith.divsi %n_rows, %nq_c32 : i32
-
-    // Element (b, j) is column 32 b + j.
-    %nq_b = tile.make_range 0 to ${NORM_BLOCKS} : tensor<${NORM_BLOCKS}xi32>
-    %nq_b_2 = tile.expand_dims %nq_b axis = 1 : tensor<${NORM_BLOCKS}xi32> -> tensor<${NORM_BLOCKS}x1xi32>
-    %nq_b_b = tile.broadcast %nq_b_2 : tensor<${NORM_BLOCKS}x1xi32> -> tensor<${NORM_BLOCKS}x32xi32>
+    %nq_b = tile.make_range 0 to ${NORM_CHUNK} : tensor<${NORM_CHUNK}xi32>
+    %nq_b_2 = tile.expand_dims %nq_b axis = 1 : tensor<${NORM_CHUNK}xi32> -> tensor<${NORM_CHUNK}x1xi32>
+    %nq_b_b = tile.broadcast %nq_b_2 : tensor<${NORM_CHUNK}x1xi32> -> tensor<${NORM_CHUNK}x32xi32>
     %nq_j = tile.make_range 0 to 32 : tensor<32xi32>
     %nq_j_2 = tile.expand_dims %nq_j axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
-    %nq_j_b = tile.broadcast %nq_j_2 : tensor<1x32xi32> -> tensor<${NORM_BLOCKS}x32xi32>
-    %nq_c32s = arith.constant dense<32> : tensor<${NORM_BLOCKS}x32xi32>
-    %nq_b_cols = arith.muli %nq_b_b, %nq_c32s : tensor<${NORM_BLOCKS}x32xi32>
-    %nq_cols = arith.addi %nq_b_cols, %nq_j_b : tensor<${NORM_BLOCKS}x32xi32>
-    %nq_n_blks = tile.splat %nq_n_blocks : i32 -> tensor<${NORM_BLOCKS}x32xi32>
-    %nq_mask = arith.cmpi slt, %nq_b_b, %nq_n_blks : tensor<${NORM_BLOCKS}x32xi32>
-    %nq_zeros = arith.constant dense<0.0> : tensor<${NORM_BLOCKS}x32xf32>
+    %nq_j_b = tile.broadcast %nq_j_2 : tensor<1x32xi32> -> tensor<${NORM_CHUNK}x32xi32>
+    %nq_c32s = arith.constant dense<32> : tensor<${NORM_CHUNK}x32xi32>
+    %nq_b_cols = arith.muli %nq_b_b, %nq_c32s : tensor<${NORM_CHUNK}x32xi32>
+    %nq_cols = arith.addi %nq_b_cols, %nq_j_b : tensor<${NORM_CHUNK}x32xi32>
+    %nq_n_blks = tile.splat %nq_n_blocks : i32 -> tensor<${NORM_CHUNK}x32xi32>
+    %nq_zeros = arith.constant dense<0.0> : tensor<${NORM_CHUNK}x32xf32>
+    %nq_ys = tile.splat %y : !tile.ptr<f32> -> tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>
+    %nq_y_base = tile.addptr %nq_ys, %nq_cols : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>, tensor<${NORM_CHUNK}x32xi32>
+    %nq_gs = tile.splat %gamma : !tile.ptr<f32> -> tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>
+    %nq_g_base = tile.addptr %nq_gs, %nq_cols : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>, tensor<${NORM_CHUNK}x32xi32>
 
-    %nq_x_rows = tile.splat %y : !tile.ptr<f32> -> tensor<${NORM_BLOCKS}x32x!tile.ptr<f32>>
-    %nq_x_ptrs = tile.addptr %nq_x_rows, %nq_cols : tensor<${NORM_BLOCKS}x32x!tile.ptr<f32>>, tensor<${NORM_BLOCKS}x32xi32>
-    %nq_xv = tile.load %nq_x_ptrs mask %nq_mask other %nq_zeros cache = cg : tensor<${NORM_BLOCKS}x32x!tile.ptr<f32>>
-    %nq_gs = tile.splat %gamma : !tile.ptr<f32> -> tensor<${NORM_BLOCKS}x32x!tile.ptr<f32>>
-    %nq_g_ptrs = tile.addptr %nq_gs, %nq_cols : tensor<${NORM_BLOCKS}x32x!tile.ptr<f32>>, tensor<${NORM_BLOCKS}x32xi32>
-    %nq_g = tile.load %nq_g_ptrs mask %nq_mask other %nq_zeros evict = evict_last : tensor<${NORM_BLOCKS}x32x!tile.ptr<f32>>
-
-    // The norm.
-    %nq_squares = arith.mulf %nq_xv, %nq_xv : tensor<${NORM_BLOCKS}x32xf32>
-    %nq_block_squares = tile.reduce sum %nq_squares axis = 1 : tensor<${NORM_BLOCKS}x32xf32> -> tensor<${NORM_BLOCKS}xf32>
-    %nq_sum = tile.reduce sum %nq_block_squares axis = 0 : tensor<${NORM_BLOCKS}xf32> -> f32
+    // Sum of squares.
+    %nq_acc = scf.for %nq_kb = %nq_c0 to %nq_n_blocks step %nq_chunk iter_args(%nq_a = %nq_zeros) -> (tensor<${NORM_CHUNK}x32xf32>) : i32 {
+      %nq_kbs = tile.splat %nq_kb : i32 -> tensor<${NORM_CHUNK}x32xi32>
+      %nq_blk = arith.addi %nq_kbs, %nq_b_b : tensor<${NORM_CHUNK}x32xi32>
+      %nq_ok = arith.cmpi slt, %nq_blk, %nq_n_blks : tensor<${NORM_CHUNK}x32xi32>
+      %nq_off = arith.muli %nq_kb, %nq_c32 : i32
+      %nq_offs = tile.splat %nq_off : i32 -> tensor<${NORM_CHUNK}x32xi32>
+      %nq_ptrs = tile.addptr %nq_y_base, %nq_offs : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>, tensor<${NORM_CHUNK}x32xi32>
+      %nq_v = tile.load %nq_ptrs mask %nq_ok other %nq_zeros cache = cg : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>
+      %nq_a_next = math.fma %nq_v, %nq_v, %nq_a : tensor<${NORM_CHUNK}x32xf32>
+      scf.yield %nq_a_next : tensor<${NORM_CHUNK}x32xf32>
+    }
+    %nq_block_squares = tile.reduce sum %nq_acc axis = 1 : tensor<${NORM_CHUNK}x32xf32> -> tensor<${NORM_CHUNK}xf32>
+    %nq_sum = tile.reduce sum %nq_block_squares axis = 0 : tensor<${NORM_CHUNK}xf32> -> f32
     %nq_count = arith.sitofp %n_rows : i32 to f32
     %nq_mean = arith.divf %nq_sum, %nq_count : f32
     %nq_shifted = arith.addf %nq_mean, %eps : f32
     %nq_scale = math.rsqrt %nq_shifted : f32
-    %nq_scales = tile.splat %nq_scale : f32 -> tensor<${NORM_BLOCKS}x32xf32>
-    %nq_normed = arith.mulf %nq_xv, %nq_scales : tensor<${NORM_BLOCKS}x32xf32>
-    %nq_y = arith.mulf %nq_normed, %nq_g : tensor<${NORM_BLOCKS}x32xf32>
+    %nq_scales = tile.splat %nq_scale : f32 -> tensor<${NORM_CHUNK}x32xf32>
 
-    // The quantization (quantize_q8_1.mlir).
-    %nq_abs = math.absf %nq_y : tensor<${NORM_BLOCKS}x32xf32>
-    %nq_amax = tile.reduce max %nq_abs axis = 1 : tensor<${NORM_BLOCKS}x32xf32> -> tensor<${NORM_BLOCKS}xf32>
-    %nq_bsum = tile.reduce sum %nq_y axis = 1 : tensor<${NORM_BLOCKS}x32xf32> -> tensor<${NORM_BLOCKS}xf32>
-    %nq_c127 = arith.constant dense<127.0> : tensor<${NORM_BLOCKS}xf32>
-    %nq_d = arith.divf %nq_amax, %nq_c127 : tensor<${NORM_BLOCKS}xf32>
-    %nq_d_col = tile.expand_dims %nq_d axis = 1 : tensor<${NORM_BLOCKS}xf32> -> tensor<${NORM_BLOCKS}x1xf32>
-    %nq_d_2d = tile.broadcast %nq_d_col : tensor<${NORM_BLOCKS}x1xf32> -> tensor<${NORM_BLOCKS}x32xf32>
-    %nq_scaled = arith.divf %nq_y, %nq_d_2d : tensor<${NORM_BLOCKS}x32xf32>
-    %nq_rounded = math.round %nq_scaled : tensor<${NORM_BLOCKS}x32xf32>
-    %nq_zero_blk = arith.constant dense<0.0> : tensor<${NORM_BLOCKS}xf32>
-    %nq_is_zero = arith.cmpf oeq, %nq_amax, %nq_zero_blk : tensor<${NORM_BLOCKS}xf32>
-    %nq_is_zero_col = tile.expand_dims %nq_is_zero axis = 1 : tensor<${NORM_BLOCKS}xi1> -> tensor<${NORM_BLOCKS}x1xi1>
-    %nq_is_zero_2d = tile.broadcast %nq_is_zero_col : tensor<${NORM_BLOCKS}x1xi1> -> tensor<${NORM_BLOCKS}x32xi1>
-    %nq_qf = arith.select %nq_is_zero_2d, %nq_zeros, %nq_rounded : tensor<${NORM_BLOCKS}x32xi1>, tensor<${NORM_BLOCKS}x32xf32>
-    %nq_q = tile.cast %nq_qf rounding = rtz : tensor<${NORM_BLOCKS}x32xf32> to tensor<${NORM_BLOCKS}x32xi8>
-
-    // qs at byte 36 b + 4 + j of the row's output; d, s: f16 words 18 b, 18 b + 1.
-    %nq_y_row_bytes = arith.muli %nq_n_blocks, %nq_c36 : i32
-    %nq_y_row = tile.addptr %xq, %nq_zero : !tile.ptr<i8>, i32
-    %nq_c36s = arith.constant dense<36> : tensor<${NORM_BLOCKS}x32xi32>
-    %nq_blk_bytes = arith.muli %nq_b_b, %nq_c36s : tensor<${NORM_BLOCKS}x32xi32>
-    %nq_c4s = arith.constant dense<4> : tensor<${NORM_BLOCKS}x32xi32>
-    %nq_qs_start = arith.addi %nq_blk_bytes, %nq_c4s : tensor<${NORM_BLOCKS}x32xi32>
-    %nq_q_off = arith.addi %nq_qs_start, %nq_j_b : tensor<${NORM_BLOCKS}x32xi32>
-    %nq_y_rows = tile.splat %nq_y_row : !tile.ptr<i8> -> tensor<${NORM_BLOCKS}x32x!tile.ptr<i8>>
-    %nq_q_ptrs = tile.addptr %nq_y_rows, %nq_q_off : tensor<${NORM_BLOCKS}x32x!tile.ptr<i8>>, tensor<${NORM_BLOCKS}x32xi32>
-    tile.store %nq_q, %nq_q_ptrs mask %nq_mask : tensor<${NORM_BLOCKS}x32x!tile.ptr<i8>>
-    %nq_y_half = tile.bitcast %nq_y_row : !tile.ptr<i8> to !tile.ptr<f16>
-    %nq_c18 = arith.constant dense<18> : tensor<${NORM_BLOCKS}xi32>
-    %nq_d_off = arith.muli %nq_b, %nq_c18 : tensor<${NORM_BLOCKS}xi32>
-    %nq_ones = arith.constant dense<1> : tensor<${NORM_BLOCKS}xi32>
-    %nq_s_off = arith.addi %nq_d_off, %nq_ones : tensor<${NORM_BLOCKS}xi32>
-    %nq_y_halves = tile.splat %nq_y_half : !tile.ptr<f16> -> tensor<${NORM_BLOCKS}x!tile.ptr<f16>>
-    %nq_d_ptrs = tile.addptr %nq_y_halves, %nq_d_off : tensor<${NORM_BLOCKS}x!tile.ptr<f16>>, tensor<${NORM_BLOCKS}xi32>
-    %nq_s_ptrs = tile.addptr %nq_y_halves, %nq_s_off : tensor<${NORM_BLOCKS}x!tile.ptr<f16>>, tensor<${NORM_BLOCKS}xi32>
-    %nq_d_h = tile.cast %nq_d rounding = rne : tensor<${NORM_BLOCKS}xf32> to tensor<${NORM_BLOCKS}xf16>
-    %nq_s_h = tile.cast %nq_bsum rounding = rne : tensor<${NORM_BLOCKS}xf32> to tensor<${NORM_BLOCKS}xf16>
-    %nq_n_blks_1 = tile.splat %nq_n_blocks : i32 -> tensor<${NORM_BLOCKS}xi32>
-    %nq_blk_ok = arith.cmpi slt, %nq_b, %nq_n_blks_1 : tensor<${NORM_BLOCKS}xi32>
-    tile.store %nq_d_h, %nq_d_ptrs mask %nq_blk_ok : tensor<${NORM_BLOCKS}x!tile.ptr<f16>>
-    tile.store %nq_s_h, %nq_s_ptrs mask %nq_blk_ok : tensor<${NORM_BLOCKS}x!tile.ptr<f16>>
-    tile.store %nq_zero, %count : !tile.ptr<i32>
+    // Each chunk: normalized, times gamma, quantized to q8_1 blocks
+    // { f16 d; f16 s; int8 qs[32]; }.
+    %nq_c127 = arith.constant dense<127.0> : tensor<${NORM_CHUNK}xf32>
+    %nq_zero_blk = arith.constant dense<0.0> : tensor<${NORM_CHUNK}xf32>
+    %nq_c36s = arith.constant dense<36> : tensor<${NORM_CHUNK}x32xi32>
+    %nq_c4s = arith.constant dense<4> : tensor<${NORM_CHUNK}x32xi32>
+    %nq_c18 = arith.constant dense<18> : tensor<${NORM_CHUNK}xi32>
+    %nq_ones = arith.constant dense<1> : tensor<${NORM_CHUNK}xi32>
+    %nq_n_blks_1 = tile.splat %nq_n_blocks : i32 -> tensor<${NORM_CHUNK}xi32>
+    %nq_xqs = tile.splat %xq : !tile.ptr<i8> -> tensor<${NORM_CHUNK}x32x!tile.ptr<i8>>
+    %nq_xq_half = tile.bitcast %xq : !tile.ptr<i8> to !tile.ptr<f16>
+    %nq_xq_halves = tile.splat %nq_xq_half : !tile.ptr<f16> -> tensor<${NORM_CHUNK}x!tile.ptr<f16>>
+    scf.for %nq_kb = %nq_c0 to %nq_n_blocks step %nq_chunk : i32 {
+      %nq_kbs = tile.splat %nq_kb : i32 -> tensor<${NORM_CHUNK}x32xi32>
+      %nq_blk = arith.addi %nq_kbs, %nq_b_b : tensor<${NORM_CHUNK}x32xi32>
+      %nq_ok = arith.cmpi slt, %nq_blk, %nq_n_blks : tensor<${NORM_CHUNK}x32xi32>
+      %nq_off = arith.muli %nq_kb, %nq_c32 : i32
+      %nq_offs = tile.splat %nq_off : i32 -> tensor<${NORM_CHUNK}x32xi32>
+      %nq_ptrs = tile.addptr %nq_y_base, %nq_offs : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>, tensor<${NORM_CHUNK}x32xi32>
+      %nq_v = tile.load %nq_ptrs mask %nq_ok other %nq_zeros cache = cg : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>
+      %nq_g_ptrs = tile.addptr %nq_g_base, %nq_offs : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>, tensor<${NORM_CHUNK}x32xi32>
+      %nq_g = tile.load %nq_g_ptrs mask %nq_ok other %nq_zeros : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>
+      %nq_normed = arith.mulf %nq_v, %nq_scales : tensor<${NORM_CHUNK}x32xf32>
+      %nq_yv = arith.mulf %nq_normed, %nq_g : tensor<${NORM_CHUNK}x32xf32>
+      %nq_abs = math.absf %nq_yv : tensor<${NORM_CHUNK}x32xf32>
+      %nq_amax = tile.reduce max %nq_abs axis = 1 : tensor<${NORM_CHUNK}x32xf32> -> tensor<${NORM_CHUNK}xf32>
+      %nq_bsum = tile.reduce sum %nq_yv axis = 1 : tensor<${NORM_CHUNK}x32xf32> -> tensor<${NORM_CHUNK}xf32>
+      %nq_d = arith.divf %nq_amax, %nq_c127 : tensor<${NORM_CHUNK}xf32>
+      %nq_d_col = tile.expand_dims %nq_d axis = 1 : tensor<${NORM_CHUNK}xf32> -> tensor<${NORM_CHUNK}x1xf32>
+      %nq_d_2d = tile.broadcast %nq_d_col : tensor<${NORM_CHUNK}x1xf32> -> tensor<${NORM_CHUNK}x32xf32>
+      %nq_scaled = arith.divf %nq_yv, %nq_d_2d : tensor<${NORM_CHUNK}x32xf32>
+      %nq_rounded = math.round %nq_scaled : tensor<${NORM_CHUNK}x32xf32>
+      %nq_is_zero = arith.cmpf oeq, %nq_amax, %nq_zero_blk : tensor<${NORM_CHUNK}xf32>
+      %nq_is_zero_col = tile.expand_dims %nq_is_zero axis = 1 : tensor<${NORM_CHUNK}xi1> -> tensor<${NORM_CHUNK}x1xi1>
+      %nq_is_zero_2d = tile.broadcast %nq_is_zero_col : tensor<${NORM_CHUNK}x1xi1> -> tensor<${NORM_CHUNK}x32xi1>
+      %nq_qf = arith.select %nq_is_zero_2d, %nq_zeros, %nq_rounded : tensor<${NORM_CHUNK}x32xi1>, tensor<${NORM_CHUNK}x32xf32>
+      %nq_q = tile.cast %nq_qf rounding = rtz : tensor<${NORM_CHUNK}x32xf32> to tensor<${NORM_CHUNK}x32xi8>
+      // qs of block blk at byte 36 blk + 4 + j; d, s: f16 words 18 blk, 18 blk + 1.
+      %nq_blk_bytes = arith.muli %nq_blk, %nq_c36s : tensor<${NORM_CHUNK}x32xi32>
+      %nq_qs_start = arith.addi %nq_blk_bytes, %nq_c4s : tensor<${NORM_CHUNK}x32xi32>
+      %nq_q_off = arith.addi %nq_qs_start, %nq_j_b : tensor<${NORM_CHUNK}x32xi32>
+      %nq_q_ptrs = tile.addptr %nq_xqs, %nq_q_off : tensor<${NORM_CHUNK}x32x!tile.ptr<i8>>, tensor<${NORM_CHUNK}x32xi32>
+      tile.store %nq_q, %nq_q_ptrs mask %nq_ok : tensor<${NORM_CHUNK}x32x!tile.ptr<i8>>
+      %nq_kbs_1 = tile.splat %nq_kb : i32 -> tensor<${NORM_CHUNK}xi32>
+      %nq_blk_1 = arith.addi %nq_kbs_1, %nq_b : tensor<${NORM_CHUNK}xi32>
+      %nq_blk_ok = arith.cmpi slt, %nq_blk_1, %nq_n_blks_1 : tensor<${NORM_CHUNK}xi32>
+      %nq_d_off = arith.muli %nq_blk_1, %nq_c18 : tensor<${NORM_CHUNK}xi32>
+      %nq_s_off = arith.addi %nq_d_off, %nq_ones : tensor<${NORM_CHUNK}xi32>
+      %nq_d_ptrs = tile.addptr %nq_xq_halves, %nq_d_off : tensor<${NORM_CHUNK}x!tile.ptr<f16>>, tensor<${NORM_CHUNK}xi32>
+      %nq_s_ptrs = tile.addptr %nq_xq_halves, %nq_s_off : tensor<${NORM_CHUNK}x!tile.ptr<f16>>, tensor<${NORM_CHUNK}xi32>
+      %nq_d_h = tile.cast %nq_d rounding = rne : tensor<${NORM_CHUNK}xf32> to tensor<${NORM_CHUNK}xf16>
+      %nq_s_h = tile.cast %nq_bsum rounding = rne : tensor<${NORM_CHUNK}xf32> to tensor<${NORM_CHUNK}xf16>
+      tile.store %nq_d_h, %nq_d_ptrs mask %nq_blk_ok : tensor<${NORM_CHUNK}x!tile.ptr<f16>>
+      tile.store %nq_s_h, %nq_s_ptrs mask %nq_blk_ok : tensor<${NORM_CHUNK}x!tile.ptr<f16>>
+    }
+    tile.store %nq_c0, %count : !tile.ptr<i32>
   }
   return
 }

@@ -567,18 +567,18 @@ std::vector<KernelCheck> llk::checks::llamaModelChecks() {
           mulMatVecQSwiglu(p, kF, kH, 4); }}}},
       // linear_q8_0_res_norm: y in f32 and the last program's q8_1 bytes
       // (rms_norm_q8_1's tolerance: a rare quant one off); N = 64 in 16
-      // programs of 4 rows, K = 13 blocks.
+      // programs of 4 rows, K = 13 blocks, the norm a q8_1 block a step.
       {"linear_q8_0_res_norm", "llama/linear_q8_0_res_norm.mlir", "linear_q8_0_res_norm",
-       {{"ROWS", 4}, {"BLOCKS", 8}, {"NORM_BLOCKS", 2}}, 2e-3,
+       {{"ROWS", 4}, {"BLOCKS", 8}, {"NORM_CHUNK", 1}}, 2e-3,
        [](Problem &p) { linearQ8_0ResNorm(p, 64, 13 * kQK, 4); },
        {{"4096x4096", [](Problem &p) {
-          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_BLOCKS", 128}};
+          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_CHUNK", 32}};
           linearQ8_0ResNorm(p, kH, kH, 8); }},
         {"4096x11008", [](Problem &p) {
-          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_BLOCKS", 128}};
+          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_CHUNK", 32}};
           linearQ8_0ResNorm(p, kH, kF, 8); }},
         {"5120x13824", [](Problem &p) {
-          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_BLOCKS", 256}};
+          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_CHUNK", 32}};
           linearQ8_0ResNorm(p, 5120, 13824, 8); }}}},
       // A block with fewer logits than K: its missing ones at -inf.
       {"topk_partial_short", "llama/topk.mlir", "topk_partial",
