@@ -82,7 +82,7 @@ struct Engine::Impl {
   void run();
   void checkRoom() const;
 
-  const LlamaModelFile &model;
+  const std::string modelName; // for errors; the weights are copied at construction
   const LlamaConfig config;
   EngineOptions options;
   rt::Device device;
@@ -135,7 +135,8 @@ struct Engine::Impl {
 
 Engine::Impl::Impl(const LlamaModelFile &model, const rt::Device &device, rt::JIT &jit,
                    EngineOptions opts)
-    : model(model), config(model.config()), options(std::move(opts)), device(device),
+    : modelName(model.gguf().name().str()), config(model.config()), options(std::move(opts)),
+      device(device),
       jit(jit), stream(device) {
   if (options.kernelDir.empty())
     options.kernelDir = defaultKernelDir();
@@ -229,7 +230,7 @@ Engine::Impl::Impl(const LlamaModelFile &model, const rt::Device &device, rt::JI
 
 void Engine::Impl::checkShapes() const {
   auto fail = [&](const std::string &why) {
-    throw Error(model.gguf().name().str() + ": llk-llama cannot run this model: " + why);
+    throw Error(modelName + ": llk-llama cannot run this model: " + why);
   };
   if (config.ropeDimensionCount != config.headDim())
     fail("RoPE over " + std::to_string(config.ropeDimensionCount) +

@@ -76,8 +76,10 @@ std::string defaultKernelDir();
 
 class Engine {
 public:
-  /// Uploads the weights, allocates the cache and the activations, compiles
-  /// the kernels and (with options.graph) captures the decode step. Throws
+  /// Uploads the weights (the model file may be closed afterwards), allocates
+  /// the cache and the activations, compiles the kernels and (with
+  /// options.graph) captures the decode step. `jit` must outlive the engine.
+  /// Throws
   /// llk::rt::Error (device, compile) or llk::llama::Error (a model the
   /// kernels cannot run: a RoPE dimension other than the head's, ...).
   Engine(const LlamaModelFile &model, const rt::Device &device, rt::JIT &jit,
