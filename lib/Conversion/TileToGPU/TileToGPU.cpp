@@ -1421,16 +1421,13 @@ Value shuffleXor(IndexEmitter &e, Value value, unsigned offset) {
   if (bits == 32)
     return shuffle32(value);
   if (bits == 64) {
-    auto pair = VectorType::get({2}, b.getI32Type());
-    Value halves = arith::BitcastOp::create(
-        b, loc, pair,
-        type.isInteger() ? value
-                         : arith::BitcastOp::create(b, loc, b.getI64Type(), value).getResult());
+    // As a vector of its two 32-bit halves (llvm.bitcast: arith.bitcast
+    // keeps shapes), each shuffled, then joined again.
+    auto halvesType = VectorType::get({2}, b.getI32Type());
+    Value halves = LLVM::BitcastOp::create(b, loc, halvesType, value);
     Value lo = shuffle32(e.extract(halves, 0)), hi = shuffle32(e.extract(halves, 1));
-    Value joined = arith::BitcastOp::create(b, loc, b.getI64Type(),
-                                            e.fromElements(b.getI32Type(), {lo, hi}));
-    return type.isInteger() ? joined
-                            : arith::BitcastOp::create(b, loc, type, joined).getResult();
+    return LLVM::BitcastOp::create(b, loc, type,
+                                   e.fromElements(b.getI32Type(), {lo, hi}));
   }
   Type intType = b.getIntegerType(bits);
   Value asInt = type.isInteger() ? value
