@@ -19,6 +19,7 @@
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace llk {
@@ -1648,15 +1649,36 @@ LogicalResult checkLowerable(ModuleOp module) {
       }
     }
   }
+  // One report per kernel of a layout for another warp count.
+  llvm::SmallPtrSet<Operation *, 4> reportedWarps;
   module.walk([&](Operation *op) {
+    if (isa<CallOpInterface>(op)) {
+      op->emitOpError("is not supported: kernels cannot call functions "
+                      "(every func.func is a kernel); inline the callee");
+      ok = false;
+      return WalkResult::advance();
+    }
     for (Type type : op->getResultTypes())
-      if (auto tile = dyn_cast<RankedTensorType>(type))
-        if (failed(getDistributedView(tile))) {
+      if (auto tile = dyn_cast<RankedTensorType>(type)) {
+        FailureOr<DistributedView> view = getDistributedView(tile);
+        if (failed(view)) {
           op->emitError("tile ") << tile << " has no distributed layout; run "
                                  << "tile-assign-layouts first";
           ok = false;
           return WalkResult::interrupt();
         }
+        // A layout spreads a tile over its own warp count: in a kernel of
+        // fewer warps, the missing warps' parts would be dropped.
+        auto func = op->getParentOfType<func::FuncOp>();
+        if (func && view->numWarps != getNumWarps(func) &&
+            reportedWarps.insert(func).second) {
+          op->emitError("tile ")
+              << tile << " is laid out for " << view->numWarps
+              << " warps, but kernel '" << func.getName() << "' runs "
+              << getNumWarps(func) << " (tile.num_warps)";
+          ok = false;
+        }
+      }
     if (auto constant = dyn_cast<arith::ConstantOp>(op))
       if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
         if (isa<RankedTensorType>(dense.getType()) && !dense.isSplat()) {
