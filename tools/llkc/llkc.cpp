@@ -20,7 +20,10 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
@@ -93,8 +96,22 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
+/// LLVM's fatal errors (report_fatal_error) end the process. compileModule
+/// checks what the back end would reject before code generation, so one
+/// that still comes is an llkc bug, or an LLVM option's doing: it gets an
+/// llkc error and exit code 1, not an abort.
+static void onFatalError(void *, const char *reason, bool) {
+  llvm::WithColor::error(llvm::errs(), "llkc")
+      << "fatal error in LLVM: " << reason
+      << " (an llkc bug unless an LLVM option caused it: please report it "
+         "with the input)\n";
+  llvm::sys::RunInterruptHandlers();
+  llvm::sys::Process::Exit(1, /*NoCleanup=*/true);
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  llvm::install_fatal_error_handler(onFatalError);
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
@@ -167,7 +184,8 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = source.parse(options.constants);
   if (!module)
     return 1;
-  if (module->getOps<func::FuncOp>().empty())
+  // (compileModule reports ops other than kernels where they are.)
+  if (module->getBody()->empty())
     return fail("'" + inputFilename + "' holds no kernel (no func.func)");
 
   std::string text;
