@@ -25,7 +25,8 @@ func.func @reduce_kinds(%x: !tile.ptr<${T}>, %out: !tile.ptr<${T}>,
   return
 }
 
-func.func @reduce_rows(%x: !tile.ptr<${T}>, %out: !tile.ptr<${T}>) {
+func.func @reduce_rows(%x: !tile.ptr<${T}>, %out: !tile.ptr<${T}>,
+                       %bits_out: !tile.ptr<${T}>) {
   %cols = tile.make_range 0 to 128 : tensor<128xi32>
   %rows = tile.make_range 0 to 16 : tensor<16xi32>
   %c = tile.expand_dims %cols axis = 0 : tensor<128xi32> -> tensor<1x128xi32>
@@ -50,7 +51,7 @@ func.func @reduce_rows(%x: !tile.ptr<${T}>, %out: !tile.ptr<${T}>) {
   %os = tile.splat %out : !tile.ptr<${T}> -> tensor<16x!tile.ptr<${T}>>
   %op = tile.addptr %os, %rows : tensor<16x!tile.ptr<${T}>>, tensor<16xi32>
   tile.store %sums, %op : tensor<16x!tile.ptr<${T}>>
-  %cs = tile.splat %out : !tile.ptr<${T}> -> tensor<128x!tile.ptr<${T}>>
+  %cs = tile.splat %bits_out : !tile.ptr<${T}> -> tensor<128x!tile.ptr<${T}>>
   %cp = tile.addptr %cs, %cols : tensor<128x!tile.ptr<${T}>>, tensor<128xi32>
   tile.store %bits, %cp : tensor<128x!tile.ptr<${T}>>
   return
