@@ -3,6 +3,7 @@
 #include "llk/Compiler/ModuleChecks.h"
 #include "llk/Compiler/Metadata.h"
 #include "llk/Conversion/Passes.h"
+#include "llk/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
@@ -47,6 +48,20 @@ std::optional<std::string> llk::checkKernelName(llvm::StringRef name) {
   return std::nullopt;
 }
 
+/// The float type in `type` (a scalar, a tile's or a pointer's element)
+/// that the NVPTX back end has no registers for (f80, f128, tf32, the 8-bit
+/// and smaller formats: it ends the process on arithmetic in them), if any.
+static std::optional<FloatType> unsupportedFloat(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  if (auto ptr = dyn_cast<tile::PtrType>(element))
+    element = ptr.getPointeeType();
+  auto floatType = dyn_cast<FloatType>(element);
+  if (!floatType || floatType.isF16() || floatType.isBF16() ||
+      floatType.isF32() || floatType.isF64())
+    return std::nullopt;
+  return floatType;
+}
+
 LogicalResult llk::checkKernelModule(ModuleOp module,
                                      const TargetOptions &target) {
   bool ok = true;
@@ -73,6 +88,25 @@ LogicalResult llk::checkKernelModule(ModuleOp module,
       ok = false;
       continue;
     }
+    // Values the kernel computes with (its arguments are checked above).
+    kernel.walk([&](Operation *inner) {
+      auto report = [&](Type type) {
+        inner->emitError("type ")
+            << type << " is not supported: kernels compute with f16, bf16, "
+            << "f32 and f64 floats";
+        ok = false;
+        return WalkResult::interrupt();
+      };
+      for (Type type : inner->getResultTypes())
+        if (unsupportedFloat(type))
+          return report(type);
+      for (Region &region : inner->getRegions())
+        for (Block &block : region)
+          for (Type type : block.getArgumentTypes())
+            if (unsupportedFloat(type))
+              return report(type);
+      return WalkResult::advance();
+    });
     // Each parameter is aligned to its size, as the NVPTX back end lays
     // them out.
     int64_t bytes = 0;
