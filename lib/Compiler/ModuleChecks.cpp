@@ -48,18 +48,16 @@ std::optional<std::string> llk::checkKernelName(llvm::StringRef name) {
   return std::nullopt;
 }
 
-/// The float type in `type` (a scalar, a tile's or a pointer's element)
-/// that the NVPTX back end has no registers for (f80, f128, tf32, the 8-bit
-/// and smaller formats: it ends the process on arithmetic in them), if any.
-static std::optional<FloatType> unsupportedFloat(Type type) {
+/// Whether `type` (a scalar, or a tile's or a pointer's element) is a float
+/// the NVPTX back end has no registers for: f80, f128, tf32, the 8-bit and
+/// smaller formats (arithmetic in them ends the process there).
+static bool isUnsupportedFloat(Type type) {
   Type element = getElementTypeOrSelf(type);
   if (auto ptr = dyn_cast<tile::PtrType>(element))
     element = ptr.getPointeeType();
   auto floatType = dyn_cast<FloatType>(element);
-  if (!floatType || floatType.isF16() || floatType.isBF16() ||
-      floatType.isF32() || floatType.isF64())
-    return std::nullopt;
-  return floatType;
+  return floatType && !floatType.isF16() && !floatType.isBF16() &&
+         !floatType.isF32() && !floatType.isF64();
 }
 
 LogicalResult llk::checkKernelModule(ModuleOp module,
@@ -98,12 +96,12 @@ LogicalResult llk::checkKernelModule(ModuleOp module,
         return WalkResult::interrupt();
       };
       for (Type type : inner->getResultTypes())
-        if (unsupportedFloat(type))
+        if (isUnsupportedFloat(type))
           return report(type);
       for (Region &region : inner->getRegions())
         for (Block &block : region)
           for (Type type : block.getArgumentTypes())
-            if (unsupportedFloat(type))
+            if (isUnsupportedFloat(type))
               return report(type);
       return WalkResult::advance();
     });

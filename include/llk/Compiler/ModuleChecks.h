@@ -26,9 +26,10 @@ std::optional<std::string> checkKernelName(llvm::StringRef name);
 
 /// Checks that `module` holds only func.func kernels (no nested modules or
 /// other top-level ops), that each kernel's name passes checkKernelName, that
-/// a launcher can pass each of its arguments (kernelParamFor), and that they
-/// fit the parameter space of the PTX emitted for `target`. Each failure is
-/// a diagnostic at the kernel or op concerned.
+/// a launcher can pass each of its arguments (kernelParams) and that they fit
+/// the parameter space of the PTX emitted for `target`, and that the kernel
+/// computes with no float but f16, bf16, f32 and f64. Each failure is a
+/// diagnostic at the kernel, argument or op concerned.
 mlir::LogicalResult checkKernelModule(mlir::ModuleOp module,
                                       const TargetOptions &target);
 
