@@ -11,8 +11,9 @@ default all, drawn in turn):
   source   one random edit of the text: delete or duplicate a line, change a
            number, a type, a shape extent, swap two SSA names
   config   the source unchanged at another configuration: each power-of-two
-           constant scaled by 1/4..4 and a random --num-warps (layouts and
-           lowerings on shapes the examples do not use)
+           constant scaled by 1/4..4, a random --num-warps, and half the time
+           a random --min-programs-per-sm and --num-stages (layouts and
+           lowerings on shapes and register budgets the examples do not use)
   name     a kernel renamed: names that are no PTX identifiers ('k-1', 'k k',
            '%k', UTF-8, '1k', 'k.1', '_', ''), reserved ones, a long one,
            another kernel's, and names at the edge of what PTX takes
@@ -202,6 +203,7 @@ bad = compiled = 0
 per_class = {c: [0, 0, 0] for c in classes}  # mutants, compiled, reported
 for n in range(N):
     cls = classes[n % len(classes)]
+    options = []
     _, src, consts, warps = random.choice(lines)
     text = (root/'examples'/src).read_text()
     m = None
@@ -210,6 +212,10 @@ for n in range(N):
         if consts != '-':
             consts = ','.join(scale_constant(b) for b in consts.split(','))
         warps = str(random.choice([1, 2, 4, 8, 16]))
+        # Half the time, register and pipelining pressure as well.
+        if random.randrange(2):
+            options = ['--min-programs-per-sm', str(random.choice([1, 2, 3, 4, 8, 16, 32])),
+                       '--num-stages', str(random.choice([1, 2, 3, 4, 6, 8]))]
     elif cls == 'defines':
         m = text
         consts = mutate_defines(consts)
@@ -220,7 +226,8 @@ for n in range(N):
     f = str(out_dir / f'm{n}.mlir'); open(f, 'w').write(m)
     arch = random.choice(['sm_90', 'sm_90a', 'sm_80'])
     ptx = f[:-5] + '.ptx'
-    args = [os.environ.get('LLKC', str(root/'build/bin/llkc')), f, '--num-warps', warps, '--arch', arch, '-o', ptx, '--no-metadata']
+    args = [os.environ.get('LLKC', str(root/'build/bin/llkc')), f, '--num-warps', warps, '--arch', arch, '-o', ptx,
+            '--no-metadata'] + options
     if consts and consts != '-':
         for b in consts.split(','): args += ['-D', b]
     per_class[cls][0] += 1
