@@ -11,7 +11,7 @@
 #     benchmark's PTX (bench/gemm/build_ptx.sh) as gemm-ptx.tar.xz, unless
 #     LLK_GEMM_PTX=0.
 #
-#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|decode|tokenizer|all|gemm|plot|sanitize] [args...]
+#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|decode|tokenizer|all|gemm|llama|plot|sanitize] [args...]
 #     On the GPU machine, from the repository root: `checks` runs
 #     llk-gpu-check (every kernel check, its small and GPU shapes, against
 #     float64 references, timed), `runtime` the runtime's own GPU check and
@@ -23,6 +23,10 @@
 #     step time vs the kernels' bandwidth floors; --small, then Llama-2 7B);
 #     `tokenizer` bench/llama/tokenizer_vs_sentencepiece.py (llk-gguf's
 #     SentencePiece tokenizer vs the sentencepiece package, a CSV);
+#     `llama` (not in `all`) the tiny model on the GPU against float64
+#     (llk-llama-engine-tests), then bench/llama/model_bench.py: llk-llama on
+#     random q8_0 models shaped like TinyLlama, Llama-2 7B and 13B, decode
+#     and prompt tok/s beside the bandwidth floor and the ggml estimate;
 #     `gemm` (not in `all`) bench/gemm/bench.py, f16 then bf16 (llk vs cuBLAS
 #     vs Triton); `plot` bench/plot.py on $OUT (needs matplotlib). Output
 #     also under $OUT, the benchmarks' CSVs too (bench/README.md). The args
@@ -52,7 +56,8 @@ prepare)
   static=${LLK_STATIC_BUILD_DIR:-build-static}
   cmake -S . -B "$static" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLLK_STATIC_LLVM=ON \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir >/dev/null
-  programs=(llk-gpu-check llk-runtime-gpu-check llk-softmax-jit llk-decode-block llk-gguf)
+  programs=(llk-gpu-check llk-runtime-gpu-check llk-softmax-jit llk-decode-block llk-gguf
+            llk-llama llk-llama-engine-tests)
   ninja -C "$static" "${programs[@]}" llkc
   library=$(readlink -f "$static/lib/libllk.so")
   soname=$(objdump -p "$library" | awk '/SONAME/ {print $2}')
@@ -230,6 +235,17 @@ run)
     # Named after the timing, as bench.py names its CSV ($OUT/llama[-graph][-dependent].csv).
     sfx=; [[ " $* " == *" --graph "* ]] && sfx+=-graph; [[ " $* " == *" --dependent "* ]] && sfx+=-dependent
     PYTHONUNBUFFERED=1 python3 "$here/bench/llama/bench.py" --ptx-dir "$here/ptx" "$@" 2>&1 | log "llama-bench$sfx.txt"
+    status=$(( status || PIPESTATUS[0] ))
+  fi
+  if [[ $what == llama ]]; then
+    {
+      cd "$here"; s1=0
+      echo "== the tiny model on the GPU against float64 (llk-llama-engine-tests)"
+      LLK_BACKEND=cuda LLK_KERNEL_DIR="$here/examples" ./bin/llk-llama-engine-tests --gtest_brief=1 || s1=1
+      echo "== llk-llama on random q8_0 models (bench/llama/model_bench.py)"
+      PYTHONUNBUFFERED=1 python3 bench/llama/model_bench.py --bin bin --kernels examples --check "$@" || s1=1
+      exit $s1
+    } 2>&1 | log llama-model.txt
     status=$(( status || PIPESTATUS[0] ))
   fi
   if [[ $what == gemm ]]; then

@@ -45,8 +45,17 @@ tools = [
     ToolSubst("llk-check-kernels", unresolved="fatal"),
     ToolSubst("llk-gguf", unresolved="fatal"),
     ToolSubst("llk-llama-tests", unresolved="fatal"),
+    ToolSubst("llk-llama-engine-tests", unresolved="ignore"),
+    ToolSubst("llk-llama", unresolved="ignore"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# llk-llama and its engine tests exist where the runtime is built (cuda.h):
+# `REQUIRES: llk-llama`.
+if os.path.exists(os.path.join(config.llk_tools_dir, "llk-llama")):
+    config.available_features.add("llk-llama")
+# %llk_tools_dir: where the built programs are (scripts that take --bin).
+config.substitutions.append(("%llk_tools_dir", config.llk_tools_dir))
 
 # %examples: the DSL examples shipped with the sources.
 config.substitutions.append(

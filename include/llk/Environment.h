@@ -28,8 +28,10 @@ enum class Knob {
   AlwaysCompile, // LLK_ALWAYS_COMPILE: the JIT compiles, never reads its cache
   DumpIR,        // LLK_DUMP_IR: a directory for every JIT compile's stages
   InterpMaxSteps, // LLK_INTERP_MAX_STEPS: the interpreter's watchdog, in ops
+  KernelDir,     // LLK_KERNEL_DIR: where the Llama engine finds its kernels
   TestSeed,      // LLK_TEST_SEED: the unit tests' random seed
   FuzzIterations, // LLK_FUZZ_ITERATIONS: the GGUF fuzz test's length
+  LlamaTestModel, // LLK_LLAMA_TEST_MODEL: a GGUF model for the engine's test
 };
 
 /// The variable's name: "LLK_BACKEND", ...

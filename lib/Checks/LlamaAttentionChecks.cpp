@@ -198,6 +198,105 @@ void attnDecodePartial(Problem &p, const AttnShape &s, int64_t chunk) {
             4.0 * s.nh * nChunks * (s.d + 2);
 }
 
+/// attn_decode_partial_pos_kernel (attn_decode_pos.mlir): the same partials
+/// with n_kv = pos + 1 read from device memory and the grid's n_chunks fixed:
+/// chunk = ceil(n_kv / n_chunks) rounded up to BLOCK_T; chunks past n_kv
+/// hold m = -inf, l = 0, o = 0.
+void attnDecodePartialPos(Problem &p, const AttnShape &s, int64_t nChunks,
+                          int64_t blockT, bool fused = false) {
+  const int64_t chunk = ceilDiv(ceilDiv(s.nKv, nChunks), blockT) * blockT;
+  const double scale = decodeScale(s);
+  HostBuffer *o = fused ? &p.output("o", ElemType::F32, {s.nh, s.d}) : nullptr;
+  HostBuffer &q = p.randn("q", ElemType::F32, {s.nh, s.d});
+  KvCache cache(p, s);
+  HostBuffer &pos = p.zeros("pos", ElemType::I32, {1});
+  pos.set(0, static_cast<double>(s.nKv - 1));
+  HostBuffer &partO = p.output("part_o", ElemType::F32, {s.nh, nChunks, s.d});
+  HostBuffer &partM = p.output("part_m", ElemType::F32, {s.nh, nChunks});
+  HostBuffer &partL = p.output("part_l", ElemType::F32, {s.nh, nChunks});
+  HostBuffer *count = fused ? &p.zeros("count", ElemType::I32, {s.nh}) : nullptr;
+  for (int64_t h = 0; h < s.nh; ++h) {
+    for (int64_t c = 0; c < nChunks; ++c) {
+      int64_t begin = std::min(c * chunk, s.nKv), end = std::min(begin + chunk, s.nKv);
+      Partial r = attend(cache, q, h, scale, begin, end);
+      partM.reference[h * nChunks + c] = r.m;
+      partL.reference[h * nChunks + c] = r.l;
+      for (int64_t i = 0; i < s.d; ++i)
+        partO.reference[(h * nChunks + c) * s.d + i] = r.o[i];
+    }
+    if (o) { // the whole softmax at once
+      Partial all = attend(cache, q, h, scale, 0, s.nKv);
+      for (int64_t i = 0; i < s.d; ++i)
+        o->reference[h * s.d + i] = all.o[i] / all.l;
+    }
+  }
+  if (o)
+    p.pointerArg(*o);
+  p.pointerArg(partO);
+  p.pointerArg(partM);
+  p.pointerArg(partL);
+  p.pointerArg(q);
+  p.pointerArg(*cache.k);
+  p.pointerArg(*cache.v);
+  p.pointerArg(pos);
+  p.scalarArg(ElemType::I32, s.nhKv() * s.d);
+  p.scalarArg(ElemType::I32, s.cap);
+  p.scalarArg(ElemType::I32, s.g);
+  p.scalarArg(ElemType::F32, scale);
+  if (count)
+    p.pointerArg(*count);
+  p.grid = {static_cast<uint32_t>(nChunks), static_cast<uint32_t>(s.nh), 1};
+  p.bytes = 2 * cache.bytesPerCache() + 4.0 * s.nh * s.d +
+            4.0 * s.nh * nChunks * (s.d + 2) + (fused ? 4.0 * s.nh * s.d : 0);
+}
+
+/// attn_prefill_kernel (attn_prefill.mlir): `tokens` new tokens at positions
+/// n_past.. (the cache holds s.nKv = n_past + tokens), each attending to the
+/// keys up to its own position; q rows qStride apart, o f16 rows of NH * D.
+void attnPrefill(Problem &p, const AttnShape &s, int64_t tokens, int64_t qStride) {
+  const int64_t nPast = s.nKv - tokens, width = s.nh * s.d;
+  const double scale = decodeScale(s);
+  HostBuffer &o = p.output("o", ElemType::F16, {tokens, width});
+  HostBuffer &q = p.randn("q", ElemType::F32, {tokens, qStride});
+  KvCache cache(p, s);
+  parallelRows(tokens, [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t)
+      for (int64_t h = 0; h < s.nh; ++h) {
+        const int64_t nKv = nPast + t + 1;
+        std::vector<double> sc(nKv);
+        double m = -INFINITY, l = 0;
+        for (int64_t u = 0; u < nKv; ++u) {
+          double dot = 0;
+          for (int64_t i = 0; i < s.d; ++i)
+            dot += cache.K(u, h / s.g, i) * q[t * qStride + h * s.d + i];
+          sc[u] = scale * dot;
+          m = std::max(m, sc[u]);
+        }
+        for (double &e : sc)
+          l += (e = std::exp(e - m));
+        for (int64_t i = 0; i < s.d; ++i) {
+          double acc = 0;
+          for (int64_t u = 0; u < nKv; ++u)
+            acc += sc[u] * cache.V(h / s.g, i, u);
+          o.reference[t * width + h * s.d + i] = acc / l;
+        }
+      }
+  });
+  p.pointerArg(o);
+  p.pointerArg(q);
+  p.pointerArg(*cache.k);
+  p.pointerArg(*cache.v);
+  p.scalarArg(ElemType::I32, nPast);
+  p.scalarArg(ElemType::I32, qStride);
+  p.scalarArg(ElemType::I32, width);
+  p.scalarArg(ElemType::I32, s.nhKv() * s.d);
+  p.scalarArg(ElemType::I32, s.cap);
+  p.scalarArg(ElemType::I32, s.g);
+  p.scalarArg(ElemType::F32, scale);
+  p.grid = {static_cast<uint32_t>(tokens), static_cast<uint32_t>(s.nh), 1};
+  p.bytes = 2 * cache.bytesPerCache() + 4.0 * tokens * width + 2.0 * tokens * width;
+}
+
 // Partials as the partial kernel leaves them (m of scaled scores around 0..4,
 // l >= 1, o of the size of l times a V value); reference: the merge in f64.
 void attnDecodeCombine(Problem &p, int64_t nh, int64_t d, int64_t nChunks) {
@@ -290,6 +389,25 @@ std::vector<GpuCase> decodePartialCases() {
   return cases;
 }
 
+/// The chunks llk-llama gives a cache of capacity C: C / 64, 1 to 16.
+int64_t posChunks(int64_t cap) { return std::clamp<int64_t>(cap / 64, 1, 16); }
+
+std::vector<GpuCase> decodePartialPosCases(bool fused) {
+  std::vector<GpuCase> cases;
+  for (const AttnShape &s : kDecodeShapes) {
+    int64_t nChunks = posChunks(s.cap);
+    cases.push_back({s.label() + " chunks=" + std::to_string(nChunks),
+                     [s, nChunks, fused](Problem &p) {
+                       p.constants = {{"BLOCK_T", 64}, {"D", s.d}};
+                       if (fused)
+                         p.constants["MAX_CHUNKS"] = 16;
+                       p.numWarps = 8;
+                       attnDecodePartialPos(p, s, nChunks, 64, fused);
+                     }});
+  }
+  return cases;
+}
+
 std::vector<GpuCase> decodeCombineCases() {
   std::vector<GpuCase> cases;
   for (int64_t nChunks : {1, 7, 16, 32})
@@ -321,6 +439,30 @@ std::vector<KernelCheck> llk::checks::llamaAttentionChecks() {
        {{"BLOCK_T", 16}, {"D", kD}, {"MAX_CHUNKS", 8}}, 1e-5,
        [small](Problem &p) { attnDecodePartial(p, small, 32); },
        decodePartialCases()},
+      // 4 chunks of 16 tokens for n_kv = 37: the last chunk empty.
+      {"attn_decode_partial_pos", "llama/attn_decode_pos.mlir",
+       "attn_decode_partial_pos_kernel", {{"BLOCK_T", 16}, {"D", kD}}, 1e-5,
+       [small](Problem &p) { attnDecodePartialPos(p, small, 4, 16); },
+       decodePartialPosCases(false)},
+      // The same with each head's last chunk merging them (4 chunks of 16:
+      // the last one empty).
+      {"attn_decode_fused", "llama/attn_decode_fused.mlir", "attn_decode_fused_kernel",
+       {{"BLOCK_T", 16}, {"D", kD}, {"MAX_CHUNKS", 4}}, 1e-5,
+       [small](Problem &p) { attnDecodePartialPos(p, small, 4, 16, /*fused=*/true); },
+       decodePartialPosCases(true)},
+      // 6 new tokens after 31 cached ones (n_kv = 37 in a cache of 48); q
+      // rows of a QKV output (stride 4 * 128 + 2 * 2 * 128).
+      {"attn_prefill", "llama/attn_prefill.mlir", "attn_prefill_kernel",
+       {{"BLOCK_T", 16}, {"D", kD}}, 1e-3,
+       [small](Problem &p) { attnPrefill(p, small, 6, 1024); },
+       {{"7b 512 tokens from 0", [](Problem &p) {
+          p.constants = {{"BLOCK_T", 64}, {"D", kD}};
+          p.numWarps = 8;
+          attnPrefill(p, {kNH, 1, kD, 512, kCap}, 512, 3 * kNH * kD); }},
+        {"7b 512 tokens after 3584", [](Problem &p) {
+          p.constants = {{"BLOCK_T", 64}, {"D", kD}};
+          p.numWarps = 8;
+          attnPrefill(p, {kNH, 1, kD, 4096, kCap}, 512, 3 * kNH * kD); }}}},
       {"attn_decode_combine", "llama/attn_decode.mlir",
        "attn_decode_combine_kernel",
        {{"BLOCK_T", 16}, {"D", kD}, {"MAX_CHUNKS", 8}}, 1e-5,

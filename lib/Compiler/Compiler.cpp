@@ -1,6 +1,7 @@
 //===- Compiler.cpp - the llk compiler as a library -----------------------===//
 
 #include "llk/Compiler/Compiler.h"
+#include "llk/Compiler/ModuleChecks.h"
 #include "llk/Conversion/Passes.h"
 #include "llk/Dialect/Tile/IR/KernelOps.h"
 #include "llk/Dialect/Tile/Transforms/Passes.h"
@@ -152,6 +153,9 @@ LogicalResult llk::compileModule(
   MLIRContext *ctx = module.getContext();
   if (module.getBody()->empty())
     return module.emitError("the source holds no kernel");
+  // What the passes, the back end or ptxas would reject, as diagnostics.
+  if (failed(checkKernelModule(module, options.target)))
+    return failure();
   // Only what the interpreter runs the same way gets compiled.
   if (failed(tile::checkKernelOps(module)))
     return failure();

@@ -5,6 +5,9 @@
 #include "mlir/IR/Location.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
 #include <set>
 
 using namespace mlir;
@@ -31,6 +34,65 @@ llk::parseDefine(llvm::StringRef define) {
   return llvm::createStringError(
       "-D expects NAME=VALUE with VALUE an integer or an element type (" +
       types + "), got '" + define + "'");
+}
+
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+llk::readKernelSource(llvm::StringRef path) {
+  namespace fs = llvm::sys::fs;
+  bool standardInput = path == "-";
+  std::string name = standardInput ? "<stdin>" : path.str();
+  auto failure = [&](const llvm::Twine &why) {
+    return llvm::createStringError("cannot read input file '" + name +
+                                   "': " + why);
+  };
+  fs::file_t file = fs::getStdinHandle();
+  if (!standardInput) {
+    llvm::Expected<fs::file_t> opened = fs::openNativeFileForRead(path);
+    if (!opened)
+      return llvm::createStringError(
+          "cannot open input file '" + name +
+          "': " + llvm::errorToErrorCode(opened.takeError()).message());
+    file = *opened;
+  }
+  auto closeFile = llvm::make_scope_exit([&] {
+    if (!standardInput)
+      fs::closeFile(file);
+  });
+  fs::file_status status;
+  if (std::error_code error = fs::status(file, status))
+    return failure(error.message());
+  switch (status.type()) {
+  case fs::file_type::regular_file:
+  case fs::file_type::fifo_file:
+    break;
+  case fs::file_type::directory_file:
+    return llvm::createStringError("cannot open input file '" + name +
+                                   "': Is a directory");
+  default:
+    // Standard input may be a terminal; a named device is no kernel source
+    // (and /dev/zero never ends).
+    if (!standardInput)
+      return failure("not a regular file or a pipe");
+  }
+  // Read one byte past the bound to tell a source of exactly the bound from
+  // a longer one.
+  llvm::SmallString<0> text;
+  constexpr size_t kChunk = 64 * 1024;
+  while (text.size() <= kMaxSourceBytes) {
+    size_t size = text.size();
+    text.resize_for_overwrite(size + kChunk);
+    llvm::Expected<size_t> read =
+        fs::readNativeFile(file, llvm::MutableArrayRef(text.begin() + size, kChunk));
+    if (!read)
+      return failure(llvm::errorToErrorCode(read.takeError()).message());
+    text.truncate(size + *read);
+    if (*read == 0)
+      break;
+  }
+  if (text.size() > kMaxSourceBytes)
+    return failure("larger than " + llvm::Twine(kMaxSourceBytes >> 20) +
+                   " MiB, the most a kernel source may have");
+  return llvm::MemoryBuffer::getMemBufferCopy(text, name);
 }
 
 KernelSource::KernelSource(MLIRContext &context,

@@ -13,7 +13,7 @@ using namespace mlir;
 using namespace llk;
 
 static std::optional<std::string> scalarName(Type type) {
-  if (auto i = dyn_cast<IntegerType>(type))
+  if (auto i = dyn_cast<IntegerType>(type); i && i.isSignless())
     switch (i.getWidth()) {
     case 8: case 16: case 32: case 64:
       return "i" + std::to_string(i.getWidth());
@@ -34,33 +34,50 @@ static bool isKnownType(llvm::StringRef name) {
       name);
 }
 
+FailureOr<std::vector<KernelParam>> llk::kernelParams(func::FuncOp kernel) {
+  std::vector<KernelParam> params;
+  for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
+    KernelParam param;
+    std::optional<std::string> name;
+    if (auto ptr = dyn_cast<tile::PtrType>(type)) {
+      param.kind = KernelParam::Kind::Pointer;
+      name = scalarName(ptr.getPointeeType());
+    } else if (auto desc = dyn_cast<tile::TensorDescType>(type)) {
+      param.kind = KernelParam::Kind::TensorDesc;
+      name = scalarName(desc.getElementType());
+    } else {
+      param.kind = KernelParam::Kind::Scalar;
+      name = scalarName(type);
+    }
+    if (!name)
+      return emitError(kernel.isDeclaration() ? kernel.getLoc()
+                                              : kernel.getArgument(i).getLoc(),
+                       "kernel argument ")
+             << i << " has type " << type
+             << ", which a launcher cannot pass; use a !tile.ptr of a "
+                "scalar, or i8/i16/i32/i64/f16/bf16/f32/f64";
+    param.type = *name;
+    params.push_back(std::move(param));
+  }
+  return params;
+}
+
+int64_t llk::kernelParamBytes(Type type) {
+  if (isa<tile::PtrType, tile::TensorDescType>(type))
+    return 8;
+  return type.getIntOrFloatBitWidth() / 8;
+}
+
 LogicalResult llk::collectSignatures(ModuleOp tileModule,
                                      ModuleMetadata &metadata) {
   metadata.kernels.clear();
   for (auto func : tileModule.getOps<func::FuncOp>()) {
     KernelMetadata kernel;
     kernel.name = func.getName().str();
-    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
-      KernelParam param;
-      std::optional<std::string> name;
-      if (auto ptr = dyn_cast<tile::PtrType>(type)) {
-        param.kind = KernelParam::Kind::Pointer;
-        name = scalarName(ptr.getPointeeType());
-      } else if (auto desc = dyn_cast<tile::TensorDescType>(type)) {
-        param.kind = KernelParam::Kind::TensorDesc;
-        name = scalarName(desc.getElementType());
-      } else {
-        param.kind = KernelParam::Kind::Scalar;
-        name = scalarName(type);
-      }
-      if (!name)
-        return func.emitError("kernel argument ")
-               << i << " has type " << type
-               << ", which a launcher cannot pass; use a !tile.ptr of a "
-                  "scalar, or i8/i16/i32/i64/f16/bf16/f32/f64";
-      param.type = *name;
-      kernel.params.push_back(param);
-    }
+    FailureOr<std::vector<KernelParam>> params = kernelParams(func);
+    if (failed(params))
+      return failure();
+    kernel.params = std::move(*params);
     kernel.gridDependencyWait =
         func.walk([](tile::GridDependencyWaitOp) {
               return WalkResult::interrupt();

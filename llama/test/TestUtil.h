@@ -51,6 +51,9 @@ struct ModelBuilder {
   std::function<GGMLType(const LlamaTensorSpec &)> typeOf = [](const LlamaTensorSpec &spec) {
     return spec.isNorm() ? GGMLType::F32 : GGMLType::Q8_0;
   };
+  /// A tensor's data (`bytes` of them); zeros unless set.
+  std::function<std::vector<uint8_t>(const LlamaTensorSpec &, uint64_t bytes)> dataOf =
+      [](const LlamaTensorSpec &, uint64_t bytes) { return std::vector<uint8_t>(bytes, 0); };
 
   ModelBuilder() {
     const LlamaConfig &c = config;
@@ -123,8 +126,8 @@ struct ModelBuilder {
     std::string bytes;
     llvm::raw_string_ostream os(bytes);
     writer.writeHeader(os);
-    for (uint64_t size : sizes)
-      writer.writeTensorData(std::vector<uint8_t>(size, 0));
+    for (size_t i = 0; i < tensors.size(); ++i)
+      writer.writeTensorData(dataOf(tensors[i], sizes[i]));
     writer.finish();
     return bytes;
   }

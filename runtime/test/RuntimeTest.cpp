@@ -592,6 +592,26 @@ TEST(JIT, CompileErrorsAreValues) {
   fs::remove_all(jit.cache().directory());
 }
 
+// What the NVPTX back end would abort on (report_fatal_error ends the host
+// process) is checked before code generation: a kernel name that is no PTX
+// identifier, too many parameter bytes. Both are errors to the caller.
+TEST(JIT, BackEndRejectionsAreErrors) {
+  JITOptions o = softmaxOptions();
+  o.constants.clear();
+  std::string e = compileError("func.func @\"k k\"(%x: i32) { return }", o);
+  EXPECT_NE(e.find("compile error"), std::string::npos) << e;
+  EXPECT_NE(e.find("bad.mlir:1:1: error: kernel name 'k k' is not a PTX identifier"),
+            std::string::npos)
+      << e;
+  std::string params;
+  for (int i = 0; i < 545; ++i)
+    params += (i ? ", %p" : "%p") + std::to_string(i) + ": !tile.ptr<f32>";
+  e = compileError("func.func @k(" + params + ") { return }", o);
+  EXPECT_NE(e.find("takes 4360 bytes of parameters, more than the 4352"),
+            std::string::npos)
+      << e;
+}
+
 TEST(Cache, MemoryAndDiskHits) {
   std::string dir = freshDirectory("hits");
   Source src = Source::fromFile(examplePath("softmax.mlir"));
@@ -742,7 +762,8 @@ TEST(Environment, EveryKnobIsNamedOnce) {
   std::set<std::string> names;
   for (Knob k : {Knob::Backend, Knob::CudaLibrary, Knob::CacheDir, Knob::Libdevice,
                  Knob::Ptxas, Knob::AlwaysCompile, Knob::DumpIR, Knob::InterpMaxSteps,
-                 Knob::TestSeed, Knob::FuzzIterations}) {
+                 Knob::KernelDir, Knob::TestSeed, Knob::FuzzIterations,
+                 Knob::LlamaTestModel}) {
     std::string name = llk::env::name(k);
     EXPECT_EQ(name.rfind("LLK_", 0), 0u) << name;
     EXPECT_TRUE(names.insert(name).second) << name;

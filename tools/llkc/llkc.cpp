@@ -23,7 +23,12 @@
 #include "mlir/Support/Timing.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
@@ -117,8 +122,37 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
+/// Whether paths `a` and `b` name one file: the same file where both exist
+/// (links included), else the same absolute path.
+static bool sameFile(llvm::StringRef a, llvm::StringRef b) {
+  bool equivalent = false;
+  if (!llvm::sys::fs::equivalent(a, b, equivalent))
+    return equivalent;
+  auto normalized = [](llvm::StringRef path) {
+    llvm::SmallString<256> absolute(path);
+    llvm::sys::fs::make_absolute(absolute);
+    llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
+    return absolute;
+  };
+  return normalized(a) == normalized(b);
+}
+
+/// LLVM's fatal errors (report_fatal_error) end the process. compileModule
+/// checks what the back end would reject before code generation, so one
+/// that still comes is an llkc bug, or an LLVM option's doing: it gets an
+/// llkc error and exit code 1, not an abort.
+static void onFatalError(void *, const char *reason, bool) {
+  llvm::WithColor::error(llvm::errs(), "llkc")
+      << "fatal error in LLVM: " << reason
+      << " (an llkc bug unless an LLVM option caused it: please report it "
+         "with the input)\n";
+  llvm::sys::RunInterruptHandlers();
+  llvm::sys::Process::Exit(1, /*NoCleanup=*/true);
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  llvm::install_fatal_error_handler(onFatalError);
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
@@ -174,10 +208,34 @@ int main(int argc, char **argv) {
       return fail("-D binds '" + binding->first + "' twice");
   }
 
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFilename, &error);
-  if (!input)
-    return fail(error);
+  // Launch metadata goes beside the PTX (or cubin), or where --metadata says.
+  std::string metadataPath = metadataFilename;
+  if (metadataPath.empty() &&
+      (stage == llk::Stage::PTX || stage == llk::Stage::Cubin) &&
+      outputFilename != "-")
+    metadataPath = outputFilename + ".json";
+  if (noMetadata)
+    metadataPath.clear();
+  // Neither output may replace the source, nor both go to one file.
+  if (outputFilename != "-" && inputFilename != "-" &&
+      sameFile(outputFilename, inputFilename))
+    return fail("the output file '" + outputFilename + "' is the input file");
+  if (!metadataPath.empty() && inputFilename != "-" &&
+      sameFile(metadataPath, inputFilename))
+    return fail("the metadata file '" + metadataPath + "' is the input file" +
+                (metadataFilename.empty()
+                     ? " (metadata goes beside the output unless --metadata "
+                       "or --no-metadata says otherwise)"
+                     : ""));
+  if (!metadataPath.empty() && outputFilename != "-" &&
+      sameFile(metadataPath, outputFilename))
+    return fail("the metadata file '" + metadataPath + "' is the output file");
+
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> read =
+      llk::readKernelSource(inputFilename);
+  if (!read)
+    return fail(llvm::toString(read.takeError()));
+  std::unique_ptr<llvm::MemoryBuffer> input = std::move(*read);
   if (input->getBuffer().trim().empty())
     return fail("'" + inputFilename + "' is empty: expected a module of tile "
                 "kernels");
@@ -198,20 +256,13 @@ int main(int argc, char **argv) {
   parsing.stop();
   if (!module)
     return 1;
-  if (module->getOps<func::FuncOp>().empty())
+  // (compileModule reports ops other than kernels where they are.)
+  if (module->getBody()->empty())
     return fail("'" + inputFilename + "' holds no kernel (no func.func)");
 
   std::string text;
   llvm::raw_string_ostream stream(text);
   auto configure = [](PassManager &pm) { return applyPassManagerCLOptions(pm); };
-  // Launch metadata goes beside the PTX (or cubin), or where --metadata says.
-  std::string metadataPath = metadataFilename;
-  if (metadataPath.empty() &&
-      (stage == llk::Stage::PTX || stage == llk::Stage::Cubin) &&
-      outputFilename != "-")
-    metadataPath = outputFilename + ".json";
-  if (noMetadata)
-    metadataPath.clear();
   llk::ModuleMetadata metadata;
   if (failed(llk::compileModule(*module, options, stage, stream, configure,
                                 metadataPath.empty() ? nullptr : &metadata,
@@ -219,6 +270,7 @@ int main(int argc, char **argv) {
     return 1;
   TimingScope writing = timing.nest("Write the output");
 
+  std::string error;
   std::unique_ptr<llvm::ToolOutputFile> output =
       openOutputFile(outputFilename, &error);
   if (!output)

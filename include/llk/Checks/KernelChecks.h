@@ -139,6 +139,9 @@ std::vector<KernelCheck> llamaQuantChecks();
 std::vector<KernelCheck> llamaApexChecks();
 std::vector<KernelCheck> llamaElementwiseChecks();
 std::vector<KernelCheck> llamaAttentionChecks();
+/// What a whole model adds: embedding, float mat-vecs, rope + KV append at a
+/// device-held position, top-k sampling (lib/Checks/LlamaModelChecks.cpp).
+std::vector<KernelCheck> llamaModelChecks();
 std::vector<KernelCheck> gemmChecks();
 
 /// Every kernel check, in table order.

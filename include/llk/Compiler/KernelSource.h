@@ -35,6 +35,18 @@ LLK_API bool isConstantName(llvm::StringRef name);
 LLK_API llvm::Expected<std::pair<std::string, ConstantValue>>
 parseDefine(llvm::StringRef define);
 
+/// The most bytes a kernel source may have. The largest kernels are tens of
+/// kilobytes; the bound keeps an endless input (a device, a pipe) from
+/// growing the compiler until the system ends it.
+constexpr uint64_t kMaxSourceBytes = 16 << 20;
+
+/// Reads the kernel source at `path` ("-": standard input) into a buffer
+/// named after it, for KernelSource. The file must be a regular file or a
+/// pipe (not a directory or a device) of at most kMaxSourceBytes. On failure,
+/// the message names the file and says why.
+LLK_API llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+readKernelSource(llvm::StringRef path);
+
 class LLK_API KernelSource {
 public:
   /// `text` keeps its buffer identifier as the file name in diagnostics,

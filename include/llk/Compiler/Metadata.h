@@ -25,6 +25,7 @@
 #include "llk/ConstantValue.h"
 #include "llk/Export.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -81,6 +82,15 @@ struct ModuleMetadata {
   Constants constants;
   std::vector<KernelMetadata> kernels;
 };
+
+/// The parameters of `kernel`, one per argument (its kind and type name).
+/// Fails, with a diagnostic at the kernel, on a type no launcher can pass.
+mlir::FailureOr<std::vector<KernelParam>> kernelParams(mlir::func::FuncOp kernel);
+
+/// The bytes an argument of type `type` (one kernelParams accepts) takes in
+/// a kernel's parameter space, and its alignment there: 8 for a pointer or
+/// descriptor, a scalar's width.
+int64_t kernelParamBytes(mlir::Type type);
 
 /// Records each kernel's parameters from the tile module, before any pass
 /// runs. Fails (with a diagnostic) on a parameter type a launcher cannot

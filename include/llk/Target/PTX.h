@@ -26,6 +26,13 @@ struct TargetOptions {
 /// Checks that `arch` names a supported target; returns a message if not.
 LLK_API std::optional<std::string> checkArch(llvm::StringRef arch);
 
+/// The PTX ISA version emitted for `arch`, times ten (80: PTX 8.0).
+unsigned ptxVersion(llvm::StringRef arch);
+
+/// The most bytes of parameters a kernel may take in the PTX emitted for
+/// `arch` (ptxas rejects more).
+int64_t maxKernelParamBytes(llvm::StringRef arch);
+
 /// Translates the lowered `gpu.module` in `module` to LLVM IR for NVPTX,
 /// links libdevice if needed, and optimizes at -O3. Errors are reported as
 /// diagnostics on `module`.

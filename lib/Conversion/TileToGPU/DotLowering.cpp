@@ -658,7 +658,9 @@ LogicalResult llk::togpu::findTmaBuffers(func::FuncOp func,
     if (!alloc || !state.wgmmaBuffers.contains(alloc)) {
       copy.emitOpError("fills a buffer that no warpgroup MMA (wgmma) reads; "
                        "TMA copies feed only wgmma so far (sm_90a, f16/bf16 "
-                       "dots whose accumulator puts every warp along M)");
+                       "dots whose accumulator puts every warp along M and "
+                       "whose instructions fit a thread's registers: fewer "
+                       "columns, warps or programs per SM)");
       return WalkResult::interrupt();
     }
     auto arg = dyn_cast<BlockArgument>(copy.getDesc());

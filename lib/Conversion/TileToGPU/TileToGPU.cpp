@@ -19,6 +19,7 @@
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace llk {
@@ -1421,16 +1422,13 @@ Value shuffleXor(IndexEmitter &e, Value value, unsigned offset) {
   if (bits == 32)
     return shuffle32(value);
   if (bits == 64) {
-    auto pair = VectorType::get({2}, b.getI32Type());
-    Value halves = arith::BitcastOp::create(
-        b, loc, pair,
-        type.isInteger() ? value
-                         : arith::BitcastOp::create(b, loc, b.getI64Type(), value).getResult());
+    // As a vector of its two 32-bit halves (llvm.bitcast: arith.bitcast
+    // keeps shapes), each shuffled, then joined again.
+    auto halvesType = VectorType::get({2}, b.getI32Type());
+    Value halves = LLVM::BitcastOp::create(b, loc, halvesType, value);
     Value lo = shuffle32(e.extract(halves, 0)), hi = shuffle32(e.extract(halves, 1));
-    Value joined = arith::BitcastOp::create(b, loc, b.getI64Type(),
-                                            e.fromElements(b.getI32Type(), {lo, hi}));
-    return type.isInteger() ? joined
-                            : arith::BitcastOp::create(b, loc, type, joined).getResult();
+    return LLVM::BitcastOp::create(b, loc, type,
+                                   e.fromElements(b.getI32Type(), {lo, hi}));
   }
   Type intType = b.getIntegerType(bits);
   Value asInt = type.isInteger() ? value
@@ -1651,15 +1649,36 @@ LogicalResult checkLowerable(ModuleOp module) {
       }
     }
   }
+  // One report per kernel of a layout for another warp count.
+  llvm::SmallPtrSet<Operation *, 4> reportedWarps;
   module.walk([&](Operation *op) {
+    if (isa<CallOpInterface>(op)) {
+      op->emitOpError("is not supported: kernels cannot call functions "
+                      "(every func.func is a kernel); inline the callee");
+      ok = false;
+      return WalkResult::advance();
+    }
     for (Type type : op->getResultTypes())
-      if (auto tile = dyn_cast<RankedTensorType>(type))
-        if (failed(getDistributedView(tile))) {
+      if (auto tile = dyn_cast<RankedTensorType>(type)) {
+        FailureOr<DistributedView> view = getDistributedView(tile);
+        if (failed(view)) {
           op->emitError("tile ") << tile << " has no distributed layout; run "
                                  << "tile-assign-layouts first";
           ok = false;
           return WalkResult::interrupt();
         }
+        // A layout spreads a tile over its own warp count: in a kernel of
+        // fewer warps, the missing warps' parts would be dropped.
+        auto func = op->getParentOfType<func::FuncOp>();
+        if (func && view->numWarps != getNumWarps(func) &&
+            reportedWarps.insert(func).second) {
+          op->emitError("tile ")
+              << tile << " is laid out for " << view->numWarps
+              << " warps, but kernel '" << func.getName() << "' runs "
+              << getNumWarps(func) << " (tile.num_warps)";
+          ok = false;
+        }
+      }
     if (auto constant = dyn_cast<arith::ConstantOp>(op))
       if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
         if (isa<RankedTensorType>(dense.getType()) && !dense.isSplat()) {

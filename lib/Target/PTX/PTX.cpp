@@ -35,10 +35,18 @@ std::optional<std::string> llk::checkArch(llvm::StringRef arch) {
          "'; expected sm_80, sm_86, sm_89, sm_90 or sm_90a";
 }
 
-/// PTX ISA version that the target needs (sm_90 arrived with PTX 7.8,
-/// sm_90a with 8.0).
-static llvm::StringRef ptxFeature(llvm::StringRef arch) {
-  return arch.starts_with("sm_90") ? "+ptx80" : "+ptx78";
+unsigned llk::ptxVersion(llvm::StringRef arch) {
+  // What the target needs: sm_90 arrived with PTX 7.8, sm_90a with 8.0.
+  return arch.starts_with("sm_90") ? 80 : 78;
+}
+
+int64_t llk::maxKernelParamBytes(llvm::StringRef arch) {
+  // PTX 8.1 raised the limit from 4352 bytes to 32764 (on sm_70 and later).
+  return ptxVersion(arch) >= 81 ? 32764 : 4352;
+}
+
+static std::string ptxFeature(llvm::StringRef arch) {
+  return "+ptx" + std::to_string(ptxVersion(arch));
 }
 
 static FailureOr<std::unique_ptr<llvm::TargetMachine>>

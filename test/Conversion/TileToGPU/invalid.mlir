@@ -29,3 +29,41 @@ func.func @nonuniform_constant(%x: !tile.ptr<f32>) attributes {tile.num_warps = 
   %c = arith.constant dense<[1, 2, 3, 4]> : tensor<4xi32, #b>
   return
 }
+
+// -----
+
+// A layout for 16 warps in a 4-warp kernel would drop the other 12 warps'
+// parts of the tile.
+#b16 = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [16], order = [0]>
+func.func @too_many_warps(%x: !tile.ptr<f32>) attributes {tile.num_warps = 4 : i32} {
+  // expected-error @+1 {{tile 'tensor<512xi32, #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [16], order = [0]>>' is laid out for 16 warps, but kernel 'too_many_warps' runs 4 (tile.num_warps)}}
+  %r = tile.make_range 0 to 512 : tensor<512xi32, #b16>
+  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<512x!tile.ptr<f32>, #b16>
+  %xp = tile.addptr %xs, %r : tensor<512x!tile.ptr<f32>, #b16>, tensor<512xi32, #b16>
+  %v = tile.load %xp : tensor<512x!tile.ptr<f32>, #b16>
+  tile.store %v, %xp : tensor<512x!tile.ptr<f32>, #b16>
+  return
+}
+
+// -----
+
+// Fewer warps than the kernel's: reported too (a kernel without
+// tile.num_warps runs 4), once per kernel.
+#b2 = #tile.blocked<sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 1], order = [1, 0]>
+func.func @too_few_warps(%f: f32) {
+  // expected-error @+1 {{is laid out for 2 warps, but kernel 'too_few_warps' runs 4 (tile.num_warps)}}
+  %x = tile.splat %f : f32 -> tensor<2x32xf32, #b2>
+  %s = tile.reduce sum %x axis = 1 : tensor<2x32xf32, #b2> -> tensor<2xf32, #tile.slice<dim = 1, parent = #b2>>
+  return
+}
+
+// -----
+
+func.func @callee(%x: !tile.ptr<f32>) {
+  return
+}
+func.func @caller(%x: !tile.ptr<f32>) {
+  // expected-error @+1 {{'func.call' op is not supported: kernels cannot call functions (every func.func is a kernel); inline the callee}}
+  func.call @callee(%x) : (!tile.ptr<f32>) -> ()
+  return
+}

@@ -150,3 +150,35 @@ func.func @contracted_dot(%a: !tile.ptr<f32> {tile.divisibility = 16}, %y: !tile
   tile.store %u, %y : !tile.ptr<f32>
   return
 }
+
+// -----
+
+// 64-bit elements: each shuffle step moves the partial as its two 32-bit
+// halves (and the argmax index beside them); the warps' partials take
+// 8-byte slots in shared memory, the indices 4-byte ones after them
+// (4 warps x 8 + 4 x 4 = 48 bytes).
+// CHECK: llvm.mlir.global internal @__llk_smem_argmax_f64() {{.*}} : !llvm.array<48 x i8>
+// CHECK-LABEL: gpu.func @argmax_f64
+// CHECK: %[[HALVES:.*]] = llvm.bitcast %{{.*}} : f64 to vector<2xi32>
+// CHECK: %[[LO:.*]] = vector.extract %[[HALVES]][0] : i32 from vector<2xi32>
+// CHECK: %[[SLO:.*]], %{{.*}} = gpu.shuffle xor %[[LO]], %c1_i32, %c32_i32 : i32
+// CHECK: %[[HI:.*]] = vector.extract %[[HALVES]][1] : i32 from vector<2xi32>
+// CHECK: %[[SHI:.*]], %{{.*}} = gpu.shuffle xor %[[HI]], %c1_i32, %c32_i32 : i32
+// CHECK: %[[JOINED:.*]] = vector.from_elements %[[SLO]], %[[SHI]] : vector<2xi32>
+// CHECK: llvm.bitcast %[[JOINED]] : vector<2xi32> to f64
+// CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : i32
+// CHECK: gpu.barrier
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : f64, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<3>
+// CHECK: gpu.barrier
+// CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> f64
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> i32
+func.func @argmax_f64(%x: !tile.ptr<f64> {tile.divisibility = 16}, %y: !tile.ptr<i32>) {
+  %r = tile.make_range 0 to 1024 : tensor<1024xi32>
+  %xs = tile.splat %x : !tile.ptr<f64> -> tensor<1024x!tile.ptr<f64>>
+  %p = tile.addptr %xs, %r : tensor<1024x!tile.ptr<f64>>, tensor<1024xi32>
+  %v = tile.load %p : tensor<1024x!tile.ptr<f64>>
+  %s = tile.reduce argmax %v axis = 0 : tensor<1024xf64> -> i32
+  tile.store %s, %y : !tile.ptr<i32>
+  return
+}

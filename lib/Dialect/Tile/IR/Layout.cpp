@@ -161,6 +161,13 @@ static bool warpgroupsFit(ArrayRef<int64_t> shape, unsigned numWarps) {
          shape[1] % 8 == 0 && shape[1] <= 256;
 }
 
+bool llk::tile::warpgroupMmaFitsRegisters(int64_t n, unsigned numWarps,
+                                          unsigned minProgramsPerSM) {
+  int64_t threads = int64_t(numWarps) * 32 * minProgramsPerSM;
+  int64_t perThread = std::min<int64_t>(255, (65536 / threads) / 8 * 8);
+  return n / 2 + 32 <= perThread;
+}
+
 BlockedLayoutAttr llk::tile::getMmaAccumulatorLayout(MLIRContext *ctx,
                                                      ArrayRef<int64_t> shape,
                                                      unsigned numWarps,

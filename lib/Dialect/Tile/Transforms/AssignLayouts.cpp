@@ -73,11 +73,18 @@ public:
       : func(func), numWarps(numWarps), wgmma(wgmma), axisInfo(func) {}
 
   void run() {
+    unsigned minPrograms = 1;
+    if (auto attr = func->getAttrOfType<IntegerAttr>(
+            TileDialect::kMinProgramsPerSMAttr))
+      minPrograms = attr.getInt();
     func.walk([&](DotOp dot) {
       auto type = tileType(dot.getResult());
-      Attribute mma =
-          getMmaAccumulatorLayout(func.getContext(), type.getShape(), numWarps,
-                                  wgmma);
+      // Warpgroup MMA only where ptxas can give its instructions registers.
+      bool warpgroupRows =
+          wgmma && warpgroupMmaFitsRegisters(type.getShape()[1], numWarps,
+                                             minPrograms);
+      Attribute mma = getMmaAccumulatorLayout(
+          func.getContext(), type.getShape(), numWarps, warpgroupRows);
       assign(dot.getResult(), mma);
       assign(dot.getAcc(), mma);
     });

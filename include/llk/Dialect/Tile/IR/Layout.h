@@ -83,6 +83,16 @@ BlockedLayoutAttr getMmaAccumulatorLayout(mlir::MLIRContext *ctx,
                                           unsigned numWarps,
                                           bool warpgroupRows = false);
 
+/// Whether ptxas can give a warpgroup MMA instruction of `n` columns
+/// (m64nNk16, f32 accumulators) its registers in a program of `numWarps`
+/// warps of which `minProgramsPerSM` must fit on one SM: the instruction's
+/// n / 2 accumulators a thread and about 30 more registers (ptxas 13 asks
+/// for 26) within what a thread gets (the SM's 64K registers over its
+/// threads, in multiples of 8, at most 255). ptxas rejects the instruction
+/// otherwise; mma.sync dots it can spill around.
+bool warpgroupMmaFitsRegisters(int64_t n, unsigned numWarps,
+                               unsigned minProgramsPerSM);
+
 /// Whether an accumulator of `shape` in `layout` suits warpgroup MMA
 /// (m64nNk16 per warpgroup): the layout getMmaAccumulatorLayout gives with
 /// `warpgroupRows`.

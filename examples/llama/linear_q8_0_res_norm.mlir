@@ -1,0 +1,287 @@
+// linear_q8_0_res_norm: the decode step's attention-output and down
+// projections with what follows them up to the next mat-vec: linear_q8_0.mlir's
+// dequantizing mat-vec (which says how it works), the residual add in its
+// epilogue, and the next RMS norm with its q8_1 quantization
+// (rms_norm_q8_1.mlir) done by the program that finishes last:
+//
+//   y[r] = res[r] + sum_c W[r, c] * a[c]                 (y may be res)
+//   xq = q8_1(y * rsqrt(mean(y^2) + eps) * gamma)        (the last program)
+//
+// Each program stores its rows of y, then counts itself in `count` (a
+// program's acq_rel atomic: every thread's store happens before it); the
+// program that counts last reads all of y back (from L2: cache = cg), normalizes
+// and quantizes it as rms_norm_q8_1 does, and sets `count` back to 0 for the
+// next launch. No launch of its own: the norm's program runs while the GPU
+// drains this kernel.
+//
+//   grid = ceil(N / ROWS) programs, num_warps = 4
+//   constants: ROWS (8), BLOCKS (32), NORM_CHUNK (q8_1 blocks the norm's
+//   program takes a step: 32)
+//   args: y, res (f32, N), w (block_q8_0 rows), a (f32, K), n_rows = N,
+//         n_cols = K (a multiple of 32), gamma (f32, N), xq (q8_1, N / 32
+//         blocks), count (i32, 0 before the launch and after it), eps
+func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
+                                %res: !tile.ptr<f32> {tile.divisibility = 16},
+                                %w: !tile.ptr<i8> {tile.divisibility = 16},
+                                %x: !tile.ptr<f32> {tile.divisibility = 16},
+                                %n_rows: i32 {tile.divisibility = 16},
+                                %n_cols: i32 {tile.divisibility = 16},
+                                %gamma: !tile.ptr<f32> {tile.divisibility = 16},
+                                %xq: !tile.ptr<i8> {tile.divisibility = 16},
+                                %count: !tile.ptr<i32>,
+                                %eps: f32) {
+  %pid = tile.program_id x
+  %c0 = arith.constant 0 : i32
+  %c17 = arith.constant 17 : i32
+  %c32 = arith.constant 32 : i32
+  %c34 = arith.constant 34 : i32
+  %c_rows = arith.constant ${ROWS} : i32
+  %c_blocks = arith.constant ${BLOCKS} : i32
+  %n_blocks = arith.divsi %n_cols, %c32 : i32
+  %row_bytes = arith.muli %n_blocks, %c34 : i32
+  %row_halves = arith.muli %n_blocks, %c17 : i32
+  %first_row = arith.muli %pid, %c_rows : i32
+
+  // Rows (dimension 0), blocks (1) and quants (2), each expanded to 3-D.
+  %r = tile.make_range 0 to ${ROWS} : tensor<${ROWS}xi32>
+  %first_rows = tile.splat %first_row : i32 -> tensor<${ROWS}xi32>
+  %rows = arith.addi %first_rows, %r : tensor<${ROWS}xi32>
+  %rows_a = tile.expand_dims %rows axis = 1 : tensor<${ROWS}xi32> -> tensor<${ROWS}x1xi32>
+  %rows_3 = tile.expand_dims %rows_a axis = 2 : tensor<${ROWS}x1xi32> -> tensor<${ROWS}x1x1xi32>
+  %b = tile.make_range 0 to ${BLOCKS} : tensor<${BLOCKS}xi32>
+  %b_a = tile.expand_dims %b axis = 0 : tensor<${BLOCKS}xi32> -> tensor<1x${BLOCKS}xi32>
+  %b_3 = tile.expand_dims %b_a axis = 2 : tensor<1x${BLOCKS}xi32> -> tensor<1x${BLOCKS}x1xi32>
+  %j = tile.make_range 0 to 32 : tensor<32xi32>
+  %j_a = tile.expand_dims %j axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+  %j_3 = tile.expand_dims %j_a axis = 0 : tensor<1x32xi32> -> tensor<1x1x32xi32>
+
+  // Per (row, block): whether the row exists, the byte offset of the block's
+  // d and the f16 index of d, in the first iteration.
+  %n_rows_r = tile.splat %n_rows : i32 -> tensor<${ROWS}x1x1xi32>
+  %row_ok_r = arith.cmpi slt, %rows_3, %n_rows_r : tensor<${ROWS}x1x1xi32>
+  %row_ok = tile.broadcast %row_ok_r : tensor<${ROWS}x1x1xi1> -> tensor<${ROWS}x${BLOCKS}x1xi1>
+  %row_bytes_r = tile.splat %row_bytes : i32 -> tensor<${ROWS}x1x1xi32>
+  %row_start_r = arith.muli %rows_3, %row_bytes_r : tensor<${ROWS}x1x1xi32>
+  %row_start = tile.broadcast %row_start_r : tensor<${ROWS}x1x1xi32> -> tensor<${ROWS}x${BLOCKS}x1xi32>
+  %row_halves_r = tile.splat %row_halves : i32 -> tensor<${ROWS}x1x1xi32>
+  %row_d_r = arith.muli %rows_3, %row_halves_r : tensor<${ROWS}x1x1xi32>
+  %row_d = tile.broadcast %row_d_r : tensor<${ROWS}x1x1xi32> -> tensor<${ROWS}x${BLOCKS}x1xi32>
+  %c34_b = arith.constant dense<34> : tensor<1x${BLOCKS}x1xi32>
+  %b_bytes_b = arith.muli %b_3, %c34_b : tensor<1x${BLOCKS}x1xi32>
+  %b_bytes = tile.broadcast %b_bytes_b : tensor<1x${BLOCKS}x1xi32> -> tensor<${ROWS}x${BLOCKS}x1xi32>
+  %c17_b = arith.constant dense<17> : tensor<1x${BLOCKS}x1xi32>
+  %b_d_b = arith.muli %b_3, %c17_b : tensor<1x${BLOCKS}x1xi32>
+  %b_d = tile.broadcast %b_d_b : tensor<1x${BLOCKS}x1xi32> -> tensor<${ROWS}x${BLOCKS}x1xi32>
+  %block_off = arith.addi %row_start, %b_bytes : tensor<${ROWS}x${BLOCKS}x1xi32>
+  %d_idx = arith.addi %row_d, %b_d : tensor<${ROWS}x${BLOCKS}x1xi32>
+  %b_rb = tile.broadcast %b_3 : tensor<1x${BLOCKS}x1xi32> -> tensor<${ROWS}x${BLOCKS}x1xi32>
+
+  // Quant (r, b, j) at block_off + 2 + j; x (b, j) at 32 b + j.
+  %c2_q = arith.constant dense<2> : tensor<1x1x32xi32>
+  %j_bytes = arith.addi %j_3, %c2_q : tensor<1x1x32xi32>
+  %j_q = tile.broadcast %j_bytes : tensor<1x1x32xi32> -> tensor<${ROWS}x${BLOCKS}x32xi32>
+  %block_q = tile.broadcast %block_off : tensor<${ROWS}x${BLOCKS}x1xi32> -> tensor<${ROWS}x${BLOCKS}x32xi32>
+  %q_off = arith.addi %block_q, %j_q : tensor<${ROWS}x${BLOCKS}x32xi32>
+  %c32_x = arith.constant dense<32> : tensor<1x${BLOCKS}x1xi32>
+  %b_vals = arith.muli %b_3, %c32_x : tensor<1x${BLOCKS}x1xi32>
+  %b_vals_x = tile.broadcast %b_vals : tensor<1x${BLOCKS}x1xi32> -> tensor<1x${BLOCKS}x32xi32>
+  %j_x = tile.broadcast %j_3 : tensor<1x1x32xi32> -> tensor<1x${BLOCKS}x32xi32>
+  %x_off = arith.addi %b_vals_x, %j_x : tensor<1x${BLOCKS}x32xi32>
+
+  %ws = tile.splat %w : !tile.ptr<i8> -> tensor<${ROWS}x${BLOCKS}x32x!tile.ptr<i8>>
+  %q_base = tile.addptr %ws, %q_off : tensor<${ROWS}x${BLOCKS}x32x!tile.ptr<i8>>, tensor<${ROWS}x${BLOCKS}x32xi32>
+  %w_half = tile.bitcast %w : !tile.ptr<i8> to !tile.ptr<f16>
+  %wds = tile.splat %w_half : !tile.ptr<f16> -> tensor<${ROWS}x${BLOCKS}x1x!tile.ptr<f16>>
+  %d_base = tile.addptr %wds, %d_idx : tensor<${ROWS}x${BLOCKS}x1x!tile.ptr<f16>>, tensor<${ROWS}x${BLOCKS}x1xi32>
+  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<1x${BLOCKS}x32x!tile.ptr<f32>>
+  %x_base = tile.addptr %xs, %x_off : tensor<1x${BLOCKS}x32x!tile.ptr<f32>>, tensor<1x${BLOCKS}x32xi32>
+  %n_blocks_rb = tile.splat %n_blocks : i32 -> tensor<${ROWS}x${BLOCKS}x1xi32>
+  %n_blocks_x = tile.splat %n_blocks : i32 -> tensor<1x${BLOCKS}x32xi32>
+  %b_x = tile.broadcast %b_3 : tensor<1x${BLOCKS}x1xi32> -> tensor<1x${BLOCKS}x32xi32>
+  %zero_q = arith.constant dense<0> : tensor<${ROWS}x${BLOCKS}x32xi8>
+  %zero_x = arith.constant dense<0.0> : tensor<1x${BLOCKS}x32xf32>
+  %zero_d = arith.constant dense<0.0> : tensor<${ROWS}x${BLOCKS}x1xf16>
+  %zero_acc = arith.constant dense<0.0> : tensor<${ROWS}x${BLOCKS}x1xf32>
+
+  // The first iteration's quants start moving into L2 before this program
+  // waits for the kernel before it (a dependent launch; in a plain launch
+  // the wait does nothing): no kernel writes the weights, so their DRAM
+  // latency overlaps that kernel's tail, and even alone the first requests
+  // leave before the x loads. A prefetch is only a hint, so this holds even
+  // if the kernel before did write them. Then the next kernel may launch:
+  // one kernel ahead, whose own prefetches overlap this one's tail.
+  %blk0_ok = arith.cmpi slt, %b_rb, %n_blocks_rb : tensor<${ROWS}x${BLOCKS}x1xi32>
+  %ok0 = arith.andi %blk0_ok, %row_ok : tensor<${ROWS}x${BLOCKS}x1xi1>
+  %ok0_q = tile.broadcast %ok0 : tensor<${ROWS}x${BLOCKS}x1xi1> -> tensor<${ROWS}x${BLOCKS}x32xi1>
+  tile.prefetch %q_base mask %ok0_q : tensor<${ROWS}x${BLOCKS}x32x!tile.ptr<i8>>
+  tile.grid_dependency_wait
+  tile.launch_dependents
+
+  %acc = scf.for %kb = %c0 to %n_blocks step %c_blocks iter_args(%acc_in = %zero_acc) -> (tensor<${ROWS}x${BLOCKS}x1xf32>) : i32 {
+    // Blocks kb + b that exist, in rows that exist.
+    %kbs = tile.splat %kb : i32 -> tensor<${ROWS}x${BLOCKS}x1xi32>
+    %blk = arith.addi %kbs, %b_rb : tensor<${ROWS}x${BLOCKS}x1xi32>
+    %blk_ok = arith.cmpi slt, %blk, %n_blocks_rb : tensor<${ROWS}x${BLOCKS}x1xi32>
+    %ok = arith.andi %blk_ok, %row_ok : tensor<${ROWS}x${BLOCKS}x1xi1>
+    %ok_q = tile.broadcast %ok : tensor<${ROWS}x${BLOCKS}x1xi1> -> tensor<${ROWS}x${BLOCKS}x32xi1>
+    %kbs_x = tile.splat %kb : i32 -> tensor<1x${BLOCKS}x32xi32>
+    %blk_x = arith.addi %kbs_x, %b_x : tensor<1x${BLOCKS}x32xi32>
+    %ok_x = arith.cmpi slt, %blk_x, %n_blocks_x : tensor<1x${BLOCKS}x32xi32>
+
+    %kb_bytes = arith.muli %kb, %c34 : i32
+    %kb_bytes_q = tile.splat %kb_bytes : i32 -> tensor<${ROWS}x${BLOCKS}x32xi32>
+    %q_ptrs = tile.addptr %q_base, %kb_bytes_q : tensor<${ROWS}x${BLOCKS}x32x!tile.ptr<i8>>, tensor<${ROWS}x${BLOCKS}x32xi32>
+    %kb_halves = arith.muli %kb, %c17 : i32
+    %kb_halves_d = tile.splat %kb_halves : i32 -> tensor<${ROWS}x${BLOCKS}x1xi32>
+    %d_ptrs = tile.addptr %d_base, %kb_halves_d : tensor<${ROWS}x${BLOCKS}x1x!tile.ptr<f16>>, tensor<${ROWS}x${BLOCKS}x1xi32>
+    %kb_vals = arith.muli %kb, %c32 : i32
+    %kb_vals_x = tile.splat %kb_vals : i32 -> tensor<1x${BLOCKS}x32xi32>
+    %x_ptrs = tile.addptr %x_base, %kb_vals_x : tensor<1x${BLOCKS}x32x!tile.ptr<f32>>, tensor<1x${BLOCKS}x32xi32>
+
+    // The small loads first, then the quants: every load is in flight before
+    // the first use of quant data (their realignment) waits for it.
+    %d_h = tile.load %d_ptrs mask %ok other %zero_d evict = evict_first : tensor<${ROWS}x${BLOCKS}x1x!tile.ptr<f16>>
+    %xv = tile.load %x_ptrs mask %ok_x other %zero_x evict = evict_last : tensor<1x${BLOCKS}x32x!tile.ptr<f32>>
+    %q = tile.load %q_ptrs mask %ok_q other %zero_q evict = evict_first : tensor<${ROWS}x${BLOCKS}x32x!tile.ptr<i8>>
+
+    %qf = tile.cast %q : tensor<${ROWS}x${BLOCKS}x32xi8> to tensor<${ROWS}x${BLOCKS}x32xf32>
+    %xb = tile.broadcast %xv : tensor<1x${BLOCKS}x32xf32> -> tensor<${ROWS}x${BLOCKS}x32xf32>
+    %qx = arith.mulf %qf, %xb fastmath<contract> : tensor<${ROWS}x${BLOCKS}x32xf32>
+    %dot = tile.reduce sum %qx axis = 2 : tensor<${ROWS}x${BLOCKS}x32xf32> -> tensor<${ROWS}x${BLOCKS}xf32>
+    %dot_3 = tile.expand_dims %dot axis = 2 : tensor<${ROWS}x${BLOCKS}xf32> -> tensor<${ROWS}x${BLOCKS}x1xf32>
+    %d = tile.cast %d_h : tensor<${ROWS}x${BLOCKS}x1xf16> to tensor<${ROWS}x${BLOCKS}x1xf32>
+    %acc_out = math.fma %dot_3, %d, %acc_in : tensor<${ROWS}x${BLOCKS}x1xf32>
+    scf.yield %acc_out : tensor<${ROWS}x${BLOCKS}x1xf32>
+  }
+
+  // Sum each row's blocks.
+  %acc_2 = tile.reduce sum %acc axis = 2 : tensor<${ROWS}x${BLOCKS}x1xf32> -> tensor<${ROWS}x${BLOCKS}xf32>
+  %sums = tile.reduce sum %acc_2 axis = 1 : tensor<${ROWS}x${BLOCKS}xf32> -> tensor<${ROWS}xf32>
+
+  // The program's outputs: y[first_row + r] for r < n_rows - first_row (the
+  // 3-D index tiles above are not reused: this store has its own layout).
+  %rows_left = arith.subi %n_rows, %first_row : i32
+  %rows_left_o = tile.splat %rows_left : i32 -> tensor<${ROWS}xi32>
+  %out_ok = arith.cmpi slt, %r, %rows_left_o : tensor<${ROWS}xi32>
+  %y_first = tile.addptr %y, %first_row : !tile.ptr<f32>, i32
+  %ys = tile.splat %y_first : !tile.ptr<f32> -> tensor<${ROWS}x!tile.ptr<f32>>
+  %y_ptrs = tile.addptr %ys, %r : tensor<${ROWS}x!tile.ptr<f32>>, tensor<${ROWS}xi32>
+  %res_first = tile.addptr %res, %first_row : !tile.ptr<f32>, i32
+  %res_s = tile.splat %res_first : !tile.ptr<f32> -> tensor<${ROWS}x!tile.ptr<f32>>
+  %res_ptrs = tile.addptr %res_s, %r : tensor<${ROWS}x!tile.ptr<f32>>, tensor<${ROWS}xi32>
+  %resv = tile.load %res_ptrs mask %out_ok : tensor<${ROWS}x!tile.ptr<f32>>
+  %out = arith.addf %resv, %sums : tensor<${ROWS}xf32>
+  tile.store %out, %y_ptrs mask %out_ok : tensor<${ROWS}x!tile.ptr<f32>>
+
+  // Count this program in; the last one normalizes and quantizes all of y.
+  %c1_n = arith.constant 1 : i32
+  %programs = tile.num_programs x
+  %last_index = arith.subi %programs, %c1_n : i32
+  %arrived = tile.atomic_rmw add %count, %c1_n : !tile.ptr<i32>
+  %last = arith.cmpi eq, %arrived, %last_index : i32
+  scf.if %last {
+    // The norm and its quantization, NORM_CHUNK q8_1 blocks (of 32 values)
+    // at a time, so that the tile, and the kernel's registers, do not grow
+    // with N: the sum of squares, then each chunk normalized and quantized
+    // (rms_norm_q8_1.mlir's arithmetic). y is read from L2 (cache = cg: other
+    // programs wrote it).
+    %nq_c0 = arith.constant 0 : i32
+    %nq_c32 = arith.constant 32 : i32
+    %nq_c36 = arith.constant 36 : i32
+    %nq_chunk = arith.constant ${NORM_CHUNK} : i32
+    %nq_n_blocks = arith.divsi %n_rows, %nq_c32 : i32
+    %nq_b = tile.make_range 0 to ${NORM_CHUNK} : tensor<${NORM_CHUNK}xi32>
+    %nq_b_2 = tile.expand_dims %nq_b axis = 1 : tensor<${NORM_CHUNK}xi32> -> tensor<${NORM_CHUNK}x1xi32>
+    %nq_b_b = tile.broadcast %nq_b_2 : tensor<${NORM_CHUNK}x1xi32> -> tensor<${NORM_CHUNK}x32xi32>
+    %nq_j = tile.make_range 0 to 32 : tensor<32xi32>
+    %nq_j_2 = tile.expand_dims %nq_j axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+    %nq_j_b = tile.broadcast %nq_j_2 : tensor<1x32xi32> -> tensor<${NORM_CHUNK}x32xi32>
+    %nq_c32s = arith.constant dense<32> : tensor<${NORM_CHUNK}x32xi32>
+    %nq_b_cols = arith.muli %nq_b_b, %nq_c32s : tensor<${NORM_CHUNK}x32xi32>
+    %nq_cols = arith.addi %nq_b_cols, %nq_j_b : tensor<${NORM_CHUNK}x32xi32>
+    %nq_n_blks = tile.splat %nq_n_blocks : i32 -> tensor<${NORM_CHUNK}x32xi32>
+    %nq_zeros = arith.constant dense<0.0> : tensor<${NORM_CHUNK}x32xf32>
+    %nq_ys = tile.splat %y : !tile.ptr<f32> -> tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>
+    %nq_y_base = tile.addptr %nq_ys, %nq_cols : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>, tensor<${NORM_CHUNK}x32xi32>
+    %nq_gs = tile.splat %gamma : !tile.ptr<f32> -> tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>
+    %nq_g_base = tile.addptr %nq_gs, %nq_cols : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>, tensor<${NORM_CHUNK}x32xi32>
+
+    // Sum of squares.
+    %nq_acc = scf.for %nq_kb = %nq_c0 to %nq_n_blocks step %nq_chunk iter_args(%nq_a = %nq_zeros) -> (tensor<${NORM_CHUNK}x32xf32>) : i32 {
+      %nq_kbs = tile.splat %nq_kb : i32 -> tensor<${NORM_CHUNK}x32xi32>
+      %nq_blk = arith.addi %nq_kbs, %nq_b_b : tensor<${NORM_CHUNK}x32xi32>
+      %nq_ok = arith.cmpi slt, %nq_blk, %nq_n_blks : tensor<${NORM_CHUNK}x32xi32>
+      %nq_off = arith.muli %nq_kb, %nq_c32 : i32
+      %nq_offs = tile.splat %nq_off : i32 -> tensor<${NORM_CHUNK}x32xi32>
+      %nq_ptrs = tile.addptr %nq_y_base, %nq_offs : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>, tensor<${NORM_CHUNK}x32xi32>
+      %nq_v = tile.load %nq_ptrs mask %nq_ok other %nq_zeros cache = cg : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>
+      %nq_a_next = math.fma %nq_v, %nq_v, %nq_a : tensor<${NORM_CHUNK}x32xf32>
+      scf.yield %nq_a_next : tensor<${NORM_CHUNK}x32xf32>
+    }
+    %nq_block_squares = tile.reduce sum %nq_acc axis = 1 : tensor<${NORM_CHUNK}x32xf32> -> tensor<${NORM_CHUNK}xf32>
+    %nq_sum = tile.reduce sum %nq_block_squares axis = 0 : tensor<${NORM_CHUNK}xf32> -> f32
+    %nq_count = arith.sitofp %n_rows : i32 to f32
+    %nq_mean = arith.divf %nq_sum, %nq_count : f32
+    %nq_shifted = arith.addf %nq_mean, %eps : f32
+    %nq_scale = math.rsqrt %nq_shifted : f32
+    %nq_scales = tile.splat %nq_scale : f32 -> tensor<${NORM_CHUNK}x32xf32>
+
+    // Each chunk: normalized, times gamma, quantized to q8_1 blocks
+    // { f16 d; f16 s; int8 qs[32]; }.
+    %nq_c127 = arith.constant dense<127.0> : tensor<${NORM_CHUNK}xf32>
+    %nq_zero_blk = arith.constant dense<0.0> : tensor<${NORM_CHUNK}xf32>
+    %nq_c36s = arith.constant dense<36> : tensor<${NORM_CHUNK}x32xi32>
+    %nq_c4s = arith.constant dense<4> : tensor<${NORM_CHUNK}x32xi32>
+    %nq_c18 = arith.constant dense<18> : tensor<${NORM_CHUNK}xi32>
+    %nq_ones = arith.constant dense<1> : tensor<${NORM_CHUNK}xi32>
+    %nq_n_blks_1 = tile.splat %nq_n_blocks : i32 -> tensor<${NORM_CHUNK}xi32>
+    %nq_xqs = tile.splat %xq : !tile.ptr<i8> -> tensor<${NORM_CHUNK}x32x!tile.ptr<i8>>
+    %nq_xq_half = tile.bitcast %xq : !tile.ptr<i8> to !tile.ptr<f16>
+    %nq_xq_halves = tile.splat %nq_xq_half : !tile.ptr<f16> -> tensor<${NORM_CHUNK}x!tile.ptr<f16>>
+    scf.for %nq_kb = %nq_c0 to %nq_n_blocks step %nq_chunk : i32 {
+      %nq_kbs = tile.splat %nq_kb : i32 -> tensor<${NORM_CHUNK}x32xi32>
+      %nq_blk = arith.addi %nq_kbs, %nq_b_b : tensor<${NORM_CHUNK}x32xi32>
+      %nq_ok = arith.cmpi slt, %nq_blk, %nq_n_blks : tensor<${NORM_CHUNK}x32xi32>
+      %nq_off = arith.muli %nq_kb, %nq_c32 : i32
+      %nq_offs = tile.splat %nq_off : i32 -> tensor<${NORM_CHUNK}x32xi32>
+      %nq_ptrs = tile.addptr %nq_y_base, %nq_offs : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>, tensor<${NORM_CHUNK}x32xi32>
+      %nq_v = tile.load %nq_ptrs mask %nq_ok other %nq_zeros cache = cg : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>
+      %nq_g_ptrs = tile.addptr %nq_g_base, %nq_offs : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>, tensor<${NORM_CHUNK}x32xi32>
+      %nq_g = tile.load %nq_g_ptrs mask %nq_ok other %nq_zeros : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>
+      %nq_normed = arith.mulf %nq_v, %nq_scales : tensor<${NORM_CHUNK}x32xf32>
+      %nq_yv = arith.mulf %nq_normed, %nq_g : tensor<${NORM_CHUNK}x32xf32>
+      %nq_abs = math.absf %nq_yv : tensor<${NORM_CHUNK}x32xf32>
+      %nq_amax = tile.reduce max %nq_abs axis = 1 : tensor<${NORM_CHUNK}x32xf32> -> tensor<${NORM_CHUNK}xf32>
+      %nq_bsum = tile.reduce sum %nq_yv axis = 1 : tensor<${NORM_CHUNK}x32xf32> -> tensor<${NORM_CHUNK}xf32>
+      %nq_d = arith.divf %nq_amax, %nq_c127 : tensor<${NORM_CHUNK}xf32>
+      %nq_d_col = tile.expand_dims %nq_d axis = 1 : tensor<${NORM_CHUNK}xf32> -> tensor<${NORM_CHUNK}x1xf32>
+      %nq_d_2d = tile.broadcast %nq_d_col : tensor<${NORM_CHUNK}x1xf32> -> tensor<${NORM_CHUNK}x32xf32>
+      %nq_scaled = arith.divf %nq_yv, %nq_d_2d : tensor<${NORM_CHUNK}x32xf32>
+      %nq_rounded = math.round %nq_scaled : tensor<${NORM_CHUNK}x32xf32>
+      %nq_is_zero = arith.cmpf oeq, %nq_amax, %nq_zero_blk : tensor<${NORM_CHUNK}xf32>
+      %nq_is_zero_col = tile.expand_dims %nq_is_zero axis = 1 : tensor<${NORM_CHUNK}xi1> -> tensor<${NORM_CHUNK}x1xi1>
+      %nq_is_zero_2d = tile.broadcast %nq_is_zero_col : tensor<${NORM_CHUNK}x1xi1> -> tensor<${NORM_CHUNK}x32xi1>
+      %nq_qf = arith.select %nq_is_zero_2d, %nq_zeros, %nq_rounded : tensor<${NORM_CHUNK}x32xi1>, tensor<${NORM_CHUNK}x32xf32>
+      %nq_q = tile.cast %nq_qf rounding = rtz : tensor<${NORM_CHUNK}x32xf32> to tensor<${NORM_CHUNK}x32xi8>
+      // qs of block blk at byte 36 blk + 4 + j; d, s: f16 words 18 blk, 18 blk + 1.
+      %nq_blk_bytes = arith.muli %nq_blk, %nq_c36s : tensor<${NORM_CHUNK}x32xi32>
+      %nq_qs_start = arith.addi %nq_blk_bytes, %nq_c4s : tensor<${NORM_CHUNK}x32xi32>
+      %nq_q_off = arith.addi %nq_qs_start, %nq_j_b : tensor<${NORM_CHUNK}x32xi32>
+      %nq_q_ptrs = tile.addptr %nq_xqs, %nq_q_off : tensor<${NORM_CHUNK}x32x!tile.ptr<i8>>, tensor<${NORM_CHUNK}x32xi32>
+      tile.store %nq_q, %nq_q_ptrs mask %nq_ok : tensor<${NORM_CHUNK}x32x!tile.ptr<i8>>
+      %nq_kbs_1 = tile.splat %nq_kb : i32 -> tensor<${NORM_CHUNK}xi32>
+      %nq_blk_1 = arith.addi %nq_kbs_1, %nq_b : tensor<${NORM_CHUNK}xi32>
+      %nq_blk_ok = arith.cmpi slt, %nq_blk_1, %nq_n_blks_1 : tensor<${NORM_CHUNK}xi32>
+      %nq_d_off = arith.muli %nq_blk_1, %nq_c18 : tensor<${NORM_CHUNK}xi32>
+      %nq_s_off = arith.addi %nq_d_off, %nq_ones : tensor<${NORM_CHUNK}xi32>
+      %nq_d_ptrs = tile.addptr %nq_xq_halves, %nq_d_off : tensor<${NORM_CHUNK}x!tile.ptr<f16>>, tensor<${NORM_CHUNK}xi32>
+      %nq_s_ptrs = tile.addptr %nq_xq_halves, %nq_s_off : tensor<${NORM_CHUNK}x!tile.ptr<f16>>, tensor<${NORM_CHUNK}xi32>
+      %nq_d_h = tile.cast %nq_d rounding = rne : tensor<${NORM_CHUNK}xf32> to tensor<${NORM_CHUNK}xf16>
+      %nq_s_h = tile.cast %nq_bsum rounding = rne : tensor<${NORM_CHUNK}xf32> to tensor<${NORM_CHUNK}xf16>
+      tile.store %nq_d_h, %nq_d_ptrs mask %nq_blk_ok : tensor<${NORM_CHUNK}x!tile.ptr<f16>>
+      tile.store %nq_s_h, %nq_s_ptrs mask %nq_blk_ok : tensor<${NORM_CHUNK}x!tile.ptr<f16>>
+    }
+    tile.store %nq_c0, %count : !tile.ptr<i32>
+  }
+  return
+}

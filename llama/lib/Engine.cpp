@@ -1,0 +1,802 @@
+//===- Engine.cpp - run a Llama model on an llk device --------------------===//
+
+#include "llk/llama/Engine.h"
+#include "llk/llama/Error.h"
+
+#include "llk/Environment.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+
+using namespace llk::llama;
+namespace rt = llk::rt;
+
+std::string llk::llama::defaultKernelDir() {
+  if (auto dir = llk::env::get(llk::env::Knob::KernelDir))
+    return *dir;
+#ifdef LLK_SOURCE_DIR
+  return std::string(LLK_SOURCE_DIR) + "/examples";
+#else
+  return "examples";
+#endif
+}
+
+namespace {
+
+uint32_t pow2Ceil(uint64_t v) {
+  uint32_t p = 1;
+  while (p < v)
+    p <<= 1;
+  return p;
+}
+
+uint32_t ceilDiv(uint64_t a, uint64_t b) { return static_cast<uint32_t>((a + b - 1) / b); }
+
+rt::Arg f32(uint64_t address) { return rt::Arg::pointer(address, rt::ScalarType::F32); }
+rt::Arg f16(uint64_t address) { return rt::Arg::pointer(address, rt::ScalarType::F16); }
+rt::Arg i32(uint64_t address) { return rt::Arg::pointer(address, rt::ScalarType::I32); }
+rt::Arg i8(uint64_t address) { return rt::Arg::pointer(address, rt::ScalarType::I8); }
+rt::Arg intArg(uint32_t value) { return rt::Arg(static_cast<int32_t>(value)); }
+
+/// A weight matrix on the device, in its stored type: `rows` outputs of
+/// `cols` inputs each.
+struct Matrix {
+  GGMLType type = GGMLType::F32;
+  uint32_t rows = 0, cols = 0;
+  std::shared_ptr<rt::DeviceMemory> memory; // shared by a tied LM head and embedding
+  uint64_t address() const { return memory->address(); }
+  double bytes() const { return static_cast<double>(memory->bytes()); }
+};
+
+/// One kernel launch of the decode step.
+struct Launch {
+  std::string what; // "layer 3 q" (errors)
+  rt::Kernel kernel;
+  rt::Grid grid;
+  rt::ArgList args;
+};
+
+template <typename T> using Buffer = std::unique_ptr<rt::DeviceBuffer<T>>;
+
+} // namespace
+
+struct Engine::Impl {
+  Impl(const LlamaModelFile &model, const rt::Device &device, rt::JIT &jit,
+       EngineOptions options);
+
+  // Setup.
+  void checkShapes() const;
+  std::unique_ptr<rt::DeviceMemory> upload(const GGUFTensorInfo &tensor);
+  Matrix uploadMatrix(const GGUFTensorInfo &tensor);
+  Matrix uploadStacked(llvm::ArrayRef<const GGUFTensorInfo *> tensors);
+  rt::Kernel kernel(const std::string &file, const std::string &function,
+                    const llk::Constants &constants, unsigned numWarps);
+  void buildStep();
+  Launch embedding();
+  Launch matVec(std::string what, const Matrix &w, uint64_t y, uint64_t x);
+  Launch rmsNorm(std::string what, uint64_t y, uint64_t x, const rt::DeviceMemory &gamma);
+  Launch add(std::string what, uint64_t x, uint64_t y, uint32_t n);
+  Launch rmsNormQ8_1(std::string what, uint64_t xq, uint64_t x, const rt::DeviceMemory &gamma);
+
+  // Running.
+  void run();
+  void checkRoom() const;
+
+  const std::string modelName; // for errors; the weights are copied at construction
+  const LlamaConfig config;
+  EngineOptions options;
+  rt::Device device;
+  rt::JIT &jit;
+  rt::Stream stream;
+  uint32_t ctx;
+  uint32_t pos = 0;
+  int32_t hostToken = 0; // the source of step()'s copy
+  int32_t hostPos = 0;   // and of reset()'s
+
+  Matrix tokenEmbedding, output;
+  std::unique_ptr<rt::DeviceMemory> outputNorm;
+  struct Layer {
+    std::unique_ptr<rt::DeviceMemory> attnNorm, ffnNorm;
+    Matrix q, k, v, o, gate, up, down;
+    /// q8_0 layers with options.fuse: [Wq; Wk; Wv] in one allocation, for
+    /// the fused mat-vec (q, k and v then stay empty).
+    Matrix qkv;
+    bool fused = false;
+    Buffer<rt::Half> kCache, vCache;
+  };
+  std::vector<Layer> layers;
+  void addAttention(const std::string &at, const Layer &layer);
+  void addGenericLayer(const std::string &at, const Layer &layer);
+  void addFusedLayer(const std::string &at, const Layer &layer,
+                     const rt::DeviceMemory &nextNorm);
+
+  // The step's state in device memory and its activations.
+  Buffer<int32_t> token, position, history, candidateIds, topIds;
+  Buffer<float> x, xn, q, k, v, qr, o, t, g, u, a, logits, partO, partM, partL,
+      candidateValues, topValues;
+  Buffer<int8_t> xq; // q8_1 activations of the fused mat-vecs
+  /// The fused kernels' "last program" counters: [0] the residual kernels'
+  /// norm, [1 + h] the attention's head h. Zero between launches.
+  Buffer<int32_t> counters;
+  uint32_t attnChunks = 1, topkBlocks = 1;
+
+  // Batched prefill (all layers fused: q8_0): the batch's activations, rows
+  // of prefillBatch tokens.
+  bool batchedPrefill = false;
+  Buffer<int32_t> pIds;
+  Buffer<float> pX, pXn, pQkv, pT, pG, pU;
+  Buffer<rt::Half> pXn16, pO16, pA16;
+  std::vector<Launch> prefillLaunches(uint32_t tokens, uint32_t first);
+  void prefillBatch(llvm::ArrayRef<int32_t> tokens);
+
+  std::vector<Launch> launches;
+  std::optional<rt::Graph> graph;
+};
+
+Engine::Impl::Impl(const LlamaModelFile &model, const rt::Device &device, rt::JIT &jit,
+                   EngineOptions opts)
+    : modelName(model.gguf().name().str()), config(model.config()), options(std::move(opts)),
+      device(device),
+      jit(jit), stream(device) {
+  if (options.kernelDir.empty())
+    options.kernelDir = defaultKernelDir();
+  if (options.candidates < 1 || options.candidates > kMaxDeviceCandidates)
+    throw Error("the device's top-k takes 1 to " + std::to_string(kMaxDeviceCandidates) +
+                " candidates, not " + std::to_string(options.candidates));
+  checkShapes();
+  uint32_t wanted = options.contextLength ? options.contextLength
+                                          : std::min<uint32_t>(config.contextLength, 4096);
+  // The attention kernels want a capacity that is a multiple of 16.
+  ctx = std::max<uint32_t>(16, (wanted + 15) / 16 * 16);
+  if (ctx > (1u << 20))
+    throw Error("a context of " + std::to_string(wanted) + " tokens is more than llk-llama allows (2^20)");
+
+  const LlamaTensors &tensors = model.tensors();
+  tokenEmbedding = uploadMatrix(*tensors.tokenEmbedding);
+  if (tensors.output == tensors.tokenEmbedding) // tied: one copy
+    output = Matrix{tokenEmbedding.type, tokenEmbedding.rows, tokenEmbedding.cols,
+                    tokenEmbedding.memory};
+  else
+    output = uploadMatrix(*tensors.output);
+  outputNorm = upload(*tensors.outputNorm);
+  const uint32_t nkv = config.kvEmbeddingLength();
+  for (const LlamaLayerTensors &lt : tensors.layers) {
+    Layer layer;
+    layer.attnNorm = upload(*lt.attnNorm);
+    layer.ffnNorm = upload(*lt.ffnNorm);
+    // A layer whose matrices are all q8_0 runs the fused kernels.
+    layer.fused = options.fuse;
+    for (const GGUFTensorInfo *t : {lt.attnQ, lt.attnK, lt.attnV, lt.attnOutput, lt.ffnGate,
+                                    lt.ffnUp, lt.ffnDown})
+      layer.fused &= t->type == GGMLType::Q8_0;
+    if (layer.fused) {
+      layer.qkv = uploadStacked({lt.attnQ, lt.attnK, lt.attnV});
+    } else {
+      layer.q = uploadMatrix(*lt.attnQ);
+      layer.k = uploadMatrix(*lt.attnK);
+      layer.v = uploadMatrix(*lt.attnV);
+    }
+    layer.o = uploadMatrix(*lt.attnOutput);
+    layer.gate = uploadMatrix(*lt.ffnGate);
+    layer.up = uploadMatrix(*lt.ffnUp);
+    layer.down = uploadMatrix(*lt.ffnDown);
+    layer.kCache = std::make_unique<rt::DeviceBuffer<rt::Half>>(device, size_t(ctx) * nkv);
+    layer.vCache = std::make_unique<rt::DeviceBuffer<rt::Half>>(device, size_t(ctx) * nkv);
+    layers.push_back(std::move(layer));
+  }
+
+  const uint32_t H = config.embeddingLength, F = config.feedForwardLength,
+                 NH = config.headCount, D = config.headDim(), V = config.vocabSize;
+  attnChunks = std::clamp<uint32_t>(ctx / 64, 1, 16);
+  topkBlocks = ceilDiv(V, std::min<uint32_t>(1024, pow2Ceil(V)));
+  auto f32Buffer = [&](size_t n) { return std::make_unique<rt::DeviceBuffer<float>>(device, n); };
+  auto i32Buffer = [&](size_t n) { return std::make_unique<rt::DeviceBuffer<int32_t>>(device, n); };
+  token = i32Buffer(1);
+  position = i32Buffer(1);
+  history = i32Buffer(ctx);
+  x = f32Buffer(H), xn = f32Buffer(H), q = f32Buffer(H), qr = f32Buffer(H), o = f32Buffer(H);
+  k = f32Buffer(nkv), v = f32Buffer(nkv);
+  t = f32Buffer(H), g = f32Buffer(F), u = f32Buffer(F), a = f32Buffer(F);
+  logits = f32Buffer(V);
+  xq = std::make_unique<rt::DeviceBuffer<int8_t>>(device, size_t(H) / 32 * 36);
+  counters = i32Buffer(1 + NH);
+  counters->fillBytes(0);
+  device.synchronize();
+  partO = f32Buffer(size_t(NH) * attnChunks * D);
+  partM = f32Buffer(size_t(NH) * attnChunks);
+  partL = f32Buffer(size_t(NH) * attnChunks);
+  candidateValues = f32Buffer(size_t(topkBlocks) * options.candidates);
+  candidateIds = i32Buffer(size_t(topkBlocks) * options.candidates);
+  topValues = f32Buffer(options.candidates);
+  topIds = i32Buffer(options.candidates);
+
+  buildStep();
+  batchedPrefill = options.prefillBatch > 1 &&
+                   std::all_of(layers.begin(), layers.end(), [](const Layer &l) { return l.fused; });
+  if (batchedPrefill) {
+    const size_t B = options.prefillBatch, W = size_t(H) + 2 * nkv;
+    pIds = i32Buffer(B);
+    pX = f32Buffer(B * H), pXn = f32Buffer(B * H), pQkv = f32Buffer(B * W);
+    pT = f32Buffer(B * H), pG = f32Buffer(B * F), pU = f32Buffer(B * F);
+    auto halves = [&](size_t n) { return std::make_unique<rt::DeviceBuffer<rt::Half>>(device, n); };
+    pXn16 = halves(B * H), pO16 = halves(B * H), pA16 = halves(B * F);
+  }
+  hostPos = 0;
+  position->copyFrom(&hostPos, 1, &stream);
+  stream.synchronize();
+  if (options.graph)
+    graph = rt::Graph::capture(stream, [&] { run(); });
+}
+
+void Engine::Impl::checkShapes() const {
+  auto fail = [&](const std::string &why) {
+    throw Error(modelName + ": llk-llama cannot run this model: " + why);
+  };
+  if (config.ropeDimensionCount != config.headDim())
+    fail("RoPE over " + std::to_string(config.ropeDimensionCount) +
+         " dimensions of heads of " + std::to_string(config.headDim()) +
+         " (the kernels rotate whole heads)");
+  if (config.headDim() % 2 || config.headDim() > 256)
+    fail("a head dimension of " + std::to_string(config.headDim()) +
+         " (even, at most 256)");
+  if (config.embeddingLength % 32 || config.feedForwardLength % 32 ||
+      config.kvEmbeddingLength() % 32)
+    fail("n_embd, n_ff and the KV width must be multiples of 32");
+  if (config.headDim() & (config.headDim() - 1))
+    fail("a head dimension of " + std::to_string(config.headDim()) +
+         " (the attention kernels' tiles want a power of two)");
+  if (config.embeddingLength > (1u << 16) || config.feedForwardLength > (1u << 18) ||
+      config.vocabSize > (1u << 20))
+    fail("shapes past the kernels' 32-bit offsets");
+}
+
+std::unique_ptr<rt::DeviceMemory> Engine::Impl::upload(const GGUFTensorInfo &tensor) {
+  auto memory = std::make_unique<rt::DeviceMemory>(device, tensor.numBytes);
+  memory->copyFromHost(tensor.data, tensor.numBytes);
+  return memory;
+}
+
+Matrix Engine::Impl::uploadMatrix(const GGUFTensorInfo &tensor) {
+  Matrix m;
+  m.type = tensor.type;
+  m.cols = static_cast<uint32_t>(tensor.dims[0]);
+  m.rows = static_cast<uint32_t>(tensor.numRows());
+  m.memory = upload(tensor);
+  return m;
+}
+
+Matrix Engine::Impl::uploadStacked(llvm::ArrayRef<const GGUFTensorInfo *> tensors) {
+  Matrix m;
+  m.type = tensors.front()->type;
+  m.cols = static_cast<uint32_t>(tensors.front()->dims[0]);
+  std::vector<uint8_t> bytes;
+  for (const GGUFTensorInfo *t : tensors) {
+    bytes.insert(bytes.end(), t->data, t->data + t->numBytes);
+    m.rows += static_cast<uint32_t>(t->numRows());
+  }
+  m.memory = std::make_unique<rt::DeviceMemory>(device, bytes.size());
+  m.memory->copyFromHost(bytes.data(), bytes.size());
+  return m;
+}
+
+rt::Kernel Engine::Impl::kernel(const std::string &file, const std::string &function,
+                                const llk::Constants &constants, unsigned numWarps) {
+  rt::JITOptions o;
+  o.constants = constants;
+  o.numWarps = numWarps;
+  return jit.compile(rt::Source::fromFile(options.kernelDir + "/" + file), o, function);
+}
+
+//===----------------------------------------------------------------------===//
+// The decode step
+//===----------------------------------------------------------------------===//
+
+Launch Engine::Impl::embedding() {
+  const Matrix &e = tokenEmbedding;
+  const uint32_t H = config.embeddingLength;
+  const int64_t block = std::min<uint32_t>(1024, pow2Ceil(H));
+  const int64_t blocks = std::min<uint32_t>(32, pow2Ceil(H / 32));
+  rt::ArgList args = {f32(x->address()), rt::Arg::pointer(e.address(), std::nullopt),
+                      i32(token->address()), intArg(e.rows), intArg(H)};
+  switch (e.type) {
+  case GGMLType::F32:
+    args[1] = f32(e.address());
+    return {"token embedding", kernel("llama/get_rows.mlir", "get_rows_f32",
+                                      {{"BLOCK", block}, {"BLOCKS", blocks}}, 4),
+            rt::Grid(ceilDiv(H, block)), args};
+  case GGMLType::Q8_0:
+    args[1] = i8(e.address());
+    return {"token embedding", kernel("llama/get_rows.mlir", "get_rows_q8_0",
+                                      {{"BLOCK", block}, {"BLOCKS", blocks}}, 4),
+            rt::Grid(ceilDiv(H, 32 * blocks)), args};
+  case GGMLType::F16:
+  case GGMLType::BF16: {
+    bool half = e.type == GGMLType::F16;
+    args[1] = rt::Arg::pointer(e.address(), half ? rt::ScalarType::F16 : rt::ScalarType::BF16);
+    return {"token embedding",
+            kernel("llama/get_rows_half.mlir", "get_rows_half",
+                   {{"BLOCK", block},
+                    {"T", half ? llk::ElementType::F16 : llk::ElementType::BF16}},
+                   4),
+            rt::Grid(ceilDiv(H, block)), args};
+  }
+  default:
+    throw Error("token_embd.weight: no embedding kernel for " + std::string(toString(e.type)));
+  }
+}
+
+Launch Engine::Impl::matVec(std::string what, const Matrix &w, uint64_t y, uint64_t xIn) {
+  const uint32_t n = w.rows, kk = w.cols;
+  switch (w.type) {
+  case GGMLType::Q8_0: {
+    // examples/kernels.list's ROWS = 8, BLOCKS = 32 (fewer for short rows).
+    const int64_t rows = 8, blocks = std::min<uint32_t>(32, pow2Ceil(kk / 32));
+    return {std::move(what),
+            kernel("llama/linear_q8_0.mlir", "linear_q8_0",
+                   {{"ROWS", rows}, {"BLOCKS", blocks}}, 4),
+            rt::Grid(ceilDiv(n, rows)), {f32(y), i8(w.address()), f32(xIn), intArg(n), intArg(kk)}};
+  }
+  case GGMLType::F32:
+  case GGMLType::F16:
+  case GGMLType::BF16: {
+    const int64_t rows = 4, blockK = std::min<uint32_t>(256, pow2Ceil(kk));
+    llk::Constants c = {{"ROWS", rows}, {"BLOCK_K", blockK}};
+    rt::Arg weights = f32(w.address());
+    std::string file = "llama/linear_f32.mlir", function = "linear_f32";
+    if (w.type != GGMLType::F32) {
+      bool half = w.type == GGMLType::F16;
+      c["T"] = half ? llk::ElementType::F16 : llk::ElementType::BF16;
+      weights = rt::Arg::pointer(w.address(), half ? rt::ScalarType::F16 : rt::ScalarType::BF16);
+      file = "llama/linear_half.mlir", function = "linear_half";
+    }
+    return {std::move(what), kernel(file, function, c, 4), rt::Grid(ceilDiv(n, rows)),
+            {f32(y), weights, f32(xIn), intArg(n), intArg(kk)}};
+  }
+  default:
+    throw Error(what + ": no mat-vec kernel for " + toString(w.type));
+  }
+}
+
+Launch Engine::Impl::rmsNorm(std::string what, uint64_t y, uint64_t xIn,
+                             const rt::DeviceMemory &gamma) {
+  const uint32_t H = config.embeddingLength;
+  const int64_t block = std::max<uint32_t>(16, pow2Ceil(H));
+  const unsigned warps = static_cast<unsigned>(std::clamp<int64_t>(block / 512, 1, 8));
+  return {std::move(what), kernel("llama/rms_norm.mlir", "rms_norm_f32", {{"BLOCK", block}}, warps),
+          rt::Grid(1),
+          {f32(y), f32(xIn), f32(gamma.address()), intArg(H), intArg(H), intArg(H),
+           rt::Arg(config.rmsEpsilon)}};
+}
+
+Launch Engine::Impl::add(std::string what, uint64_t xInOut, uint64_t y, uint32_t n) {
+  const int64_t block = std::min<uint32_t>(1024, pow2Ceil(n));
+  return {std::move(what),
+          kernel("llama/binary.mlir", "binary_f32", {{"BLOCK", block}, {"OP", 0}}, 4),
+          rt::Grid(ceilDiv(n, block), 1), {f32(xInOut), f32(y), f32(xInOut), intArg(n)}};
+}
+
+Launch Engine::Impl::rmsNormQ8_1(std::string what, uint64_t xqOut, uint64_t xIn,
+                                 const rt::DeviceMemory &gamma) {
+  const uint32_t H = config.embeddingLength;
+  const int64_t blocks = pow2Ceil(H / 32);
+  const unsigned warps = static_cast<unsigned>(std::clamp<int64_t>(blocks / 16, 1, 8));
+  return {std::move(what),
+          kernel("llama/rms_norm_q8_1.mlir", "rms_norm_q8_1", {{"BLOCKS", blocks}}, warps),
+          rt::Grid(1),
+          {i8(xqOut), f32(xIn), f32(gamma.address()), intArg(H), intArg(H),
+           rt::Arg(config.rmsEpsilon)}};
+}
+
+void Engine::Impl::buildStep() {
+  const uint32_t H = config.embeddingLength, V = config.vocabSize, K = options.candidates;
+  const int64_t topkBlock = std::min<uint32_t>(1024, pow2Ceil(V));
+  const llk::Constants topk = {{"BLOCK", topkBlock}, {"K", K},
+                               {"MAX_CAND", pow2Ceil(uint64_t(topkBlocks) * K)}};
+
+  launches.push_back(embedding());
+  // Whether xq holds the q8_1 of the next norm's output: a fused layer's last
+  // kernel leaves it there for the next layer or the LM head.
+  bool xqReady = false;
+  for (size_t l = 0; l < layers.size(); ++l) {
+    std::string at = "layer " + std::to_string(l) + " ";
+    if (layers[l].fused) {
+      if (!xqReady)
+        launches.push_back(rmsNormQ8_1(at + "attn_norm", xq->address(), x->address(),
+                                       *layers[l].attnNorm));
+      const rt::DeviceMemory &next =
+          l + 1 < layers.size() ? *layers[l + 1].attnNorm : *outputNorm;
+      addFusedLayer(at, layers[l], next);
+      xqReady = true;
+    } else {
+      addGenericLayer(at, layers[l]);
+      xqReady = false;
+    }
+  }
+  if (options.fuse && output.type == GGMLType::Q8_0) {
+    const int64_t rows = 4, blocks = std::min<uint32_t>(32, pow2Ceil(H / 32));
+    if (!xqReady)
+      launches.push_back(rmsNormQ8_1("output_norm", xq->address(), x->address(), *outputNorm));
+    launches.push_back({"output", kernel("llama/mul_mat_vec_q.mlir", "mul_mat_vec_q",
+                                         {{"ROWS", rows}, {"BLOCKS", blocks}}, 4),
+                        rt::Grid(ceilDiv(V, rows)),
+                        {f32(logits->address()), i8(output.address()), i8(xq->address()),
+                         intArg(V), intArg(H)}});
+  } else {
+    launches.push_back(rmsNorm("output_norm", xn->address(), x->address(), *outputNorm));
+    launches.push_back(matVec("output", output, logits->address(), xn->address()));
+  }
+  launches.push_back({"top-k", kernel("llama/topk.mlir", "topk_partial", topk, 4),
+                      rt::Grid(topkBlocks),
+                      {f32(candidateValues->address()), i32(candidateIds->address()),
+                       f32(logits->address()), intArg(V)}});
+  launches.push_back({"top-k merge", kernel("llama/topk.mlir", "topk_final", topk, 4), rt::Grid(1),
+                      {f32(topValues->address()), i32(topIds->address()),
+                       f32(candidateValues->address()), i32(candidateIds->address()),
+                       intArg(topkBlocks * K), i32(token->address()), i32(history->address()),
+                       intArg(ctx), i32(position->address()), i32(position->address())}});
+}
+
+void Engine::Impl::addAttention(const std::string &at, const Layer &L) {
+  const uint32_t NH = config.headCount, D = config.headDim(), nkv = config.kvEmbeddingLength();
+  const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(D)));
+  // Tokens an attention step takes: 64 on long caches, 16 on short ones.
+  const int64_t blockT = ctx >= 256 ? 64 : 16;
+  const llk::Constants attn = {{"BLOCK_T", blockT}, {"D", D}};
+  llk::Constants combine = attn;
+  combine["MAX_CHUNKS"] = pow2Ceil(attnChunks);
+  launches.push_back({at + "attention",
+                      kernel("llama/attn_decode_pos.mlir", "attn_decode_partial_pos_kernel",
+                             attn, 8),
+                      rt::Grid(attnChunks, NH),
+                      {f32(partO->address()), f32(partM->address()), f32(partL->address()),
+                       f32(qr->address()), f16(L.kCache->address()), f16(L.vCache->address()),
+                       i32(position->address()), intArg(nkv), intArg(ctx),
+                       intArg(config.headCount / config.headCountKV), rt::Arg(scale)}});
+  launches.push_back({at + "attention combine",
+                      kernel("llama/attn_decode.mlir", "attn_decode_combine_kernel", combine, 4),
+                      rt::Grid(NH),
+                      {f32(o->address()), f32(partO->address()), f32(partM->address()),
+                       f32(partL->address()), intArg(attnChunks)}});
+}
+
+/// A layer of any weight types, one kernel an op (15 launches).
+void Engine::Impl::addGenericLayer(const std::string &at, const Layer &L) {
+  const uint32_t H = config.embeddingLength, F = config.feedForwardLength,
+                 D = config.headDim(), nkv = config.kvEmbeddingLength();
+  const int64_t ropeBlock = std::min<uint32_t>(1024, pow2Ceil(H));
+  const int64_t swigluBlock = std::min<uint32_t>(1024, pow2Ceil(F));
+  launches.push_back(rmsNorm(at + "attn_norm", xn->address(), x->address(), *L.attnNorm));
+  launches.push_back(matVec(at + "q", L.q, q->address(), xn->address()));
+  launches.push_back(matVec(at + "k", L.k, k->address(), xn->address()));
+  launches.push_back(matVec(at + "v", L.v, v->address(), xn->address()));
+  launches.push_back({at + "rope + KV append",
+                      kernel("llama/rope_kv.mlir", "rope_kv", {{"BLOCK", ropeBlock}, {"D", D}}, 4),
+                      rt::Grid(ceilDiv(H, ropeBlock)),
+                      {f32(qr->address()), f32(q->address()), f32(k->address()),
+                       f32(v->address()), f16(L.kCache->address()), f16(L.vCache->address()),
+                       i32(position->address()), intArg(H), intArg(nkv), intArg(ctx),
+                       rt::Arg(config.ropeFreqBase)}});
+  addAttention(at, L);
+  launches.push_back(matVec(at + "o", L.o, t->address(), o->address()));
+  launches.push_back(add(at + "attention residual", x->address(), t->address(), H));
+  launches.push_back(rmsNorm(at + "ffn_norm", xn->address(), x->address(), *L.ffnNorm));
+  launches.push_back(matVec(at + "gate", L.gate, g->address(), xn->address()));
+  launches.push_back(matVec(at + "up", L.up, u->address(), xn->address()));
+  launches.push_back({at + "swiglu",
+                      kernel("llama/silu.mlir", "swiglu_f32", {{"BLOCK", swigluBlock}}, 4),
+                      rt::Grid(ceilDiv(F, swigluBlock)),
+                      {f32(g->address()), f32(u->address()), f32(a->address()), intArg(F)}});
+  launches.push_back(matVec(at + "down", L.down, t->address(), a->address()));
+  launches.push_back(add(at + "ffn residual", x->address(), t->address(), H));
+}
+
+/// A q8_0 layer, fused (5 launches; its input norm comes from the layer
+/// before, or a launch of rms_norm_q8_1 for the first): Q, K and V in one
+/// integer mat-vec on the q8_1 of the norm, rope and the KV append in its
+/// epilogue; the attention and its combine in one launch; the o and down
+/// projections with the residual add in their epilogues and, in their last
+/// program, the next norm quantized to q8_1 (the FFN's, then the next
+/// layer's or the output's, `nextNorm`); gate, up and SiLU * mul in one.
+void Engine::Impl::addFusedLayer(const std::string &at, const Layer &L,
+                                 const rt::DeviceMemory &nextNorm) {
+  const uint32_t H = config.embeddingLength, F = config.feedForwardLength,
+                 NH = config.headCount, D = config.headDim(),
+                 nkv = config.kvEmbeddingLength();
+  const int64_t mmvqRows = 4, linearRows = 8;
+  auto blocks = [](uint32_t cols) { return int64_t(std::min<uint32_t>(32, pow2Ceil(cols / 32))); };
+  launches.push_back({at + "qkv + rope + KV append",
+                      kernel("llama/mul_mat_vec_q_qkv.mlir", "mul_mat_vec_q_qkv",
+                             {{"ROWS", mmvqRows}, {"BLOCKS", blocks(H)}, {"D", D}}, 4),
+                      rt::Grid(ceilDiv(L.qkv.rows, mmvqRows)),
+                      {f32(qr->address()), f16(L.kCache->address()), f16(L.vCache->address()),
+                       i8(L.qkv.address()), i8(xq->address()), i32(position->address()),
+                       intArg(H), intArg(nkv), intArg(H), intArg(ctx),
+                       rt::Arg(config.ropeFreqBase)}});
+  const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(D)));
+  launches.push_back({at + "attention",
+                      kernel("llama/attn_decode_fused.mlir", "attn_decode_fused_kernel",
+                             {{"BLOCK_T", ctx >= 256 ? 64 : 16}, {"D", D},
+                              {"MAX_CHUNKS", pow2Ceil(attnChunks)}},
+                             8),
+                      rt::Grid(attnChunks, NH),
+                      {f32(o->address()), f32(partO->address()), f32(partM->address()),
+                       f32(partL->address()), f32(qr->address()), f16(L.kCache->address()),
+                       f16(L.vCache->address()), i32(position->address()), intArg(nkv),
+                       intArg(ctx), intArg(config.headCount / config.headCountKV),
+                       rt::Arg(scale), i32(counters->address() + 4)}});
+  auto residual = [&](const char *what, const Matrix &w, uint64_t in,
+                      const rt::DeviceMemory &gamma) {
+    return Launch{at + what,
+                  kernel("llama/linear_q8_0_res_norm.mlir", "linear_q8_0_res_norm",
+                         {{"ROWS", linearRows}, {"BLOCKS", blocks(w.cols)},
+                          {"NORM_CHUNK", std::min<uint32_t>(32, pow2Ceil(H / 32))}},
+                         4),
+                  rt::Grid(ceilDiv(w.rows, linearRows)),
+                  {f32(x->address()), f32(x->address()), i8(w.address()), f32(in),
+                   intArg(w.rows), intArg(w.cols), f32(gamma.address()), i8(xq->address()),
+                   i32(counters->address()), rt::Arg(config.rmsEpsilon)}};
+  };
+  launches.push_back(residual("o + residual + ffn_norm", L.o, o->address(), *L.ffnNorm));
+  launches.push_back({at + "gate, up + swiglu",
+                      kernel("llama/mul_mat_vec_q_swiglu.mlir", "mul_mat_vec_q_swiglu",
+                             {{"ROWS", mmvqRows}, {"BLOCKS", blocks(H)}}, 4),
+                      rt::Grid(ceilDiv(F, mmvqRows)),
+                      {f32(a->address()), i8(L.gate.address()), i8(L.up.address()),
+                       i8(xq->address()), intArg(F), intArg(H)}});
+  launches.push_back(residual("down + residual + next norm", L.down, a->address(), nextNorm));
+}
+
+/// The prefill of `tokens` tokens at positions [first, first + tokens): the
+/// q8_0 GEMM (examples/gemm_q8_0.mlir: f16 activations, the weights rounded
+/// to f16 in registers, f32 out) for every matrix, rope and the KV append
+/// of the whole batch, the causal attention of examples/llama/attn_prefill.mlir.
+/// No logits: the last prompt token goes through the decode step.
+std::vector<Launch> Engine::Impl::prefillLaunches(uint32_t T, uint32_t first) {
+  const uint32_t H = config.embeddingLength, F = config.feedForwardLength, NH = config.headCount,
+                 D = config.headDim(), nkv = config.kvEmbeddingLength(), W = H + 2 * nkv;
+  const bool gpu = device.backend() == rt::Backend::Cuda;
+  // examples/kernels.list's GEMM blocks on the GPU; small ones for the
+  // interpreter's tiny models.
+  const llk::Constants gemmBlocks =
+      gpu ? llk::Constants{{"BLOCK_M", 128}, {"BLOCK_N", 64}, {"BLOCK_K", 64}, {"GROUP_SIZE_M", 8}}
+          : llk::Constants{{"BLOCK_M", 32}, {"BLOCK_N", 32}, {"BLOCK_K", 32}, {"GROUP_SIZE_M", 2}};
+  const uint32_t bm = gpu ? 128 : 32, bn = gpu ? 64 : 32;
+  const rt::Kernel gemm = kernel("gemm_q8_0.mlir", "gemm_q8_0_kernel", gemmBlocks, 4);
+  auto halfPtr = [](uint64_t a) { return rt::Arg::pointer(a, rt::ScalarType::F16); };
+  auto matmul = [&](std::string what, uint64_t a, const Matrix &w, uint64_t c) {
+    return Launch{std::move(what), gemm, rt::Grid(ceilDiv(T, bm) * ceilDiv(w.rows, bn)),
+                  {halfPtr(a), i8(w.address()), f32(c), intArg(T), intArg(w.rows),
+                   intArg(w.cols), intArg(w.cols), intArg(w.rows)}};
+  };
+  const int64_t rowBlock = std::min<uint32_t>(1024, pow2Ceil(std::max(H, F)));
+  const rt::Kernel toHalf = kernel("llama/cpy_rows.mlir", "cpy_f32_f16_rows", {{"BLOCK", rowBlock}}, 4);
+  auto rowsToHalf = [&](std::string what, uint64_t src, uint64_t dst, uint32_t cols) {
+    return Launch{std::move(what), toHalf, rt::Grid(ceilDiv(cols, rowBlock), T),
+                  {f32(src), halfPtr(dst), intArg(cols), intArg(cols), intArg(cols), intArg(0)}};
+  };
+  auto norm = [&](std::string what, const rt::DeviceMemory &gamma) {
+    Launch l = rmsNorm(std::move(what), pXn->address(), pX->address(), gamma);
+    l.grid = rt::Grid(T);
+    return l;
+  };
+  const int64_t ropeBlock = std::min<uint32_t>(1024, pow2Ceil(H));
+  const rt::Kernel rope = kernel("llama/rope.mlir", "rope_f32", {{"BLOCK", ropeBlock}, {"D", D}}, 4);
+  const int64_t be = std::min<uint32_t>(128, pow2Ceil(nkv));
+  const rt::Kernel vAppend = kernel("llama/cpy_trans.mlir", "cpy_f32_f16_trans", {{"BT", 16}, {"BE", be}}, 4);
+  const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(D)));
+  const rt::Kernel attention = kernel("llama/attn_prefill.mlir", "attn_prefill_kernel",
+                                      {{"BLOCK_T", ctx >= 256 ? 64 : 16}, {"D", D}}, 8);
+  const uint64_t q = pQkv->address(), k = q + 4ull * H, v = k + 4ull * nkv;
+
+  std::vector<Launch> out;
+  Launch embed = embedding();
+  embed.args[0] = f32(pX->address());
+  embed.args[2] = i32(pIds->address());
+  embed.grid.y = T;
+  out.push_back(embed);
+  for (size_t l = 0; l < layers.size(); ++l) {
+    const Layer &L = layers[l];
+    std::string at = "prefill layer " + std::to_string(l) + " ";
+    out.push_back(norm(at + "attn_norm", *L.attnNorm));
+    out.push_back(rowsToHalf(at + "attn_norm f16", pXn->address(), pXn16->address(), H));
+    out.push_back(matmul(at + "qkv", pXn16->address(), L.qkv, q));
+    out.push_back({at + "rope q", rope, rt::Grid(ceilDiv(H, ropeBlock), T),
+                   {f32(q), f32(q), intArg(W), intArg(W), intArg(H), intArg(first),
+                    rt::Arg(config.ropeFreqBase)}});
+    out.push_back({at + "rope k", rope, rt::Grid(ceilDiv(nkv, ropeBlock), T),
+                   {f32(k), f32(k), intArg(W), intArg(W), intArg(nkv), intArg(first),
+                    rt::Arg(config.ropeFreqBase)}});
+    out.push_back({at + "K append", toHalf, rt::Grid(ceilDiv(nkv, rowBlock), T),
+                   {f32(k), halfPtr(L.kCache->address()), intArg(W), intArg(nkv), intArg(nkv),
+                    intArg(first * nkv)}});
+    out.push_back({at + "V append", vAppend, rt::Grid(ceilDiv(first % 8 + T, 16), ceilDiv(nkv, be)),
+                   {f32(v), halfPtr(L.vCache->address()), intArg(W), intArg(nkv), intArg(T),
+                    intArg(ctx), intArg(first)}});
+    out.push_back({at + "attention", attention, rt::Grid(T, NH),
+                   {halfPtr(pO16->address()), f32(q), halfPtr(L.kCache->address()),
+                    halfPtr(L.vCache->address()), intArg(first), intArg(W), intArg(H),
+                    intArg(nkv), intArg(ctx), intArg(config.headCount / config.headCountKV),
+                    rt::Arg(scale)}});
+    out.push_back(matmul(at + "o", pO16->address(), L.o, pT->address()));
+    out.push_back(add(at + "attention residual", pX->address(), pT->address(), T * H));
+    out.push_back(norm(at + "ffn_norm", *L.ffnNorm));
+    out.push_back(rowsToHalf(at + "ffn_norm f16", pXn->address(), pXn16->address(), H));
+    out.push_back(matmul(at + "gate", pXn16->address(), L.gate, pG->address()));
+    out.push_back(matmul(at + "up", pXn16->address(), L.up, pU->address()));
+    const int64_t swigluBlock = 1024;
+    out.push_back({at + "swiglu",
+                   kernel("llama/silu.mlir", "swiglu_f32", {{"BLOCK", swigluBlock}}, 4),
+                   rt::Grid(ceilDiv(uint64_t(T) * F, swigluBlock)),
+                   {f32(pG->address()), f32(pU->address()), f32(pG->address()), intArg(T * F)}});
+    out.push_back(rowsToHalf(at + "swiglu f16", pG->address(), pA16->address(), F));
+    out.push_back(matmul(at + "down", pA16->address(), L.down, pT->address()));
+    out.push_back(add(at + "ffn residual", pX->address(), pT->address(), T * H));
+  }
+  return out;
+}
+
+void Engine::Impl::prefillBatch(llvm::ArrayRef<int32_t> tokens) {
+  const uint32_t T = static_cast<uint32_t>(tokens.size());
+  stream.synchronize(); // pIds' last copy has left
+  pIds->copyFrom(tokens.data(), T, &stream);
+  rt::LaunchOptions on;
+  on.stream = &stream;
+  for (const Launch &launch : prefillLaunches(T, pos)) {
+    try {
+      launch.kernel.launch(launch.grid, launch.args, on);
+    } catch (const rt::Error &e) {
+      throw rt::Error(e.code(), launch.what + ": " + e.what(), e.cudaName(), e.cudaResult(),
+                      e.kernel());
+    }
+  }
+  pos += T;
+  hostPos = static_cast<int32_t>(pos);
+  position->copyFrom(&hostPos, 1, &stream);
+  stream.synchronize(); // hostPos is the copy's source
+}
+
+void Engine::Impl::run() {
+  const bool dependent = options.dependentLaunch && device.backend() == rt::Backend::Cuda &&
+                         device.computeCapabilityMajor() >= 9;
+  rt::LaunchOptions on;
+  on.stream = &stream;
+  for (const Launch &launch : launches) {
+    on.dependentLaunch = dependent && launch.kernel.info().gridDependencyWait;
+    try {
+      launch.kernel.launch(launch.grid, launch.args, on);
+    } catch (const rt::Error &e) {
+      throw rt::Error(e.code(), launch.what + ": " + e.what(), e.cudaName(), e.cudaResult(),
+                      e.kernel());
+    }
+  }
+}
+
+void Engine::Impl::checkRoom() const {
+  if (pos >= ctx)
+    throw Error("the context is full: " + std::to_string(ctx) + " tokens (--ctx)");
+}
+
+//===----------------------------------------------------------------------===//
+// Engine
+//===----------------------------------------------------------------------===//
+
+Engine::Engine(const LlamaModelFile &model, const rt::Device &device, rt::JIT &jit,
+               EngineOptions options)
+    : impl_(std::make_unique<Impl>(model, device, jit, std::move(options))) {}
+Engine::~Engine() = default;
+
+const LlamaConfig &Engine::config() const { return impl_->config; }
+const EngineOptions &Engine::options() const { return impl_->options; }
+uint32_t Engine::contextLength() const { return impl_->ctx; }
+uint32_t Engine::position() const { return impl_->pos; }
+const rt::Stream &Engine::stream() const { return impl_->stream; }
+void Engine::synchronize() const { impl_->stream.synchronize(); }
+
+void Engine::reset() {
+  impl_->stream.synchronize();
+  impl_->hostPos = 0;
+  impl_->position->copyFrom(&impl_->hostPos, 1, &impl_->stream);
+  impl_->stream.synchronize();
+  impl_->pos = 0;
+}
+
+void Engine::step(int32_t token) {
+  Impl &m = *impl_;
+  m.checkRoom();
+  if (token < 0 || static_cast<uint32_t>(token) >= m.config.vocabSize)
+    throw Error("token " + std::to_string(token) + " is outside the vocabulary (" +
+                std::to_string(m.config.vocabSize) + " tokens)");
+  // The copy leaves from hostToken; the one before it has left by now.
+  m.stream.synchronize();
+  m.hostToken = token;
+  m.token->copyFrom(&m.hostToken, 1, &m.stream);
+  stepOnGreedy();
+}
+
+void Engine::prefill(llvm::ArrayRef<int32_t> tokens) {
+  Impl &m = *impl_;
+  if (tokens.empty())
+    return;
+  if (m.pos + tokens.size() > m.ctx)
+    throw Error("the context is full: " + std::to_string(m.ctx) + " tokens (--ctx)");
+  for (int32_t token : tokens)
+    if (token < 0 || static_cast<uint32_t>(token) >= m.config.vocabSize)
+      throw Error("token " + std::to_string(token) + " is outside the vocabulary (" +
+                  std::to_string(m.config.vocabSize) + " tokens)");
+  size_t done = 0;
+  if (m.batchedPrefill)
+    for (; tokens.size() - done > 1; done += std::min<size_t>(m.options.prefillBatch, tokens.size() - 1 - done))
+      m.prefillBatch(tokens.slice(done, std::min<size_t>(m.options.prefillBatch, tokens.size() - 1 - done)));
+  for (; done < tokens.size(); ++done)
+    step(tokens[done]);
+}
+
+bool Engine::batchedPrefill() const { return impl_->batchedPrefill; }
+
+void Engine::stepOnGreedy() {
+  Impl &m = *impl_;
+  m.checkRoom();
+  if (m.graph)
+    m.graph->launch(m.stream);
+  else
+    m.run();
+  ++m.pos;
+}
+
+int32_t Engine::greedyToken() const {
+  int32_t id = 0;
+  impl_->token->copyTo(&id, 1, &impl_->stream);
+  impl_->stream.synchronize();
+  return id;
+}
+
+std::vector<TokenCandidate> Engine::candidates() const {
+  const uint32_t K = impl_->options.candidates;
+  std::vector<float> values(K);
+  std::vector<int32_t> ids(K);
+  impl_->topValues->copyTo(values.data(), K, &impl_->stream);
+  impl_->topIds->copyTo(ids.data(), K, &impl_->stream);
+  impl_->stream.synchronize();
+  std::vector<TokenCandidate> result;
+  for (uint32_t i = 0; i < K; ++i)
+    if (values[i] != -INFINITY) // fewer logits than K
+      result.push_back({ids[i], values[i]});
+  return result;
+}
+
+std::vector<float> Engine::logits() const {
+  std::vector<float> values(impl_->config.vocabSize);
+  impl_->logits->copyTo(values.data(), values.size(), &impl_->stream);
+  impl_->stream.synchronize();
+  return values;
+}
+
+std::vector<int32_t> Engine::chosenTokens(uint32_t from, uint32_t count) const {
+  if (uint64_t(from) + count > impl_->ctx)
+    throw Error("chosenTokens: positions past the context");
+  std::vector<int32_t> all(impl_->ctx);
+  impl_->history->copyTo(all.data(), all.size(), &impl_->stream);
+  impl_->stream.synchronize();
+  return std::vector<int32_t>(all.begin() + from, all.begin() + from + count);
+}
+
+double Engine::weightBytesPerStep() const {
+  const Impl &m = *impl_;
+  double bytes = m.output.bytes() + m.outputNorm->bytes() +
+                 m.tokenEmbedding.bytes() / m.tokenEmbedding.rows;
+  for (const Impl::Layer &l : m.layers)
+    bytes += (l.fused ? l.qkv.bytes() : l.q.bytes() + l.k.bytes() + l.v.bytes()) + l.o.bytes() +
+             l.gate.bytes() + l.up.bytes() + l.down.bytes() + l.attnNorm->bytes() +
+             l.ffnNorm->bytes();
+  return bytes;
+}
+
+double Engine::kvBytesPerStep(uint32_t tokens) const {
+  const LlamaConfig &c = impl_->config;
+  return 2.0 * 2.0 * c.blockCount * double(tokens) * c.kvEmbeddingLength();
+}
+
+size_t Engine::launchesPerStep() const { return impl_->launches.size(); }
+size_t Engine::graphNodes() const { return impl_->graph ? impl_->graph->nodeCount() : 0; }

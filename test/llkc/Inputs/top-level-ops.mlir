@@ -1,0 +1,9 @@
+func.func @k(%x: !tile.ptr<f32>, %s: f32) {
+  tile.store %s, %x : !tile.ptr<f32>
+  return
+}
+module @inner {
+}
+llvm.func @helper() {
+  llvm.return
+}
