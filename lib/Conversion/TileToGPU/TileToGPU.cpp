@@ -1196,43 +1196,61 @@ Value bytesToF32(OpBuilder &b, Location loc, Value bytes) {
   return vector::FromElementsOp::create(b, loc, VectorType::get({n}, f32), values);
 }
 
-/// `fn` applied to each element of `x` (a scalar or a thread's vector),
-/// giving elements of type `elem`.
-Value mapElements(IndexEmitter &e, Value x, Type elem,
-                  llvm::function_ref<Value(Value)> fn) {
-  auto vec = dyn_cast<VectorType>(x.getType());
-  if (!vec)
-    return fn(x);
-  SmallVector<Value> results;
-  for (int64_t i = 0; i < vec.getNumElements(); ++i)
-    results.push_back(fn(e.extract(x, i)));
-  return e.fromElements(elem, results);
-}
-
-/// The float `x` (f32 or f64) rounded to the narrower float type `dst` with
-/// `mode` (not RNE), by one cvt (two for f64 to bf16, which needs sm_90 in
-/// one: directed roundings through f32 round the same).
-Value roundedFloat(IndexEmitter &e, Value x, Type dst, RoundingMode mode) {
-  Type src = x.getType();
-  if (src.isF64() && dst.isBF16()) {
-    x = roundedFloat(e, x, e.b.getF32Type(), mode);
-    src = x.getType();
-  }
-  auto ptxType = [](Type t) -> std::string {
-    return t.isF16() ? "f16" : t.isBF16() ? "bf16" : t.isF32() ? "f32" : "f64";
+/// x narrowed to `type`, rounded to nearest even or as `mode` directs: for
+/// toward zero, down or up, rounded to nearest, then one step back toward x
+/// where that went past it. (LLVM's NVPTX back
+/// end selects directed conversions only for some pairs of types and targets
+/// — f32 to f16, to bf16 on sm_90 — and aborts on others, such as f32 to
+/// bf16 on sm_80 or f64 to f32: "unsupported library call operation".)
+static Value narrowDirected(OpBuilder &b, Location loc, Value x, Type type,
+                            RoundingMode mode) {
+  Value y = arith::TruncFOp::create(b, loc, type, x);
+  if (mode == RoundingMode::RNE)
+    return y;
+  Value back = arith::ExtFOp::create(b, loc, x.getType(), y); // exact
+  unsigned width = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
+  Type intElem = b.getIntegerType(width);
+  Type intType = intElem;
+  if (auto vec = dyn_cast<VectorType>(type))
+    intType = VectorType::get(vec.getShape(), intElem);
+  auto constant = [&](const APInt &v) -> Value {
+    TypedAttr attr = b.getIntegerAttr(intElem, v);
+    if (auto vec = dyn_cast<VectorType>(intType))
+      attr = DenseElementsAttr::get(vec, attr);
+    return arith::ConstantOp::create(b, loc, attr);
   };
-  const char *ptxMode = mode == RoundingMode::RTZ   ? "rz"
-                        : mode == RoundingMode::RDN ? "rm"
-                                                    : "rp";
-  std::string text = std::string("cvt.") + ptxMode + "." + ptxType(dst) + "." +
-                     ptxType(src) + " $0, $1;";
-  bool half = dst.isF16() || dst.isBF16();
-  std::string constraints = std::string(half ? "=h" : "=f") + "," +
-                            (src.isF64() ? "d" : "f");
-  Type resultType = half ? e.b.getI16Type() : dst;
-  Value r = e.inlineAsm(resultType, x, text, constraints, /*sideEffects=*/false)
-                .getResult(0);
-  return half ? arith::BitcastOp::create(e.b, e.loc, dst, r).getResult() : r;
+  APInt signBit = APInt::getSignMask(width);
+  Value bits = arith::BitcastOp::create(b, loc, intType, y);
+  Value one = constant(APInt(width, 1));
+  // Steps of the magnitude (y is not a NaN where one is taken).
+  Value towardZero = arith::SubIOp::create(b, loc, bits, one);
+  Value past, step;
+  if (mode == RoundingMode::RTZ) {
+    past = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
+                                 math::AbsFOp::create(b, loc, back),
+                                 math::AbsFOp::create(b, loc, x));
+    step = towardZero;
+  } else {
+    // The next value down (up): from a zero, the smallest negative
+    // (positive) subnormal.
+    bool down = mode == RoundingMode::RDN;
+    Value awayFromZero = arith::AddIOp::create(b, loc, bits, one);
+    Value zero = constant(APInt(width, 0));
+    Value isZero = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::AndIOp::create(b, loc, bits, constant(~signBit)), zero);
+    Value negative = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        arith::AndIOp::create(b, loc, bits, constant(signBit)), zero);
+    past = arith::CmpFOp::create(
+        b, loc, down ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, back, x);
+    step = arith::SelectOp::create(
+        b, loc, isZero, down ? constant(signBit | 1) : one,
+        arith::SelectOp::create(b, loc, negative, down ? awayFromZero : towardZero,
+                                down ? towardZero : awayFromZero));
+  }
+  Value stepped = arith::BitcastOp::create(b, loc, type, step);
+  return arith::SelectOp::create(b, loc, past, stepped, y);
 }
 
 struct CastLowering : TilePattern<CastOp> {
@@ -1271,16 +1289,8 @@ struct CastLowering : TilePattern<CastOp> {
       RoundingMode mode = rounding.value_or(RoundingMode::RNE);
       if (dst.getIntOrFloatBitWidth() > srcBits) {
         result = arith::ExtFOp::create(rewriter, loc, resultType, x);
-      } else if (mode == RoundingMode::RNE) {
-        result = arith::TruncFOp::create(rewriter, loc, resultType, x);
       } else {
-        // arith.truncf's rounding modes become LLVM's constrained fptrunc,
-        // whose mode only describes the environment's: NVPTX rounds to
-        // nearest. A cvt with the mode rounds as asked.
-        IndexEmitter e(rewriter, loc);
-        result = mapElements(e, x, dst, [&](Value v) {
-          return roundedFloat(e, v, dst, mode);
-        });
+        result = narrowDirected(rewriter, loc, x, resultType, mode);
       }
     } else if (isa<FloatType>(src)) {
       switch (rounding.value_or(RoundingMode::RTZ)) {
