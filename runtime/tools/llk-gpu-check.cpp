@@ -13,10 +13,12 @@
 // prints the checks' names, one a line, and runs nothing. Under
 // compute-sanitizer, `scripts/gpu-check.sh run sanitize` runs each check
 // alone: `--only NAME --small --no-time`.
+//   llk-gpu-check difftest ARGS...   (llk-difftest ARGS...: GPU vs interpreter)
 //
 //===----------------------------------------------------------------------===//
 
 #include "DeviceProblem.h"
+#include "DiffTest.h"
 #include "ProgramArgs.h"
 
 #include <algorithm>
@@ -94,6 +96,8 @@ Row runCase(rt::Device &device, rt::JIT &jit, const KernelCheck &check,
 } // namespace
 
 static int run(int argc, char **argv) {
+  if (argc > 1 && std::string(argv[1]) == "difftest")
+    return tools::difftestMain(argc - 1, argv + 1, "difftest");
   Options opts;
   opts.seed = std::random_device()();
   bool list = false;
