@@ -86,11 +86,12 @@ Type storageType(Type elem) {
 /// Moves a tile between layouts (and, for reshape and transpose, between
 /// index spaces) through shared memory: every thread writes its elements at
 /// `sum(coord[d] * srcStrides[d])`, and reads those of its new layout at
-/// `sum(coord[d] * dstStrides[d])`.
+/// `sum(coord[d] * dstStrides[d])`. With `writers`, only the threads where
+/// it holds write (the others' copies of their elements may differ).
 Value exchangeThroughShared(IndexEmitter &e, SharedScratch &scratch,
                             Operation *op, Value src, Type srcTileType,
                             Type dstTileType, ArrayRef<int64_t> srcStrides,
-                            ArrayRef<int64_t> dstStrides) {
+                            ArrayRef<int64_t> dstStrides, Value writers = Value()) {
   DistributedView srcView = viewOf(srcTileType), dstView = viewOf(dstTileType);
   auto srcVec = cast<VectorType>(src.getType());
   Type elem = srcVec.getElementType();
@@ -134,9 +135,15 @@ Value exchangeThroughShared(IndexEmitter &e, SharedScratch &scratch,
 
   gpu::BarrierOp::create(e.b, e.loc);
   Value srcOffsets = offsets(srcView, srcStrides);
-  storeRuns(e, src, runLength(srcView, srcStrides), bytes, [&](int64_t r) {
-    return byteAddress(e, base, e.extract(srcOffsets, r));
-  });
+  {
+    OpBuilder::InsertionGuard guard(e.b);
+    if (writers)
+      e.b.setInsertionPointToStart(
+          scf::IfOp::create(e.b, e.loc, writers, /*withElseRegion=*/false).thenBlock());
+    storeRuns(e, src, runLength(srcView, srcStrides), bytes, [&](int64_t r) {
+      return byteAddress(e, base, e.extract(srcOffsets, r));
+    });
+  }
   gpu::BarrierOp::create(e.b, e.loc);
 
   Value dstOffsets = offsets(dstView, dstStrides);
@@ -1077,39 +1084,17 @@ Value lowerAtomic(IndexEmitter &e, LoweringState &state, Operation *op,
   for (int64_t r = 0; r < view.totalElemsPerThread(); ++r)
     olds.push_back(perElement(
         r, andPredicates(e, owner, mask ? e.extract(mask, r) : Value())));
-  Type elem = cast<VectorType>(convertedResult).getElementType();
-  if (!owner)
-    return e.fromElements(elem, olds);
-  // The layout replicates elements: the threads holding a copy that did no
-  // atomic take its old value from the one that did, through shared memory.
-  SmallVector<int64_t> strides(view.shape.size(), 1);
-  for (int d = int(view.shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * view.shape[d + 1];
-  Value base = state.scratch.base(e.b, e.loc, op, strides[0] * view.shape[0] * 4);
-  auto offsetType = VectorType::get({view.totalElemsPerThread()}, e.b.getI32Type());
-  Value offsets;
-  for (unsigned d = 0; d < view.shape.size(); ++d) {
-    Value term = arith::MulIOp::create(
-        e.b, e.loc, e.coordinates(view, d),
-        arith::ConstantOp::create(
-            e.b, e.loc, DenseIntElementsAttr::get(offsetType, int32_t(strides[d] * 4))));
-    offsets = offsets ? arith::AddIOp::create(e.b, e.loc, offsets, term).getResult()
-                      : term;
-  }
-  gpu::BarrierOp::create(e.b, e.loc);
-  scf::IfOp ifOwner = scf::IfOp::create(e.b, e.loc, owner, false);
-  {
-    OpBuilder::InsertionGuard g(e.b);
-    e.b.setInsertionPointToStart(ifOwner.thenBlock());
-    for (auto [r, old] : llvm::enumerate(olds))
-      LLVM::StoreOp::create(e.b, e.loc, old,
-                            byteAddress(e, base, e.extract(offsets, r)), 4);
-  }
-  gpu::BarrierOp::create(e.b, e.loc);
-  for (auto [r, old] : llvm::enumerate(olds))
-    old = LLVM::LoadOp::create(e.b, e.loc, elem,
-                               byteAddress(e, base, e.extract(offsets, r)), 4);
-  return e.fromElements(elem, olds);
+  Value result =
+      e.fromElements(cast<VectorType>(convertedResult).getElementType(), olds);
+  if (!owner || op->getResult(0).use_empty())
+    return result;
+  // Where the layout replicates elements, only their owners ran the atomics:
+  // hand the old values to the other threads that hold those elements.
+  Type tile = op->getResult(0).getType();
+  SmallVector<int64_t> strides =
+      rowMajorStrides(cast<RankedTensorType>(tile).getShape());
+  return exchangeThroughShared(e, state.scratch, op, result, tile, tile, strides,
+                               strides, owner);
 }
 
 struct AtomicRMWLowering : TilePattern<AtomicRMWOp> {
