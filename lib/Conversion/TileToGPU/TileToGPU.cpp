@@ -1284,23 +1284,38 @@ struct CastLowering : TilePattern<CastOp> {
       case RoundingMode::RDN: x = math::FloorOp::create(rewriter, loc, x); break;
       case RoundingMode::RUP: x = math::CeilOp::create(rewriter, loc, x); break;
       }
-      if (dst.isInteger(8)) {
-        // PTX has no 8-bit conversion: LLVM converts to 16 bits (saturating
-        // there) and truncates. Saturate at 8 bits, as the op says.
-        Type i16 = withElem(rewriter.getI16Type());
-        auto bound = [&](int64_t v) -> Value {
-          Attribute attr = rewriter.getI16IntegerAttr(v);
-          if (auto vec = dyn_cast<VectorType>(i16))
-            attr = DenseElementsAttr::get(vec, attr);
-          return arith::ConstantOp::create(rewriter, loc, cast<TypedAttr>(attr));
-        };
-        Value wide = arith::FPToSIOp::create(rewriter, loc, i16, x);
-        wide = arith::MaxSIOp::create(rewriter, loc, wide, bound(-128));
-        wide = arith::MinSIOp::create(rewriter, loc, wide, bound(127));
-        result = arith::TruncIOp::create(rewriter, loc, resultType, wide);
-      } else {
-        result = arith::FPToSIOp::create(rewriter, loc, resultType, x);
-      }
+      // Saturate as PTX cvt does (NaN to 0), in the IR itself: LLVM's
+      // fptosi is poison out of range, which it exploits (i8 and i16 went
+      // through a wider cvt and a truncation; a fptosi of a sitofp may
+      // become a truncation). Clamp into range in the float type, convert,
+      // and give 2^(w-1) and above the maximum, NaN 0.
+      unsigned width = dst.getIntOrFloatBitWidth();
+      auto floatElem = cast<FloatType>(getElementTypeOrSelf(x.getType()));
+      auto splat = [&](Type type, TypedAttr attr) -> Value {
+        if (auto vec = dyn_cast<VectorType>(type))
+          attr = DenseElementsAttr::get(vec, attr);
+        return arith::ConstantOp::create(rewriter, loc, attr);
+      };
+      APFloat limit = APFloat::getOne(floatElem.getFloatSemantics());
+      limit = scalbn(limit, int(width) - 1, APFloat::rmNearestTiesToEven);
+      APFloat below = limit;
+      below.next(/*nextDown=*/true);
+      Value low = splat(x.getType(), FloatAttr::get(floatElem, -limit));
+      Value high = splat(x.getType(), FloatAttr::get(floatElem, below));
+      Value clamped = arith::MinNumFOp::create(
+          rewriter, loc, arith::MaxNumFOp::create(rewriter, loc, x, low), high);
+      result = arith::FPToSIOp::create(rewriter, loc, resultType, clamped);
+      Value atLimit = arith::CmpFOp::create(
+          rewriter, loc, arith::CmpFPredicate::OGE, x,
+          splat(x.getType(), FloatAttr::get(floatElem, limit)));
+      auto dstInt = cast<IntegerType>(dst);
+      result = arith::SelectOp::create(
+          rewriter, loc, atLimit,
+          splat(resultType, IntegerAttr::get(dstInt, APInt::getSignedMaxValue(width))),
+          result);
+      Value isNaN = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UNO, x, x);
+      result = arith::SelectOp::create(
+          rewriter, loc, isNaN, splat(resultType, IntegerAttr::get(dstInt, 0)), result);
     } else if (src.isInteger(8) && dst.isF32() &&
                isa<VectorType>(x.getType()) &&
                cast<VectorType>(x.getType()).getNumElements() % 4 == 0) {
