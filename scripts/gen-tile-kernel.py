@@ -40,8 +40,9 @@ depends on the order in which programs or lanes run.
 Exact or not: each float value carries an interval, a granule (the value
 is a multiple of it and exactly representable, so sums of such values are
 exact in any order) and a bound on how far the two backends may differ
-(0 through exactly rounded ops: + - * / sqrt fma casts, min/max, selects,
-memory; > 0 from math functions, non-exact sums, dots). A value that may
+(0 through exactly rounded ops: + - * / fma casts, min/max, selects,
+memory; > 0 from math functions, sqrt too (llkc's f32 sqrt is
+sqrt.approx), non-exact sums, dots). A value that may
 differ never reaches an op that is discontinuous in it (compares, casts to
 integers, floor, bitcasts), and an output's tolerance is the propagated
 bound. Features (--enable/--disable): reduce64 (tile.reduce on i64/f64,
@@ -776,11 +777,16 @@ class Gen:
                 a = self.op(f'math.absf {a.name} : {ty}', a.elem, shape, lo=0.0, hi=a.B, g=a.g, D=D,
                             valid=a.valid)
             hi = math.sqrt(a.hi)
-            Dr = self.round_diff(a.elem, hi, D / math.sqrt(max(a.lo, 1e-30)) if D else 0)
             if D and a.lo < 1e-3:
                 raise Skip
-            return self.op(f'math.sqrt {a.name} : {ty}', a.elem, shape, lo=math.sqrt(a.lo), hi=hi,
-                           D=Dr, zs=a.zs, valid=a.valid)
+            # A math function: llkc's f32 sqrt is sqrt.approx (within 2^-23
+            # relative), the interpreter's correctly rounded.
+            e = a.elem
+            uf = unit_roundoff('f32') if e in ('f16', 'bf16') else unit_roundoff(e)
+            r = 4 * uf + (2 * unit_roundoff(e) if e in ('f16', 'bf16') else 0)
+            Dr = (D / math.sqrt(max(a.lo, 1e-30)) if D else 0) + 4 * 2.0 ** FLOAT[e][1]
+            return self.op(f'math.sqrt {a.name} : {ty}', e, shape, lo=math.sqrt(a.lo), hi=hi,
+                           D=Dr, r=r, zs=a.zs, valid=a.valid)
         # Rounding to integers: discontinuous.
         if D:
             raise Skip
