@@ -1589,7 +1589,9 @@ struct ReduceLowering : TilePattern<OpTy> {
       Type valueType = partials[0].value.getType();
       int64_t valueBytes = byteWidth(valueType);
       int64_t outElems = resultTile ? resultTile.getNumElements() : 1;
-      int64_t indexBase = outElems * numWarps * valueBytes;
+      // The i32 indices follow the values, 4-byte aligned (values of i8 or
+      // i16 may end anywhere).
+      int64_t indexBase = llvm::alignTo(outElems * numWarps * valueBytes, 4);
       int64_t bytes = indexBase + (combiner.hasIndex() ? outElems * numWarps * 4 : 0);
       Value base = this->state.scratch.base(rewriter, op.getLoc(), op, bytes);
       SmallVector<Value> slots;
