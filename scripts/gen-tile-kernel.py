@@ -791,8 +791,9 @@ class Gen:
         if D:
             raise Skip
         g = max(a.g, 1.0) if a.g else 1.0
+        # The result's sign of zero is its operand's.
         return self.op(f'math.{opn} {a.name} : {ty}', a.elem, shape, lo=math.floor(a.lo),
-                       hi=math.ceil(a.hi), g=g, valid=a.valid)
+                       hi=math.ceil(a.hi), g=g, zs=a.zs, valid=a.valid)
 
     def ew_fma(self, shape):
         a = self.pick(shape, lambda v: is_float(v.elem) and not v.raw)
@@ -1126,10 +1127,12 @@ class Gen:
 
     # ---- stores ---------------------------------------------------------------
     def check_of(self, v):
-        if is_float(v.elem) and not v.raw:
+        """How an output compares: bit-exact, exact but for the sign of
+        zero, or within the propagated bound (2x headroom). Raw bits (NaNs
+        among them) selected with a value that has a tolerance compare by
+        their bits where they are NaN, within the tolerance elsewhere."""
+        if is_float(v.elem):
             if not v.exact:
-                # Headroom over the bound: 2x, and what the output's own
-                # rounding adds.
                 atol = 2 * v.D
                 rtol = 2 * v.r
                 return f'tol {atol:.6g} {rtol:.6g}'
