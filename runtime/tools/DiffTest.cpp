@@ -16,7 +16,8 @@
 //   zero).
 // * --checks: every kernel check of lib/Checks at its small shape, its
 //   inputs and float64 reference: the GPU's output against the
-//   interpreter's, and each against float64.
+//   interpreter's (bit for bit for the kernels of bitExactChecks, within
+//   the check's tolerance for the others), and each against float64.
 //
 // One CSV row per case and target; exit status 1 if any failed.
 //
@@ -528,6 +529,21 @@ std::vector<Row> runCase(const std::string &path, const Options &opts, rt::Devic
   return rows;
 }
 
+/// Kernel checks whose kernels only move, select and convert values or do
+/// exactly rounded arithmetic (no math function, no reduction, no sum of
+/// products the GPU may fuse): the GPU must match the interpreter bit for
+/// bit. The others must stay within their check's tolerance (relative L2,
+/// the bound they meet against float64).
+const std::set<std::string> &bitExactChecks() {
+  static const std::set<std::string> names = {
+      "vector_add",         "llama_add",          "llama_mul",
+      "llama_scale",        "ggml_bin_bcast_add", "ggml_bin_bcast_sub",
+      "ggml_bin_bcast_mul", "ggml_bin_bcast_div", "llama_cpy_k",
+      "llama_cpy_v",        "llama_cpy_k_rows",   "llama_cpy_v_trans",
+      "llama_diag_mask_inf"};
+  return names;
+}
+
 /// One kernel check's small shape: GPU against interpreter, each against
 /// float64.
 std::vector<Row> runCheck(const checks::KernelCheck &check, const Options &opts,
@@ -557,7 +573,8 @@ std::vector<Row> runCheck(const checks::KernelCheck &check, const Options &opts,
     archs = {problem.arch};
   for (const std::string &arch : archs) {
     Row row{"check", check.name, arch, "PASS"};
-    row.tolerance = check.tolerance;
+    bool bitExact = bitExactChecks().count(check.name);
+    row.tolerance = bitExact ? 0 : check.tolerance;
     auto t0 = std::chrono::steady_clock::now();
     try {
       if (interpError)
@@ -610,7 +627,8 @@ std::vector<Row> runCheck(const checks::KernelCheck &check, const Options &opts,
              << interpVsF64.error;
       if (cmp.differing)
         detail << "; " << cmp.differing << " elements differ, first " << cmp.detail;
-      if (!(row.relDiff <= check.tolerance) || !gpuVsF64.passed || !interpVsF64.passed) {
+      bool close = bitExact ? cmp.differing == 0 : row.relDiff <= check.tolerance;
+      if (!close || !gpuVsF64.passed || !interpVsF64.passed) {
         row.status = "FAIL";
         if (!gpuVsF64.passed)
           detail << "; gpu: " << gpuVsF64.message;
