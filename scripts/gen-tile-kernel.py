@@ -1435,14 +1435,19 @@ class Gen:
         if len(shape) != 2 or shape[0] < 16 or shape[1] < 16:
             raise Skip
         M, N = shape
-        ab = self.choice(['f16', 'f16', 'bf16', 'i8', 'f32'])
-        K = self.choice([16, 32, 64] if ab != 'i8' else [32, 64])
+        # Warpgroup MMA on sm_90a wants a pipelined f16/bf16 dot with M a
+        # multiple of 64 (4 warps), N >= 64, A K-contiguous and 128-byte K
+        # steps (K = 64): make that likely where the shape allows it.
+        wgmma = (self.f['dot_loop'] and M % 64 == 0 and N >= 64 and self.warps == 4
+                 and self.chance(0.6))
+        ab = self.choice(['f16', 'bf16'] if wgmma else ['f16', 'f16', 'bf16', 'i8', 'f32'])
+        K = 64 if wgmma else self.choice([16, 32, 64] if ab != 'i8' else [32, 64])
         acc_e = 'i32' if ab == 'i8' else 'f32'
         precision = ''
         if ab == 'f32':
             precision = self.choice(['', ' precision = tf32', ' precision = ieee'])
-        in_loop = self.f['dot_loop'] and self.chance(0.5)
-        steps = self.choice([1, 2, 3]) if in_loop else 1
+        in_loop = wgmma or (self.f['dot_loop'] and self.chance(0.5))
+        steps = self.choice([2, 3, 4] if wgmma else [1, 2, 3]) if in_loop else 1
         try:
             acc = self.pick(shape, lambda v: v.elem == acc_e and not v.valid and not v.raw
                             and (v.exact or acc_e == 'f32'))
@@ -1457,8 +1462,8 @@ class Gen:
         bptr, _ = self.buffer('in', ab, self.P * K * N * steps, fb)
         # A row-major [M, K] per step (or column-major: K-contiguous or not),
         # B [K, N].
-        a_t = self.chance(0.3)
-        b_t = self.chance(0.3)
+        a_t = not wgmma and self.chance(0.3)
+        b_t = not wgmma and self.chance(0.3)
         Ba, Bb = max(abs(alo), abs(ahi)), max(abs(blo), abs(bhi))
         Kt = K * steps
         if ab == 'i8':
@@ -1494,7 +1499,8 @@ class Gen:
             if self.chance(0.3):
                 # A masked K tail (other = 0, as the pipeliner needs).
                 kidx = self.lin(shp, transposed=transposed)
-                lim = self.const('i32', shp, nelems(shp) - self.choice([1, 3, 8]))
+                # (Whole 16-byte chunks for warpgroup MMA's cp.async.)
+                lim = self.const('i32', shp, nelems(shp) - self.choice([8, 64] if wgmma else [1, 3, 8]))
                 m = self.op(f'arith.cmpi slt, {kidx.name}, {lim.name} : {tstr("i32", shp)}', 'i1', shp)
                 return self.op(f'tile.load {pp.name} mask {m.name} other {zero.name} : {ptrstr(e, shp)}', e, shp)
             return self.op(f'tile.load {pp.name} : {ptrstr(e, shp)}', e, shp)
@@ -1531,7 +1537,7 @@ class Gen:
         if c < 0.35:
             return (self.choice([1, 2, 16, 32, 64, 128, 256, 512, 1024]),)
         if c < 0.55 and self.f['dot']:
-            return (self.choice([16, 32, 64]), self.choice([16, 32, 64]))
+            return (self.choice([16, 32, 64, 64]), self.choice([16, 32, 64, 128]))
         while True:
             m = self.choice([1, 2, 4, 8, 16, 32, 64, 128])
             n = self.choice([1, 2, 4, 8, 16, 32, 64, 128, 256])
@@ -1542,7 +1548,7 @@ class Gen:
         shape = self.choose_shape()
         T = nelems(shape)
         self.warps = self.choice([1, 2, 4, 4, 8])
-        if len(shape) == 2 and shape[0] >= 64 and self.chance(0.5):
+        if len(shape) == 2 and shape[0] == 64 and shape[1] >= 64 and self.chance(0.8):
             self.warps = 4  # warpgroup MMA wants whole warpgroups
         self.setup_grid()
         # Inputs of the main shape, of a few element types.
