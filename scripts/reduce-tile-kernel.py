@@ -74,29 +74,23 @@ def reduce_ops(lines, cmd, path):
 
 
 def reduce_params(lines, cmd, path):
-    body = ''.join(lines)
-    params = re.findall(r'(%[\w]+): !?[\w.<>!]+', ''.join(
-        l for l in lines if not l.startswith('//')).split(')', 1)[0])
-    for p in params:
-        uses = len(re.findall(re.escape(p) + r'\b', body))
-        if uses > 1:
+    """Drops the kernel parameters nothing uses, with their DIFFTEST lines."""
+    text = ''.join(lines)
+    signature = text[text.index('func.func'):]
+    signature = signature[:signature.index(')')]
+    for p in re.findall(r'(%\w+): ', signature):
+        if len(re.findall(re.escape(p) + r'\b', text)) > 1:
             continue
-        name = p[1:]
-        candidate = []
-        for l in lines:
-            if l.startswith('// DIFFTEST:') and re.match(rf'// DIFFTEST: (buffer|scalar) {name} ', l):
-                continue
-            if re.match(rf'\s*{re.escape(p)}:', l):
-                continue
-            candidate.append(l)
-        # A parameter list ending in a comma, or a comma before ')'.
-        text = ''.join(candidate)
-        text = re.sub(r',\s*\)', ')', text)
-        text = re.sub(r'\(\s*,', '(', text)
-        cand = text.splitlines(keepends=True)
-        if interesting(cand, cmd, path):
-            lines[:] = cand
-            body = ''.join(lines)
+        # "%p: type {attrs}," or, for the last one, ", %p: type {attrs}".
+        m = (re.search(re.escape(p) + r': [^,)]*,\s*', text) or
+             re.search(r',\s*' + re.escape(p) + r': [^,)]*', text))
+        if not m:
+            continue
+        candidate = text[:m.start()] + text[m.end():]
+        candidate = re.sub(r'// DIFFTEST: (buffer|scalar) ' + p[1:] + r' .*\n', '', candidate)
+        if interesting(candidate.splitlines(keepends=True), cmd, path):
+            text = candidate
+    lines[:] = text.splitlines(keepends=True)
     return lines
 
 
