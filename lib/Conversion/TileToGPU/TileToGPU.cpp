@@ -512,40 +512,6 @@ struct ElementwiseLowering : ConversionPattern {
   }
 };
 
-/// math.trunc and math.absi, which convert-gpu-to-nvvm leaves alone (no
-/// libdevice function for trunc, none for abs but on i32): LLVM's
-/// intrinsics, which NVPTX selects (cvt.rzi, abs), on scalars and on the
-/// per-thread vectors of tiles. abs(INT_MIN) is INT_MIN, as the interpreter
-/// and PTX's abs have it.
-struct TruncLowering : OpConversionPattern<math::TruncOp> {
-  TruncLowering(const TypeConverter &converter, MLIRContext *ctx)
-      : OpConversionPattern(converter, ctx, /*benefit=*/2) {}
-  LogicalResult
-  matchAndRewrite(math::TruncOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Type type = getTypeConverter()->convertType(op.getType());
-    if (!type)
-      return failure();
-    rewriter.replaceOpWithNewOp<LLVM::FTruncOp>(op, type, adaptor.getOperand());
-    return success();
-  }
-};
-
-struct AbsILowering : OpConversionPattern<math::AbsIOp> {
-  AbsILowering(const TypeConverter &converter, MLIRContext *ctx)
-      : OpConversionPattern(converter, ctx, /*benefit=*/2) {}
-  LogicalResult
-  matchAndRewrite(math::AbsIOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Type type = getTypeConverter()->convertType(op.getType());
-    if (!type)
-      return failure();
-    rewriter.replaceOpWithNewOp<LLVM::AbsOp>(op, type, adaptor.getOperand(),
-                                             /*is_int_min_poison=*/false);
-    return success();
-  }
-};
-
 /// program_id and num_programs: the block's index or the grid's size along
 /// an axis, as i32.
 template <typename OpTy, typename GpuOpTy>
@@ -1894,12 +1860,10 @@ struct ConvertTileToGPUPass
     target.addIllegalDialect<TileDialect, func::FuncDialect>();
     target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
         [](Operation *op) { return !hasTileType(op); });
-    target.addIllegalOp<math::TruncOp, math::AbsIOp>();
     target.addLegalOp<UnrealizedConversionCastOp>();
 
     RewritePatternSet patterns(ctx);
     patterns.add<ElementwiseLowering>(converter, ctx);
-    patterns.add<TruncLowering, AbsILowering>(converter, ctx);
     patterns.add<FuncLowering, ReturnLowering, ProgramIdLowering,
                  NumProgramsLowering, BarrierLowering, MakeRangeLowering,
                  SplatLowering, BroadcastLowering, ExpandDimsLowering,

@@ -1,4 +1,4 @@
-// RUN: llk-opt %s -split-input-file -tile-assign-layouts -canonicalize -convert-tile-to-gpu | FileCheck %s
+// RUN: llkc %s --arch sm_80 --emit=llvm -o - | FileCheck %s
 // RUN: llkc %s --arch sm_80 -o - | FileCheck %s --check-prefix=PTX
 // RUN: llkc %s --arch sm_90 -o %t.ptx && %ptxas -arch=sm_90 %t.ptx -o /dev/null
 // REQUIRES: ptxas
@@ -6,10 +6,10 @@
 // math.trunc (every float type) and math.absi (all but i32) had no lowering:
 // convert-gpu-to-nvvm knows no libdevice function for them, so they reached
 // the LLVM IR translation ("missing LLVMTranslationDialectInterface
-// registration for dialect for op: math.trunc"). They become LLVM's
-// intrinsics, on tiles' vectors and on scalars. Found by the differential
+// registration for dialect for op: math.trunc"). MathToLLVM makes
+// them LLVM's intrinsics, on tiles' vectors and on scalars. Found by the differential
 // test's generator (scripts/gen-tile-kernel.py).
-// CHECK-LABEL: gpu.func @trunc_f16
+// CHECK-LABEL: llvm.func @trunc_f16
 // CHECK: llvm.intr.trunc({{.*}}) : (vector<{{[0-9]+}}xf16>) -> vector<{{[0-9]+}}xf16>
 // CHECK: llvm.intr.trunc({{.*}}) : (f16) -> f16
 // CHECK-NOT: math.trunc
@@ -33,7 +33,7 @@ func.func @trunc_f16(%x: !tile.ptr<f16> {tile.divisibility = 16},
 
 // -----
 
-// CHECK-LABEL: gpu.func @absi_i64
+// CHECK-LABEL: llvm.func @absi_i64
 // CHECK: "llvm.intr.abs"({{.*}}) <{is_int_min_poison = false}> : (vector<{{[0-9]+}}xi64>) -> vector<{{[0-9]+}}xi64>
 // CHECK: "llvm.intr.abs"({{.*}}) <{is_int_min_poison = false}> : (i64) -> i64
 // CHECK-NOT: math.absi
