@@ -9,7 +9,7 @@
 // results differed from the interpreter's). The owners write the old values
 // to shared memory and every thread reads its elements back.
 // CHECK-LABEL: gpu.func @old_values_used
-// CHECK: llvm.inline_asm has_side_effects "@$3 atom.acq_rel.gpu.global.add.s32 $0, [$1], $2;", "=r,l,r,b" %{{.*}}, %{{.*}}, %[[OWNER:[0-9]+]]
+// CHECK: llvm.inline_asm has_side_effects "mov.b32 $0, 0;\0A\09@$3 atom.acq_rel.gpu.global.add.s32 $0, [$1], $2;", "=r,l,r,b" %{{.*}}, %{{.*}}, %[[OWNER:[0-9]+]]
 // CHECK: gpu.barrier
 // CHECK: scf.if %[[OWNER]] {
 // CHECK: llvm.store {{.*}} : vector<{{[0-9]+}}xi32>, !llvm.ptr<3>
