@@ -56,6 +56,10 @@ if os.path.exists(os.path.join(config.llk_tools_dir, "llk-llama")):
     config.available_features.add("llk-llama")
 # %llk_tools_dir: where the built programs are (scripts that take --bin).
 config.substitutions.append(("%llk_tools_dir", config.llk_tools_dir))
+# llk-difftest (runtime/, built where cuda.h is): the differential test's
+# runner (`REQUIRES: llk-difftest`).
+if os.path.exists(os.path.join(config.llk_tools_dir, "llk-difftest")):
+    config.available_features.add("llk-difftest")
 
 # %examples: the DSL examples shipped with the sources.
 config.substitutions.append(

@@ -135,41 +135,29 @@ static double relativeError(const HostBuffer &out, std::string &detail) {
   return norm == 0 ? std::sqrt(diff) : std::sqrt(diff / norm);
 }
 
-CheckResult llk::checks::runCheck(const KernelCheck &check,
-                                  const std::string &examplesDir, uint64_t seed,
-                                  mlir::MLIRContext &context) {
-  CheckResult result;
-  result.error = NAN;
-  std::mt19937_64 rng(seed);
-  Problem problem(rng);
-  check.build(problem);
-
+std::optional<std::string>
+llk::checks::runOnInterpreter(const KernelCheck &check, Problem &problem,
+                              const std::string &examplesDir,
+                              mlir::MLIRContext &context) {
   std::string error;
   llk::Constants constants = check.constants;
   for (const auto &[name, value] : problem.constants)
     constants[name] = value;
   auto module = interp::loadKernelSource(context, examplesDir + "/" + check.source,
                                          constants, error);
-  if (!module) {
-    result.message = error;
-    return result;
-  }
+  if (!module)
+    return error;
   mlir::func::FuncOp kernel = interp::findKernel(*module, check.kernel, error);
-  if (!kernel) {
-    result.message = error;
-    return result;
-  }
+  if (!kernel)
+    return error;
 
-  poisonOutputs(problem);
   interp::Options options;
   options.checkUninitialized = true;
   interp::Interpreter interpreter(options);
   for (HostBuffer &buffer : problem.buffers)
     if (auto err = interpreter.addBuffer(buffer.bytes.data(), buffer.bytes.size(),
-                                         buffer.name, !buffer.isOutput)) {
-      result.message = *err;
-      return result;
-    }
+                                         buffer.name, !buffer.isOutput))
+      return err;
   interp::KernelArgs args;
   std::deque<interp::TensorDescriptor> descriptors; // stable addresses
   for (const Problem::Arg &arg : problem.args) {
@@ -199,11 +187,22 @@ CheckResult llk::checks::runCheck(const KernelCheck &check,
     }
     }
   }
-  if (auto err = interpreter.run(kernel, problem.grid, args.pointers())) {
-    result.message = *err;
+  return interpreter.run(kernel, problem.grid, args.pointers());
+}
+
+CheckResult llk::checks::runCheck(const KernelCheck &check,
+                                  const std::string &examplesDir, uint64_t seed,
+                                  mlir::MLIRContext &context) {
+  std::mt19937_64 rng(seed);
+  Problem problem(rng);
+  check.build(problem);
+  poisonOutputs(problem);
+  if (auto error = runOnInterpreter(check, problem, examplesDir, context)) {
+    CheckResult result;
+    result.error = NAN;
+    result.message = *error;
     return result;
   }
-
   return compareOutputs(check, problem);
 }
 

@@ -170,8 +170,34 @@ float halfToFloat(uint16_t h) {
   return sign ? -magnitude : magnitude;
 }
 
+/// A NaN of `kind` keeps its sign, quiet bit and payload (its high bits) on
+/// its way through a double and back, as the GPU's moves keep every bit: a
+/// float-to-double conversion would quiet a signaling NaN.
+struct NaNLayout {
+  unsigned width, mantissa;
+};
+NaNLayout nanLayout(FloatKind kind) {
+  switch (kind) {
+  case FloatKind::F16: return {16, 10};
+  case FloatKind::BF16: return {16, 7};
+  case FloatKind::F32: return {32, 23};
+  case FloatKind::F64: return {64, 52};
+  }
+  llvm_unreachable("float kind");
+}
+
 /// Bits of `x` (already a value of `kind`, or rounded to nearest even).
 uint64_t floatBits(FloatKind kind, double x) {
+  if (kind != FloatKind::F64 && std::isnan(x)) {
+    auto [width, mantissa] = nanLayout(kind);
+    uint64_t d;
+    std::memcpy(&d, &x, 8);
+    uint64_t payload = (d & ((uint64_t(1) << 52) - 1)) >> (52 - mantissa);
+    if (payload == 0) // only low payload bits: still a NaN
+      payload = uint64_t(1) << (mantissa - 1);
+    uint64_t exponent = ((uint64_t(1) << (width - 1 - mantissa)) - 1) << mantissa;
+    return (d >> 63) << (width - 1) | exponent | payload;
+  }
   switch (kind) {
   case FloatKind::F64: {
     uint64_t bits;
@@ -194,6 +220,18 @@ uint64_t floatBits(FloatKind kind, double x) {
 }
 
 double floatFromBits(FloatKind kind, uint64_t bits) {
+  if (kind != FloatKind::F64) {
+    auto [width, mantissa] = nanLayout(kind);
+    uint64_t exponent = ((uint64_t(1) << (width - 1 - mantissa)) - 1) << mantissa;
+    uint64_t payload = bits & ((uint64_t(1) << mantissa) - 1);
+    if ((bits & exponent) == exponent && payload) {
+      uint64_t d = ((bits >> (width - 1)) & 1) << 63 | uint64_t(0x7ff) << 52 |
+                   payload << (52 - mantissa);
+      double nan;
+      std::memcpy(&nan, &d, 8);
+      return nan;
+    }
+  }
   switch (kind) {
   case FloatKind::F64: {
     double d;

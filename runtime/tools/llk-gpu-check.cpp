@@ -13,13 +13,13 @@
 // prints the checks' names, one a line, and runs nothing. Under
 // compute-sanitizer, `scripts/gpu-check.sh run sanitize` runs each check
 // alone: `--only NAME --small --no-time`.
+//   llk-gpu-check difftest ARGS...   (llk-difftest ARGS...: GPU vs interpreter)
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeviceProblem.h"
+#include "DiffTest.h"
 #include "ProgramArgs.h"
-
-#include "llk/Checks/KernelChecks.h"
-#include "llk/runtime/JIT.h"
 
 #include <algorithm>
 #include <cmath>
@@ -31,39 +31,11 @@
 
 using namespace llk;
 namespace rt = llk::rt;
-using checks::HostBuffer;
 using checks::KernelCheck;
 using checks::Problem;
 using interp::ElemType;
 
 namespace {
-
-rt::ScalarType scalarType(ElemType type) {
-  switch (type) {
-  case ElemType::F64: return rt::ScalarType::F64;
-  case ElemType::F32: return rt::ScalarType::F32;
-  case ElemType::F16: return rt::ScalarType::F16;
-  case ElemType::BF16: return rt::ScalarType::BF16;
-  case ElemType::I64: return rt::ScalarType::I64;
-  case ElemType::I32: return rt::ScalarType::I32;
-  case ElemType::I16: return rt::ScalarType::I16;
-  case ElemType::I8: return rt::ScalarType::I8;
-  }
-  return rt::ScalarType::I8;
-}
-
-/// A scalar argument's bits, as the kernel parameter holds them.
-uint64_t scalarBits(ElemType type, double value) {
-  uint64_t bits = 0;
-  switch (type) {
-  case ElemType::I64: bits = uint64_t(int64_t(value)); break;
-  case ElemType::I32: bits = uint32_t(int32_t(value)); break;
-  case ElemType::I16: bits = uint16_t(int16_t(value)); break;
-  case ElemType::I8: bits = uint8_t(int8_t(value)); break;
-  default: interp::encodeElement(type, value, &bits); break;
-  }
-  return bits;
-}
 
 struct Row {
   std::string check, shape;
@@ -90,66 +62,9 @@ Row runCase(rt::Device &device, rt::JIT &jit, const KernelCheck &check,
   Problem problem(rng);
   build(problem);
   checks::poisonOutputs(problem);
-
-  rt::JITOptions jitOptions;
-  jitOptions.constants = check.constants;
-  for (const auto &[name, value] : problem.constants)
-    jitOptions.constants[name] = value;
-  if (problem.numWarps)
-    jitOptions.numWarps = problem.numWarps;
-  if (!problem.arch.empty())
-    jitOptions.arch = problem.arch;
-  rt::Kernel kernel = jit.compile(
-      rt::Source::fromFile(opts.examples + "/" + check.source), jitOptions,
-      check.kernel);
-
-  std::vector<rt::DeviceMemory> memory;
-  memory.reserve(problem.buffers.size());
-  for (HostBuffer &buffer : problem.buffers) {
-    memory.emplace_back(device, std::max<size_t>(1, buffer.bytes.size()));
-    memory.back().copyFromHost(buffer.bytes.data(), buffer.bytes.size());
-  }
-  auto memoryOf = [&](const HostBuffer *buffer) -> rt::DeviceMemory & {
-    size_t i = 0;
-    for (const HostBuffer &b : problem.buffers) {
-      if (&b == buffer)
-        return memory[i];
-      ++i;
-    }
-    throw rt::Error(rt::ErrorCode::InvalidArgument, "argument buffer not found");
-  };
-  rt::ArgList args;
-  std::deque<rt::TensorMap> maps; // alive until the last launch
-  for (const Problem::Arg &arg : problem.args) {
-    if (arg.descriptor) {
-      // A CUtensorMap with the box the kernel's metadata gives.
-      const std::vector<int64_t> &shape = arg.buffer->shape;
-      maps.emplace_back(device, kernel.info().params[args.size()],
-                        memoryOf(arg.buffer).address(), shape[0], shape[1],
-                        shape[1] * interp::elemTypeSize(arg.buffer->type));
-      args.push_back(maps.back());
-      continue;
-    }
-    // Pointers go untyped: a check may hand a kernel raw bytes (a byte
-    // pointer over f32 data, as ggml's cpy does), which the interpreter
-    // accepts too; only scalars must match the signature exactly.
-    args.push_back(arg.buffer
-                       ? rt::Arg::pointer(memoryOf(arg.buffer).address(),
-                                          std::nullopt)
-                       : rt::Arg::scalar(scalarType(arg.type),
-                                         scalarBits(arg.type, arg.value)));
-  }
-  rt::Grid grid(problem.grid.x, problem.grid.y, problem.grid.z);
-  rt::LaunchOptions checked;
-  checked.synchronize = true;
-  kernel.launch(grid, args, checked);
-
-  size_t i = 0;
-  for (HostBuffer &buffer : problem.buffers) {
-    if (buffer.isOutput)
-      memory[i].copyToHost(buffer.bytes.data(), buffer.bytes.size());
-    ++i;
-  }
+  tools::DeviceProblem onDevice =
+      tools::uploadProblem(device, jit, check, problem, opts.examples);
+  tools::launchAndDownload(onDevice, problem);
   checks::CheckResult result = checks::compareOutputs(check, problem);
   row.passed = result.passed;
   row.error = result.error;
@@ -160,12 +75,12 @@ Row runCase(rt::Device &device, rt::JIT &jit, const KernelCheck &check,
     rt::LaunchOptions on;
     on.stream = &stream;
     for (int w = 0; w < 3; ++w)
-      kernel.launch(grid, args, on);
+      onDevice.kernel.launch(onDevice.grid, onDevice.args, on);
     std::vector<double> times;
     rt::Event start(device), end(device);
     for (int r = 0; r < opts.reps; ++r) {
       start.record(&stream);
-      kernel.launch(grid, args, on);
+      onDevice.kernel.launch(onDevice.grid, onDevice.args, on);
       end.record(&stream);
       end.synchronize();
       times.push_back(rt::Event::elapsedMs(start, end) * 1e3);
@@ -181,6 +96,8 @@ Row runCase(rt::Device &device, rt::JIT &jit, const KernelCheck &check,
 } // namespace
 
 static int run(int argc, char **argv) {
+  if (argc > 1 && std::string(argv[1]) == "difftest")
+    return tools::difftestMain(argc - 1, argv + 1, "difftest");
   Options opts;
   opts.seed = std::random_device()();
   bool list = false;

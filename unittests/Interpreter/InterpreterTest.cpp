@@ -300,6 +300,34 @@ TEST(Semantics, FloatToIntCastsSaturateLikePTX) {
   EXPECT_EQ(i8, (std::vector<int8_t>{127, -128, 0, -1, 2, 127, 0, 7}));
 }
 
+TEST(Semantics, MovesKeepEveryBitOfNaNs) {
+  // Signaling and quiet NaNs with payloads, bitcast from integers and moved
+  // (select, store): the GPU keeps their bits, so must the interpreter (a
+  // float-to-double conversion sets the quiet bit). Found by the
+  // differential test (scripts/gen-tile-kernel.py, seed 1088).
+  std::vector<uint32_t> f32 = {0x7f800001u, 0xff8b1425u, 0x7fc00123u, 0x3f800000u};
+  EXPECT_EQ((runMap<uint32_t, uint32_t>(
+                mapKernel("i32", "f32", 4,
+                          "  %f = tile.bitcast %x : tensor<4xi32> to tensor<4xf32>\n"
+                          "  %t = arith.constant dense<true> : tensor<4xi1>\n"
+                          "  %y = arith.select %t, %f, %f : tensor<4xi1>, tensor<4xf32>\n"),
+                f32)),
+            f32);
+  for (const char *type : {"f16", "bf16"}) {
+    std::vector<uint16_t> bits = {0x7c01, 0xfd5a, 0x7e01, 0x3c00};
+    if (std::string(type) == "bf16")
+      bits = {0x7f81, 0xffa5, 0x7fc1, 0x3f80};
+    std::string n = std::to_string(bits.size());
+    EXPECT_EQ((runMap<uint16_t, uint16_t>(
+                  mapKernel("i16", type, bits.size(),
+                            "  %y = tile.bitcast %x : tensor<" + n + "xi16> to tensor<" + n +
+                                "x" + type + ">\n"),
+                  bits)),
+              bits)
+        << type;
+  }
+}
+
 TEST(Semantics, HalfPrecisionRoundsEveryOpToNearestEven) {
   // 1 + 2^-11 is halfway between 1 and the next f16 (1 + 2^-10): ties to
   // even give 1. 1 + 3 * 2^-11 rounds up to 1 + 2^-9.

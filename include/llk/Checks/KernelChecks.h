@@ -20,6 +20,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -166,6 +167,14 @@ void poisonOutputs(Problem &problem);
 /// Compares every output's bytes with its reference; elements without a
 /// reference (NaN) must still hold the poison.
 CheckResult compareOutputs(const KernelCheck &check, const Problem &problem);
+
+/// Runs the kernel of `check` on the interpreter over `problem` (built and
+/// poisoned), leaving what it wrote in the buffers' bytes; the
+/// interpreter's error if the run failed.
+std::optional<std::string> runOnInterpreter(const KernelCheck &check,
+                                            Problem &problem,
+                                            const std::string &examplesDir,
+                                            mlir::MLIRContext &context);
 
 /// Runs `check` on the interpreter with inputs from `seed`.
 CheckResult runCheck(const KernelCheck &check, const std::string &examplesDir,

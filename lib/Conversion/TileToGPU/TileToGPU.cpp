@@ -86,11 +86,12 @@ Type storageType(Type elem) {
 /// Moves a tile between layouts (and, for reshape and transpose, between
 /// index spaces) through shared memory: every thread writes its elements at
 /// `sum(coord[d] * srcStrides[d])`, and reads those of its new layout at
-/// `sum(coord[d] * dstStrides[d])`.
+/// `sum(coord[d] * dstStrides[d])`. With `writers`, only the threads where
+/// it holds write (the others' copies of their elements may differ).
 Value exchangeThroughShared(IndexEmitter &e, SharedScratch &scratch,
                             Operation *op, Value src, Type srcTileType,
                             Type dstTileType, ArrayRef<int64_t> srcStrides,
-                            ArrayRef<int64_t> dstStrides) {
+                            ArrayRef<int64_t> dstStrides, Value writers = Value()) {
   DistributedView srcView = viewOf(srcTileType), dstView = viewOf(dstTileType);
   auto srcVec = cast<VectorType>(src.getType());
   Type elem = srcVec.getElementType();
@@ -134,9 +135,15 @@ Value exchangeThroughShared(IndexEmitter &e, SharedScratch &scratch,
 
   gpu::BarrierOp::create(e.b, e.loc);
   Value srcOffsets = offsets(srcView, srcStrides);
-  storeRuns(e, src, runLength(srcView, srcStrides), bytes, [&](int64_t r) {
-    return byteAddress(e, base, e.extract(srcOffsets, r));
-  });
+  {
+    OpBuilder::InsertionGuard guard(e.b);
+    if (writers)
+      e.b.setInsertionPointToStart(
+          scf::IfOp::create(e.b, e.loc, writers, /*withElseRegion=*/false).thenBlock());
+    storeRuns(e, src, runLength(srcView, srcStrides), bytes, [&](int64_t r) {
+      return byteAddress(e, base, e.extract(srcOffsets, r));
+    });
+  }
   gpu::BarrierOp::create(e.b, e.loc);
 
   Value dstOffsets = offsets(dstView, dstStrides);
@@ -1043,39 +1050,17 @@ Value lowerAtomic(IndexEmitter &e, LoweringState &state, Operation *op,
   for (int64_t r = 0; r < view.totalElemsPerThread(); ++r)
     olds.push_back(perElement(
         r, andPredicates(e, owner, mask ? e.extract(mask, r) : Value())));
-  Type elem = cast<VectorType>(convertedResult).getElementType();
-  if (!owner)
-    return e.fromElements(elem, olds);
-  // The layout replicates elements: the threads holding a copy that did no
-  // atomic take its old value from the one that did, through shared memory.
-  SmallVector<int64_t> strides(view.shape.size(), 1);
-  for (int d = int(view.shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * view.shape[d + 1];
-  Value base = state.scratch.base(e.b, e.loc, op, strides[0] * view.shape[0] * 4);
-  auto offsetType = VectorType::get({view.totalElemsPerThread()}, e.b.getI32Type());
-  Value offsets;
-  for (unsigned d = 0; d < view.shape.size(); ++d) {
-    Value term = arith::MulIOp::create(
-        e.b, e.loc, e.coordinates(view, d),
-        arith::ConstantOp::create(
-            e.b, e.loc, DenseIntElementsAttr::get(offsetType, int32_t(strides[d] * 4))));
-    offsets = offsets ? arith::AddIOp::create(e.b, e.loc, offsets, term).getResult()
-                      : term;
-  }
-  gpu::BarrierOp::create(e.b, e.loc);
-  scf::IfOp ifOwner = scf::IfOp::create(e.b, e.loc, owner, false);
-  {
-    OpBuilder::InsertionGuard g(e.b);
-    e.b.setInsertionPointToStart(ifOwner.thenBlock());
-    for (auto [r, old] : llvm::enumerate(olds))
-      LLVM::StoreOp::create(e.b, e.loc, old,
-                            byteAddress(e, base, e.extract(offsets, r)), 4);
-  }
-  gpu::BarrierOp::create(e.b, e.loc);
-  for (auto [r, old] : llvm::enumerate(olds))
-    old = LLVM::LoadOp::create(e.b, e.loc, elem,
-                               byteAddress(e, base, e.extract(offsets, r)), 4);
-  return e.fromElements(elem, olds);
+  Value result =
+      e.fromElements(cast<VectorType>(convertedResult).getElementType(), olds);
+  if (!owner || op->getResult(0).use_empty())
+    return result;
+  // Where the layout replicates elements, only their owners ran the atomics:
+  // hand the old values to the other threads that hold those elements.
+  Type tile = op->getResult(0).getType();
+  SmallVector<int64_t> strides =
+      rowMajorStrides(cast<RankedTensorType>(tile).getShape());
+  return exchangeThroughShared(e, state.scratch, op, result, tile, tile, strides,
+                               strides, owner);
 }
 
 struct AtomicRMWLowering : TilePattern<AtomicRMWOp> {
@@ -1162,43 +1147,61 @@ Value bytesToF32(OpBuilder &b, Location loc, Value bytes) {
   return vector::FromElementsOp::create(b, loc, VectorType::get({n}, f32), values);
 }
 
-/// `fn` applied to each element of `x` (a scalar or a thread's vector),
-/// giving elements of type `elem`.
-Value mapElements(IndexEmitter &e, Value x, Type elem,
-                  llvm::function_ref<Value(Value)> fn) {
-  auto vec = dyn_cast<VectorType>(x.getType());
-  if (!vec)
-    return fn(x);
-  SmallVector<Value> results;
-  for (int64_t i = 0; i < vec.getNumElements(); ++i)
-    results.push_back(fn(e.extract(x, i)));
-  return e.fromElements(elem, results);
-}
-
-/// The float `x` (f32 or f64) rounded to the narrower float type `dst` with
-/// `mode` (not RNE), by one cvt (two for f64 to bf16, which needs sm_90 in
-/// one: directed roundings through f32 round the same).
-Value roundedFloat(IndexEmitter &e, Value x, Type dst, RoundingMode mode) {
-  Type src = x.getType();
-  if (src.isF64() && dst.isBF16()) {
-    x = roundedFloat(e, x, e.b.getF32Type(), mode);
-    src = x.getType();
-  }
-  auto ptxType = [](Type t) -> std::string {
-    return t.isF16() ? "f16" : t.isBF16() ? "bf16" : t.isF32() ? "f32" : "f64";
+/// x narrowed to `type`, rounded to nearest even or as `mode` directs: for
+/// toward zero, down or up, rounded to nearest, then one step back toward x
+/// where that went past it. (LLVM's NVPTX back
+/// end selects directed conversions only for some pairs of types and targets
+/// — f32 to f16, to bf16 on sm_90 — and aborts on others, such as f32 to
+/// bf16 on sm_80 or f64 to f32: "unsupported library call operation".)
+static Value narrowDirected(OpBuilder &b, Location loc, Value x, Type type,
+                            RoundingMode mode) {
+  Value y = arith::TruncFOp::create(b, loc, type, x);
+  if (mode == RoundingMode::RNE)
+    return y;
+  Value back = arith::ExtFOp::create(b, loc, x.getType(), y); // exact
+  unsigned width = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
+  Type intElem = b.getIntegerType(width);
+  Type intType = intElem;
+  if (auto vec = dyn_cast<VectorType>(type))
+    intType = VectorType::get(vec.getShape(), intElem);
+  auto constant = [&](const APInt &v) -> Value {
+    TypedAttr attr = b.getIntegerAttr(intElem, v);
+    if (auto vec = dyn_cast<VectorType>(intType))
+      attr = DenseElementsAttr::get(vec, attr);
+    return arith::ConstantOp::create(b, loc, attr);
   };
-  const char *ptxMode = mode == RoundingMode::RTZ   ? "rz"
-                        : mode == RoundingMode::RDN ? "rm"
-                                                    : "rp";
-  std::string text = std::string("cvt.") + ptxMode + "." + ptxType(dst) + "." +
-                     ptxType(src) + " $0, $1;";
-  bool half = dst.isF16() || dst.isBF16();
-  std::string constraints = std::string(half ? "=h" : "=f") + "," +
-                            (src.isF64() ? "d" : "f");
-  Type resultType = half ? e.b.getI16Type() : dst;
-  Value r = e.inlineAsm(resultType, x, text, constraints, /*sideEffects=*/false)
-                .getResult(0);
-  return half ? arith::BitcastOp::create(e.b, e.loc, dst, r).getResult() : r;
+  APInt signBit = APInt::getSignMask(width);
+  Value bits = arith::BitcastOp::create(b, loc, intType, y);
+  Value one = constant(APInt(width, 1));
+  // Steps of the magnitude (y is not a NaN where one is taken).
+  Value towardZero = arith::SubIOp::create(b, loc, bits, one);
+  Value past, step;
+  if (mode == RoundingMode::RTZ) {
+    past = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
+                                 math::AbsFOp::create(b, loc, back),
+                                 math::AbsFOp::create(b, loc, x));
+    step = towardZero;
+  } else {
+    // The next value down (up): from a zero, the smallest negative
+    // (positive) subnormal.
+    bool down = mode == RoundingMode::RDN;
+    Value awayFromZero = arith::AddIOp::create(b, loc, bits, one);
+    Value zero = constant(APInt(width, 0));
+    Value isZero = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::AndIOp::create(b, loc, bits, constant(~signBit)), zero);
+    Value negative = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        arith::AndIOp::create(b, loc, bits, constant(signBit)), zero);
+    past = arith::CmpFOp::create(
+        b, loc, down ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, back, x);
+    step = arith::SelectOp::create(
+        b, loc, isZero, down ? constant(signBit | 1) : one,
+        arith::SelectOp::create(b, loc, negative, down ? awayFromZero : towardZero,
+                                down ? towardZero : awayFromZero));
+  }
+  Value stepped = arith::BitcastOp::create(b, loc, type, step);
+  return arith::SelectOp::create(b, loc, past, stepped, y);
 }
 
 struct CastLowering : TilePattern<CastOp> {
@@ -1237,16 +1240,8 @@ struct CastLowering : TilePattern<CastOp> {
       RoundingMode mode = rounding.value_or(RoundingMode::RNE);
       if (dst.getIntOrFloatBitWidth() > srcBits) {
         result = arith::ExtFOp::create(rewriter, loc, resultType, x);
-      } else if (mode == RoundingMode::RNE) {
-        result = arith::TruncFOp::create(rewriter, loc, resultType, x);
       } else {
-        // arith.truncf's rounding modes become LLVM's constrained fptrunc,
-        // whose mode only describes the environment's: NVPTX rounds to
-        // nearest. A cvt with the mode rounds as asked.
-        IndexEmitter e(rewriter, loc);
-        result = mapElements(e, x, dst, [&](Value v) {
-          return roundedFloat(e, v, dst, mode);
-        });
+        result = narrowDirected(rewriter, loc, x, resultType, mode);
       }
     } else if (isa<FloatType>(src)) {
       switch (rounding.value_or(RoundingMode::RTZ)) {
@@ -1255,23 +1250,38 @@ struct CastLowering : TilePattern<CastOp> {
       case RoundingMode::RDN: x = math::FloorOp::create(rewriter, loc, x); break;
       case RoundingMode::RUP: x = math::CeilOp::create(rewriter, loc, x); break;
       }
-      if (dst.isInteger(8)) {
-        // PTX has no 8-bit conversion: LLVM converts to 16 bits (saturating
-        // there) and truncates. Saturate at 8 bits, as the op says.
-        Type i16 = withElem(rewriter.getI16Type());
-        auto bound = [&](int64_t v) -> Value {
-          Attribute attr = rewriter.getI16IntegerAttr(v);
-          if (auto vec = dyn_cast<VectorType>(i16))
-            attr = DenseElementsAttr::get(vec, attr);
-          return arith::ConstantOp::create(rewriter, loc, cast<TypedAttr>(attr));
-        };
-        Value wide = arith::FPToSIOp::create(rewriter, loc, i16, x);
-        wide = arith::MaxSIOp::create(rewriter, loc, wide, bound(-128));
-        wide = arith::MinSIOp::create(rewriter, loc, wide, bound(127));
-        result = arith::TruncIOp::create(rewriter, loc, resultType, wide);
-      } else {
-        result = arith::FPToSIOp::create(rewriter, loc, resultType, x);
-      }
+      // Saturate as PTX cvt does (NaN to 0), in the IR itself: LLVM's
+      // fptosi is poison out of range, which it exploits (i8 and i16 went
+      // through a wider cvt and a truncation; a fptosi of a sitofp may
+      // become a truncation). Clamp into range in the float type, convert,
+      // and give 2^(w-1) and above the maximum, NaN 0.
+      unsigned width = dst.getIntOrFloatBitWidth();
+      auto floatElem = cast<FloatType>(getElementTypeOrSelf(x.getType()));
+      auto splat = [&](Type type, TypedAttr attr) -> Value {
+        if (auto vec = dyn_cast<VectorType>(type))
+          attr = DenseElementsAttr::get(vec, attr);
+        return arith::ConstantOp::create(rewriter, loc, attr);
+      };
+      APFloat limit = APFloat::getOne(floatElem.getFloatSemantics());
+      limit = scalbn(limit, int(width) - 1, APFloat::rmNearestTiesToEven);
+      APFloat below = limit;
+      below.next(/*nextDown=*/true);
+      Value low = splat(x.getType(), FloatAttr::get(floatElem, -limit));
+      Value high = splat(x.getType(), FloatAttr::get(floatElem, below));
+      Value clamped = arith::MinNumFOp::create(
+          rewriter, loc, arith::MaxNumFOp::create(rewriter, loc, x, low), high);
+      result = arith::FPToSIOp::create(rewriter, loc, resultType, clamped);
+      Value atLimit = arith::CmpFOp::create(
+          rewriter, loc, arith::CmpFPredicate::OGE, x,
+          splat(x.getType(), FloatAttr::get(floatElem, limit)));
+      auto dstInt = cast<IntegerType>(dst);
+      result = arith::SelectOp::create(
+          rewriter, loc, atLimit,
+          splat(resultType, IntegerAttr::get(dstInt, APInt::getSignedMaxValue(width))),
+          result);
+      Value isNaN = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UNO, x, x);
+      result = arith::SelectOp::create(
+          rewriter, loc, isNaN, splat(resultType, IntegerAttr::get(dstInt, 0)), result);
     } else if (src.isInteger(8) && dst.isF32() &&
                isa<VectorType>(x.getType()) &&
                cast<VectorType>(x.getType()).getNumElements() % 4 == 0) {
@@ -1545,7 +1555,9 @@ struct ReduceLowering : TilePattern<OpTy> {
       Type valueType = partials[0].value.getType();
       int64_t valueBytes = byteWidth(valueType);
       int64_t outElems = resultTile ? resultTile.getNumElements() : 1;
-      int64_t indexBase = outElems * numWarps * valueBytes;
+      // The i32 indices follow the values, 4-byte aligned (values of i8 or
+      // i16 may end anywhere).
+      int64_t indexBase = llvm::alignTo(outElems * numWarps * valueBytes, 4);
       int64_t bytes = indexBase + (combiner.hasIndex() ? outElems * numWarps * 4 : 0);
       Value base = this->state.scratch.base(rewriter, op.getLoc(), op, bytes);
       SmallVector<Value> slots;

@@ -127,11 +127,10 @@ func.func @scalar_atomics(%out: !tile.ptr<f32>, %lock: !tile.ptr<i32>, %v: f32) 
 // CHECK: %[[PRED:.*]] = arith.andi %[[OWNER]], %{{.*}} : i1
 // CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects "mov.b32 $0, 0;\0A\09@$3 atom.global.add.s32 $0, [$1], $2;", "=r,l,r,b" %{{.*}}, %{{.*}}, %[[PRED]]
 // CHECK: gpu.barrier
-// CHECK-NEXT: scf.if %[[OWNER]] {
-// CHECK: llvm.store %[[OLD]]
+// CHECK: scf.if %[[OWNER]] {
+// CHECK: llvm.store %{{.*}} : i32, !llvm.ptr<3>
 // CHECK: gpu.barrier
-// CHECK: %[[SHARED:.*]] = llvm.getelementptr
-// CHECK-NEXT: llvm.load %[[SHARED]]
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
 func.func @masked_replicated_atomic(%c: !tile.ptr<i32>, %out: !tile.ptr<i32>, %n: i32) {
   %r = tile.make_range 0 to 32 : tensor<32xi32>
   %cs = tile.splat %c : !tile.ptr<i32> -> tensor<32x!tile.ptr<i32>>

@@ -37,13 +37,15 @@ func.func @convert(%x: !tile.ptr<f32> {tile.divisibility = 16}, %y: !tile.ptr<f3
 
 // -----
 
-// Casts choose the arith op and rounding; grid queries read the block id and
-// grid size; the barrier is gpu.barrier.
+// Casts choose the arith op and rounding (a directed narrowing rounds to
+// nearest, then steps back where that went past: cast-directed-rounding.mlir);
+// grid queries read the block id and grid size; the barrier is gpu.barrier.
 // CHECK-LABEL: gpu.func @casts
 // CHECK: gpu.block_id y
 // CHECK: gpu.grid_dim z
 // CHECK: arith.truncf %{{.*}} : f32 to f16
-// CHECK: llvm.inline_asm "cvt.rz.bf16.f32 $0, $1;", "=h,f"
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK: arith.cmpf ogt
 // CHECK: math.roundeven
 // CHECK: arith.fptosi %{{.*}} : f32 to i32
 // CHECK: arith.uitofp %{{.*}} : i1 to f32

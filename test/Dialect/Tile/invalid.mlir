@@ -1103,7 +1103,7 @@ func.func @generic_reduce_no_yield(%x: tensor<16xf32>) {
 func.func @generic_reduce_store(%x: tensor<16xf32>, %p: !tile.ptr<f32>) {
   %0 = tile.generic_reduce %x axis = 0 : tensor<16xf32> -> f32 {
   ^bb0(%a: f32, %b: f32):
-    // expected-error @+1 {{'tile.store' op cannot be in a tile.generic_reduce combiner, which combines two scalars with arith, math and scf ops}}
+    // expected-error @+1 {{'tile.store' op cannot be in a tile.generic_reduce combiner, which combines two scalars with arith, math, scf ops and tile.cast/tile.bitcast}}
     tile.store %a, %p : !tile.ptr<f32>
     tile.yield %b : f32
   }

@@ -368,9 +368,13 @@ LogicalResult GenericReduceOp::verifyRegions() {
     if (inner == yield.getOperation())
       return WalkResult::advance();
     auto isTile = [](Type t) { return isa<ShapedType>(t); };
-    if (isa_and_nonnull<TileDialect>(inner->getDialect())) {
+    // Scalar conversions are pure functions like arith's; every other tile
+    // op works on the program's tiles or memory.
+    if (isa_and_nonnull<TileDialect>(inner->getDialect()) &&
+        !isa<CastOp, BitcastOp>(inner)) {
       inner->emitOpError("cannot be in a tile.generic_reduce combiner, which "
-                         "combines two scalars with arith, math and scf ops");
+                         "combines two scalars with arith, math, scf ops and "
+                         "tile.cast/tile.bitcast");
       return WalkResult::interrupt();
     }
     if (llvm::any_of(inner->getOperandTypes(), isTile) ||

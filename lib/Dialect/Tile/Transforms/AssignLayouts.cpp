@@ -61,6 +61,27 @@ BlockedLayoutAttr transposed(BlockedLayoutAttr layout) {
       repeat.empty() ? SmallVector<unsigned>() : swap(repeat));
 }
 
+/// Whether `layout` can lay out a tile of `type`'s shape. Only a layout with
+/// warpRepeat (warpgroup MMA's accumulator, or a slice of it) may not: it
+/// needs whole repeated warp blocks along those dimensions, and spreading
+/// from the accumulator reaches tiles of other shapes (a [1 x N] row of
+/// column indices, the [M x K] offsets of an operand).
+bool fits(RankedTensorType type, Attribute layout) {
+  auto blocked = dyn_cast<BlockedLayoutAttr>(layout);
+  if (auto slice = dyn_cast<SliceLayoutAttr>(layout))
+    blocked = slice.getParent();
+  if (!blocked || blocked.getWarpRepeat().empty())
+    return true;
+  FailureOr<DistributedView> view = getDistributedView(withLayout(type, layout));
+  if (failed(view))
+    return false;
+  for (auto [dim, size] : llvm::enumerate(type.getShape()))
+    if (view->warpRepeat[dim] > 1 &&
+        size % (view->tileExtent(dim) * view->warpRepeat[dim]) != 0)
+      return false;
+  return true;
+}
+
 unsigned reduceAxis(Operation *op) {
   if (auto reduce = dyn_cast<ReduceOp>(op))
     return reduce.getAxis();
@@ -195,7 +216,7 @@ private:
   }
 
   void assign(Value v, Attribute layout) {
-    if (!tileType(v) || !layout || layouts.count(v))
+    if (!tileType(v) || !layout || layouts.count(v) || !fits(tileType(v), layout))
       return;
     if (isa<SliceLayoutAttr>(layout) && needsBlocked(v))
       return;
@@ -384,6 +405,17 @@ private:
       if (auto type = tileType(operand.get()))
         convertOperand(op, operand, withLayout(type, layout));
     };
+    if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
+      // A layout that does not fit the source: broadcast in the source's
+      // layout, then convert the result.
+      Attribute layout = tileType(broadcast.getResult()).getEncoding();
+      Attribute source = tileType(broadcast.getSrc()).getEncoding();
+      if (!fits(tileType(broadcast.getSrc()), layout)) {
+        convertResult(op, broadcast.getResult(),
+                      withLayout(tileType(broadcast.getResult()), source));
+        return;
+      }
+    }
     if (isSameLayoutOp(op)) {
       Value primary;
       for (Value result : op->getResults())
