@@ -74,6 +74,9 @@ private:
   /// specialized text.
   unsigned writtenColumn(unsigned line, unsigned column) const;
   mlir::LogicalResult emit(mlir::Diagnostic &diag);
+  /// Rejects result numbers (`%x#N`) the parser cannot take safely in the
+  /// specialized text, with a diagnostic at the number.
+  mlir::LogicalResult checkResultNumbers(llvm::StringRef text);
   void print(mlir::Location loc, llvm::SourceMgr::DiagKind kind,
              const llvm::Twine &message);
 
