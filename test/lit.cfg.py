@@ -20,8 +20,8 @@ config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.llk_obj_root, "test")
 
-# Inputs/ holds files that tests read, not tests.
-config.excludes = ["Inputs", "CMakeLists.txt", "README.txt", "lit.cfg.py",
+# Inputs/ holds files that tests read, not tests; lib/ the code tests share.
+config.excludes = ["Inputs", "lib", "CMakeLists.txt", "README.txt", "lit.cfg.py",
                    "lit.site.cfg.py", "lit.site.cfg.py.in"]
 
 llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])

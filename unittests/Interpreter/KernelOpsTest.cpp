@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "llk/Checks/KernelChecks.h"
+#include "Checks/KernelChecks.h"
 #include "llk/Compiler/Compiler.h"
 #include "llk/Dialect/Tile/IR/KernelOps.h"
 #include "llk/Dialect/Tile/IR/TileDialect.h"

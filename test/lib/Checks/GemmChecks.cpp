@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "llk/Checks/KernelChecks.h"
+#include "Checks/KernelChecks.h"
 
 #include <cmath>
 

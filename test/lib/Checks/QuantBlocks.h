@@ -11,7 +11,7 @@
 #ifndef LLK_LIB_CHECKS_QUANTBLOCKS_H
 #define LLK_LIB_CHECKS_QUANTBLOCKS_H
 
-#include "llk/Checks/KernelChecks.h"
+#include "Checks/KernelChecks.h"
 
 #include <algorithm>
 #include <cmath>

@@ -5,13 +5,13 @@
 // float64 reference of every output, plus the larger shapes the GPU runs.
 // The unit tests and the main job (llk-check-kernels) run the small shape on
 // the interpreter; the GPU checks run every shape through the runtime. A
-// group of kernels lives in its own file (lib/Checks/<Group>Checks.cpp) and
+// group of kernels lives in its own file (test/lib/Checks/<Group>Checks.cpp) and
 // is listed in kernelChecks().
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef LLK_UNITTESTS_INTERPRETER_KERNELCHECKS_H
-#define LLK_UNITTESTS_INTERPRETER_KERNELCHECKS_H
+#ifndef LLK_TEST_LIB_CHECKS_KERNELCHECKS_H
+#define LLK_TEST_LIB_CHECKS_KERNELCHECKS_H
 
 #include "llk/Interpreter/Interpreter.h"
 
@@ -136,12 +136,12 @@ struct KernelCheck {
 /// The checks of each group of kernels.
 std::vector<KernelCheck> exampleChecks();
 std::vector<KernelCheck> llamaQuantChecks();
-/// Apex fused LayerNorm/RMSNorm, forward and backward (lib/Checks/LlamaApexChecks.cpp).
+/// Apex fused LayerNorm/RMSNorm, forward and backward (test/lib/Checks/LlamaApexChecks.cpp).
 std::vector<KernelCheck> llamaApexChecks();
 std::vector<KernelCheck> llamaElementwiseChecks();
 std::vector<KernelCheck> llamaAttentionChecks();
 /// What a whole model adds: embedding, float mat-vecs, rope + KV append at a
-/// device-held position, top-k sampling (lib/Checks/LlamaModelChecks.cpp).
+/// device-held position, top-k sampling (test/lib/Checks/LlamaModelChecks.cpp).
 std::vector<KernelCheck> llamaModelChecks();
 std::vector<KernelCheck> gemmChecks();
 
@@ -185,4 +185,4 @@ std::unique_ptr<mlir::MLIRContext> makeContext();
 
 } // namespace llk::checks
 
-#endif // LLK_UNITTESTS_INTERPRETER_KERNELCHECKS_H
+#endif // LLK_TEST_LIB_CHECKS_KERNELCHECKS_H

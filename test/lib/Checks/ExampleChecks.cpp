@@ -1,6 +1,6 @@
 //===- ExampleChecks.cpp - the compiler-core examples ---------------------===//
 
-#include "llk/Checks/KernelChecks.h"
+#include "Checks/KernelChecks.h"
 
 #include <cmath>
 

@@ -1,6 +1,6 @@
 //===- KernelChecks.cpp - every kernel against its float64 reference ------===//
 
-#include "llk/Checks/KernelChecks.h"
+#include "Checks/KernelChecks.h"
 
 #include "llk/InitAllDialects.h"
 
