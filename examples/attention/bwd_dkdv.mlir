@@ -33,8 +33,10 @@
 //         stride_qh, stride_qm, stride_kb, stride_kh, stride_km (strides
 //         multiples of 8), sm_scale
 //
-// The backward's configurations (bench/attention/bench.py), for T ∈ {f16,
-// bf16}, CAUSAL ∈ {0, 1} and group ∈ {1, 4}; the tutorial's blocks:
+// The backward's configurations (bench/attention/configs.py reads this
+// table), for T ∈ {f16, bf16}, CAUSAL ∈ {0, 1} and group ∈ {1, 4}: the
+// tutorial's blocks, 8 warps at D = 128 (4 would hold dK and dV in 256
+// registers a thread).
 //
 //   kernel          D    BLOCK_M  BLOCK_N  warps  stages
 //   bwd_preprocess  64   128      -        4      -
@@ -125,9 +127,6 @@ func.func @attn_bwd_dkdv_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
   %d_row_m = tile.broadcast %d_row : tensor<1x${D}xi32> -> tensor<${BLOCK_M}x${D}xi32>
   %q_offs = arith.addi %q_rows_b, %d_row_m : tensor<${BLOCK_M}x${D}xi32>
   %m_col_q = tile.broadcast %m_col : tensor<${BLOCK_M}x1xi32> -> tensor<${BLOCK_M}x${D}xi32>
-  %n_qs_t = tile.splat %n_q : i32 -> tensor<${D}x${BLOCK_M}xi32>
-  %n_qs_q = tile.splat %n_q : i32 -> tensor<${BLOCK_M}x${D}xi32>
-  %n_qs_v = tile.splat %n_q : i32 -> tensor<${BLOCK_M}xi32>
   %zero_qt = arith.constant dense<0.0> : tensor<${D}x${BLOCK_M}x${T}>
   %zero_q = arith.constant dense<0.0> : tensor<${BLOCK_M}x${D}x${T}>
   %zero_m = arith.constant dense<0.0> : tensor<${BLOCK_M}xf32>
@@ -155,12 +154,11 @@ func.func @attn_bwd_dkdv_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
   %m_lo = arith.select %causal, %m_lo_c, %c0 : i32
   %m_mid = arith.select %causal, %m_mid_c, %c0 : i32
   %m_diag_end = arith.minsi %m_mid, %n_q : i32
-  // Key n0 + r is masked for query m + c where m + c + shift < n0 + r.
-  %shifts = tile.splat %shift : i32 -> tensor<1x${BLOCK_M}xi32>
-  %m_lim = arith.addi %m_row, %shifts : tensor<1x${BLOCK_M}xi32>
-  %m_lim_b = tile.broadcast %m_lim : tensor<1x${BLOCK_M}xi32> -> tensor<${BLOCK_N}x${BLOCK_M}xi32>
+  // Masks compare loop-invariant index tiles with per-step values, so that
+  // each stays in its own layout and none is kept a whole [BLOCK_N x
+  // BLOCK_M] in registers: query row m + c is in range where c < n_q - m,
+  // and sees key n0 + r where n0 + r <= c + shift + m.
   %n_col_s = tile.broadcast %n_col : tensor<${BLOCK_N}x1xi32> -> tensor<${BLOCK_N}x${BLOCK_M}xi32>
-
   %dk_acc, %dv_acc = scf.for %g = %c0 to %group step %c1
       iter_args(%dk_g = %zero_acc, %dv_g = %zero_acc)
       -> (tensor<${BLOCK_N}x${D}xf32>, tensor<${BLOCK_N}x${D}xf32>) : i32 {
@@ -194,15 +192,15 @@ func.func @attn_bwd_dkdv_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
         iter_args(%dk_i = %dk_g, %dv_i = %dv_g)
         -> (tensor<${BLOCK_N}x${D}xf32>, tensor<${BLOCK_N}x${D}xf32>) : i32 {
       %m_off = arith.muli %m, %stride_qm : i32
-      %ms_t = tile.splat %m : i32 -> tensor<${D}x${BLOCK_M}xi32>
-      %rows_t = arith.addi %m_row_t, %ms_t : tensor<${D}x${BLOCK_M}xi32>
-      %ok_t = arith.cmpi slt, %rows_t, %n_qs_t : tensor<${D}x${BLOCK_M}xi32>
+      %q_left = arith.subi %n_q, %m : i32
+      %q_lefts_t = tile.splat %q_left : i32 -> tensor<${D}x${BLOCK_M}xi32>
+      %ok_t = arith.cmpi slt, %m_row_t, %q_lefts_t : tensor<${D}x${BLOCK_M}xi32>
       %m_offs_t = tile.splat %m_off : i32 -> tensor<${D}x${BLOCK_M}xi32>
       %qt_ptrs = tile.addptr %qt_base, %m_offs_t : tensor<${D}x${BLOCK_M}x!tile.ptr<${T}>>, tensor<${D}x${BLOCK_M}xi32>
       %qt = tile.load %qt_ptrs mask %ok_t other %zero_qt : tensor<${D}x${BLOCK_M}x!tile.ptr<${T}>>
       %ms_v = tile.splat %m : i32 -> tensor<${BLOCK_M}xi32>
-      %rows_v = arith.addi %offs_m, %ms_v : tensor<${BLOCK_M}xi32>
-      %ok_v = arith.cmpi slt, %rows_v, %n_qs_v : tensor<${BLOCK_M}xi32>
+      %q_lefts_v = tile.splat %q_left : i32 -> tensor<${BLOCK_M}xi32>
+      %ok_v = arith.cmpi slt, %offs_m, %q_lefts_v : tensor<${BLOCK_M}xi32>
       %lse_ptrs = tile.addptr %lse_base, %ms_v : tensor<${BLOCK_M}x!tile.ptr<f32>>, tensor<${BLOCK_M}xi32>
       %lse_m = tile.load %lse_ptrs mask %ok_v other %zero_m : tensor<${BLOCK_M}x!tile.ptr<f32>>
       %qkt = tile.dot %kv, %qt, %zero_st : tensor<${BLOCK_N}x${D}x${T}>, tensor<${D}x${BLOCK_M}x${T}> -> tensor<${BLOCK_N}x${BLOCK_M}xf32>
@@ -212,13 +210,14 @@ func.func @attn_bwd_dkdv_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
       %neg_lse2 = arith.negf %lse2_b : tensor<${BLOCK_N}x${BLOCK_M}xf32>
       %s = math.fma %qkt, %qk_scales, %neg_lse2 : tensor<${BLOCK_N}x${BLOCK_M}xf32>
       %p_all = math.exp2 %s : tensor<${BLOCK_N}x${BLOCK_M}xf32>
-      %ms_r = tile.splat %m : i32 -> tensor<${BLOCK_N}x${BLOCK_M}xi32>
-      %lim = arith.addi %m_lim_b, %ms_r : tensor<${BLOCK_N}x${BLOCK_M}xi32>
-      %seen = arith.cmpi sle, %n_col_s, %lim : tensor<${BLOCK_N}x${BLOCK_M}xi32>
+      %col_shift = arith.addi %shift, %m : i32
+      %col_shifts = tile.splat %col_shift : i32 -> tensor<1x${BLOCK_M}xi32>
+      %col_lim = arith.addi %m_row, %col_shifts : tensor<1x${BLOCK_M}xi32>
+      %col_lim_b = tile.broadcast %col_lim : tensor<1x${BLOCK_M}xi32> -> tensor<${BLOCK_N}x${BLOCK_M}xi32>
+      %seen = arith.cmpi sle, %n_col_s, %col_lim_b : tensor<${BLOCK_N}x${BLOCK_M}xi32>
       %pt = arith.select %seen, %p_all, %zero_st : tensor<${BLOCK_N}x${BLOCK_M}xi1>, tensor<${BLOCK_N}x${BLOCK_M}xf32>
-      %ms_q = tile.splat %m : i32 -> tensor<${BLOCK_M}x${D}xi32>
-      %rows_q = arith.addi %m_col_q, %ms_q : tensor<${BLOCK_M}x${D}xi32>
-      %ok_q = arith.cmpi slt, %rows_q, %n_qs_q : tensor<${BLOCK_M}x${D}xi32>
+      %q_lefts_q = tile.splat %q_left : i32 -> tensor<${BLOCK_M}x${D}xi32>
+      %ok_q = arith.cmpi slt, %m_col_q, %q_lefts_q : tensor<${BLOCK_M}x${D}xi32>
       %m_offs_q = tile.splat %m_off : i32 -> tensor<${BLOCK_M}x${D}xi32>
       %do_ptrs = tile.addptr %do_base, %m_offs_q : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_M}x${D}xi32>
       %dov = tile.load %do_ptrs mask %ok_q other %zero_q : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>
@@ -246,15 +245,15 @@ func.func @attn_bwd_dkdv_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
         iter_args(%dk_i = %dk_1, %dv_i = %dv_1)
         -> (tensor<${BLOCK_N}x${D}xf32>, tensor<${BLOCK_N}x${D}xf32>) : i32 {
       %m_off = arith.muli %m, %stride_qm : i32
-      %ms_t = tile.splat %m : i32 -> tensor<${D}x${BLOCK_M}xi32>
-      %rows_t = arith.addi %m_row_t, %ms_t : tensor<${D}x${BLOCK_M}xi32>
-      %ok_t = arith.cmpi slt, %rows_t, %n_qs_t : tensor<${D}x${BLOCK_M}xi32>
+      %q_left = arith.subi %n_q, %m : i32
+      %q_lefts_t = tile.splat %q_left : i32 -> tensor<${D}x${BLOCK_M}xi32>
+      %ok_t = arith.cmpi slt, %m_row_t, %q_lefts_t : tensor<${D}x${BLOCK_M}xi32>
       %m_offs_t = tile.splat %m_off : i32 -> tensor<${D}x${BLOCK_M}xi32>
       %qt_ptrs = tile.addptr %qt_base, %m_offs_t : tensor<${D}x${BLOCK_M}x!tile.ptr<${T}>>, tensor<${D}x${BLOCK_M}xi32>
       %qt = tile.load %qt_ptrs mask %ok_t other %zero_qt : tensor<${D}x${BLOCK_M}x!tile.ptr<${T}>>
       %ms_v = tile.splat %m : i32 -> tensor<${BLOCK_M}xi32>
-      %rows_v = arith.addi %offs_m, %ms_v : tensor<${BLOCK_M}xi32>
-      %ok_v = arith.cmpi slt, %rows_v, %n_qs_v : tensor<${BLOCK_M}xi32>
+      %q_lefts_v = tile.splat %q_left : i32 -> tensor<${BLOCK_M}xi32>
+      %ok_v = arith.cmpi slt, %offs_m, %q_lefts_v : tensor<${BLOCK_M}xi32>
       %lse_ptrs = tile.addptr %lse_base, %ms_v : tensor<${BLOCK_M}x!tile.ptr<f32>>, tensor<${BLOCK_M}xi32>
       %lse_m = tile.load %lse_ptrs mask %ok_v other %zero_m : tensor<${BLOCK_M}x!tile.ptr<f32>>
       %qkt = tile.dot %kv, %qt, %zero_st : tensor<${BLOCK_N}x${D}x${T}>, tensor<${D}x${BLOCK_M}x${T}> -> tensor<${BLOCK_N}x${BLOCK_M}xf32>
@@ -264,9 +263,8 @@ func.func @attn_bwd_dkdv_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
       %neg_lse2 = arith.negf %lse2_b : tensor<${BLOCK_N}x${BLOCK_M}xf32>
       %s = math.fma %qkt, %qk_scales, %neg_lse2 : tensor<${BLOCK_N}x${BLOCK_M}xf32>
       %pt = math.exp2 %s : tensor<${BLOCK_N}x${BLOCK_M}xf32>
-      %ms_q = tile.splat %m : i32 -> tensor<${BLOCK_M}x${D}xi32>
-      %rows_q = arith.addi %m_col_q, %ms_q : tensor<${BLOCK_M}x${D}xi32>
-      %ok_q = arith.cmpi slt, %rows_q, %n_qs_q : tensor<${BLOCK_M}x${D}xi32>
+      %q_lefts_q = tile.splat %q_left : i32 -> tensor<${BLOCK_M}x${D}xi32>
+      %ok_q = arith.cmpi slt, %m_col_q, %q_lefts_q : tensor<${BLOCK_M}x${D}xi32>
       %m_offs_q = tile.splat %m_off : i32 -> tensor<${BLOCK_M}x${D}xi32>
       %do_ptrs = tile.addptr %do_base, %m_offs_q : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_M}x${D}xi32>
       %dov = tile.load %do_ptrs mask %ok_q other %zero_q : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>

@@ -121,6 +121,7 @@ func.func @attn_bwd_dq_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
   %v_heads_t = tile.splat %v_head : !tile.ptr<${T}> -> tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>
   %vt_base = tile.addptr %v_heads_t, %kt_offs : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>, tensor<${D}x${BLOCK_N}xi32>
   %n_row_t = tile.broadcast %n_row : tensor<1x${BLOCK_N}xi32> -> tensor<${D}x${BLOCK_N}xi32>
+  %n_row_s = tile.broadcast %n_row : tensor<1x${BLOCK_N}xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
   %n_col = tile.expand_dims %offs_n axis = 1 : tensor<${BLOCK_N}xi32> -> tensor<${BLOCK_N}x1xi32>
   %skm_c = tile.splat %stride_km : i32 -> tensor<${BLOCK_N}x1xi32>
   %k_rows = arith.muli %n_col, %skm_c : tensor<${BLOCK_N}x1xi32>
@@ -142,7 +143,6 @@ func.func @attn_bwd_dq_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
   %diag_hi = arith.addi %m0_shift, %bm : i32
   %diag_hi_k = arith.minsi %diag_hi, %n_k : i32
   %n_end = arith.select %causal, %diag_hi_k, %n_k : i32
-  %mask_shift = arith.select %causal, %shift, %n_k : i32
 
   %zero_s = arith.constant dense<0.0> : tensor<${BLOCK_M}x${BLOCK_N}xf32>
   %zero_acc = arith.constant dense<0.0> : tensor<${BLOCK_M}x${D}xf32>
@@ -174,31 +174,33 @@ func.func @attn_bwd_dq_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
   // Stage 2: the diagonal and the last, partial block, masked.
   %zero_kt = arith.constant dense<0.0> : tensor<${D}x${BLOCK_N}x${T}>
   %zero_k = arith.constant dense<0.0> : tensor<${BLOCK_N}x${D}x${T}>
-  %n_ks_t = tile.splat %n_k : i32 -> tensor<${D}x${BLOCK_N}xi32>
-  %n_ks_k = tile.splat %n_k : i32 -> tensor<${BLOCK_N}x${D}xi32>
-  %n_ks_s = tile.splat %n_k : i32 -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
-  %mask_shifts = tile.splat %mask_shift : i32 -> tensor<${BLOCK_M}x1xi32>
-  %row_lim = arith.addi %m_col, %mask_shifts : tensor<${BLOCK_M}x1xi32>
-  %row_lim_b = tile.broadcast %row_lim : tensor<${BLOCK_M}x1xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
+  // Masks compare loop-invariant index tiles with per-step values, so that
+  // each stays in its own layout and none is kept a whole [BLOCK_M x
+  // BLOCK_N] in registers: key c of the block at n is in range where
+  // c < n_k - n, and row i sees it where c <= i + shift - n.
   %dq_acc = scf.for %n = %n_mid to %n_end step %bn iter_args(%dq_i = %dq1)
       -> (tensor<${BLOCK_M}x${D}xf32>) : i32 {
     %n_off = arith.muli %n, %stride_km : i32
     %n_offs_t = tile.splat %n_off : i32 -> tensor<${D}x${BLOCK_N}xi32>
-    %ns_t = tile.splat %n : i32 -> tensor<${D}x${BLOCK_N}xi32>
-    %keys_t = arith.addi %n_row_t, %ns_t : tensor<${D}x${BLOCK_N}xi32>
-    %ok_t = arith.cmpi slt, %keys_t, %n_ks_t : tensor<${D}x${BLOCK_N}xi32>
+    %k_left = arith.subi %n_k, %n : i32
+    %k_lefts_t = tile.splat %k_left : i32 -> tensor<${D}x${BLOCK_N}xi32>
+    %ok_t = arith.cmpi slt, %n_row_t, %k_lefts_t : tensor<${D}x${BLOCK_N}xi32>
     %kt_ptrs = tile.addptr %kt_base, %n_offs_t : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>, tensor<${D}x${BLOCK_N}xi32>
     %kt = tile.load %kt_ptrs mask %ok_t other %zero_kt : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>
     %qk = tile.dot %qv, %kt, %zero_s : tensor<${BLOCK_M}x${D}x${T}>, tensor<${D}x${BLOCK_N}x${T}> -> tensor<${BLOCK_M}x${BLOCK_N}xf32>
     %s = math.fma %qk, %qk_scales, %neg_lse2 : tensor<${BLOCK_M}x${BLOCK_N}xf32>
     %p_all = math.exp2 %s : tensor<${BLOCK_M}x${BLOCK_N}xf32>
-    // Row i keeps key j where j < n_k and j <= i + mask_shift.
-    %ns_r = tile.splat %n : i32 -> tensor<1x${BLOCK_N}xi32>
-    %keys = arith.addi %n_row, %ns_r : tensor<1x${BLOCK_N}xi32>
-    %keys_b = tile.broadcast %keys : tensor<1x${BLOCK_N}xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
-    %seen = arith.cmpi sle, %keys_b, %row_lim_b : tensor<${BLOCK_M}x${BLOCK_N}xi32>
-    %in_k = arith.cmpi slt, %keys_b, %n_ks_s : tensor<${BLOCK_M}x${BLOCK_N}xi32>
-    %keep = arith.andi %seen, %in_k : tensor<${BLOCK_M}x${BLOCK_N}xi1>
+    // Row i keeps key n + c where c < n_k - n and c <= i + shift - n.
+    %k_lefts_s = tile.splat %k_left : i32 -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
+    %in_k = arith.cmpi slt, %n_row_s, %k_lefts_s : tensor<${BLOCK_M}x${BLOCK_N}xi32>
+    %diag_lim = arith.subi %shift, %n : i32
+    %diag_lims = tile.splat %diag_lim : i32 -> tensor<${BLOCK_M}x1xi32>
+    %row_lim = arith.addi %m_col, %diag_lims : tensor<${BLOCK_M}x1xi32>
+    %row_lim_b = tile.broadcast %row_lim : tensor<${BLOCK_M}x1xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
+    %seen = arith.cmpi sle, %n_row_s, %row_lim_b : tensor<${BLOCK_M}x${BLOCK_N}xi32>
+    // Causal, the diagonal keeps keys past n_k from every row < n_q too
+    // (i + n_k - n_q < n_k); rows past n_q are not stored.
+    %keep = arith.select %causal, %seen, %in_k : tensor<${BLOCK_M}x${BLOCK_N}xi1>
     %p = arith.select %keep, %p_all, %zero_s : tensor<${BLOCK_M}x${BLOCK_N}xi1>, tensor<${BLOCK_M}x${BLOCK_N}xf32>
     %vt_ptrs = tile.addptr %vt_base, %n_offs_t : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>, tensor<${D}x${BLOCK_N}xi32>
     %vt = tile.load %vt_ptrs mask %ok_t other %zero_kt : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>
@@ -207,9 +209,8 @@ func.func @attn_bwd_dq_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
     %ds = arith.mulf %p, %dp_d : tensor<${BLOCK_M}x${BLOCK_N}xf32>
     %dst = tile.cast %ds : tensor<${BLOCK_M}x${BLOCK_N}xf32> to tensor<${BLOCK_M}x${BLOCK_N}x${T}>
     %n_offs_k = tile.splat %n_off : i32 -> tensor<${BLOCK_N}x${D}xi32>
-    %ns_k = tile.splat %n : i32 -> tensor<${BLOCK_N}x${D}xi32>
-    %keys_k = arith.addi %n_col_k, %ns_k : tensor<${BLOCK_N}x${D}xi32>
-    %ok_k = arith.cmpi slt, %keys_k, %n_ks_k : tensor<${BLOCK_N}x${D}xi32>
+    %k_lefts_k = tile.splat %k_left : i32 -> tensor<${BLOCK_N}x${D}xi32>
+    %ok_k = arith.cmpi slt, %n_col_k, %k_lefts_k : tensor<${BLOCK_N}x${D}xi32>
     %k_ptrs = tile.addptr %k_base, %n_offs_k : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_N}x${D}xi32>
     %kv = tile.load %k_ptrs mask %ok_k other %zero_k : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>
     %dq_n = tile.dot %dst, %kv, %dq_i : tensor<${BLOCK_M}x${BLOCK_N}x${T}>, tensor<${BLOCK_N}x${D}x${T}> -> tensor<${BLOCK_M}x${D}xf32>

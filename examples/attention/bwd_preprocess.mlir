@@ -12,8 +12,7 @@
 //   grid = (cdiv(n_q, BLOCK_M), B * H)
 //   args: o, do, delta, n_q, H, stride_qb, stride_qh, stride_qm (multiples of 8)
 //
-// Configurations (bwd_dkdv.mlir lists the backward's): BLOCK_M 128, 4 warps,
-// for D ∈ {64, 128} and T ∈ {f16, bf16}.
+// Configurations: bwd_dkdv.mlir's table.
 func.func @attn_bwd_preprocess_kernel(%o: !tile.ptr<${T}> {tile.divisibility = 16},
                                       %do: !tile.ptr<${T}> {tile.divisibility = 16},
                                       %delta: !tile.ptr<f32> {tile.divisibility = 16},

@@ -33,12 +33,13 @@
 //         stride_qm, stride_kb, stride_kh, stride_km (strides multiples of
 //         8), sm_scale (> 0)
 //
-// The configurations (the benchmark's too, bench/attention/bench.py), for
-// T ∈ {f16, bf16}, CAUSAL ∈ {0, 1} and group ∈ {1, 4} (a runtime value):
+// The configurations (the benchmark's too, bench/attention/configs.py reads
+// this table), for T ∈ {f16, bf16}, CAUSAL ∈ {0, 1} and group ∈ {1, 4} (a
+// runtime value): the tutorial's blocks, 8 warps at D = 128.
 //
-//   D    BLOCK_M  BLOCK_N  warps  stages
-//   64   128      64       4      3
-//   128  128      64       8      3
+//   kernel  D    BLOCK_M  BLOCK_N  warps  stages
+//   fwd     64   128      64       4      3
+//   fwd     128  128      64       8      3
 func.func @attn_fwd_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
                            %k: !tile.ptr<${T}> {tile.divisibility = 16},
                            %v: !tile.ptr<${T}> {tile.divisibility = 16},
@@ -116,6 +117,7 @@ func.func @attn_fwd_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
   %k_heads = tile.splat %k_head : !tile.ptr<${T}> -> tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>
   %kt_base = tile.addptr %k_heads, %kt_offs : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>, tensor<${D}x${BLOCK_N}xi32>
   %n_row_k = tile.broadcast %n_row : tensor<1x${BLOCK_N}xi32> -> tensor<${D}x${BLOCK_N}xi32>
+  %n_row_s = tile.broadcast %n_row : tensor<1x${BLOCK_N}xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
 
   // V of keys offs_n: v_head + offs_n[:, None] * stride_km + offs_d[None, :].
   %n_col = tile.expand_dims %offs_n axis = 1 : tensor<${BLOCK_N}xi32> -> tensor<${BLOCK_N}x1xi32>
@@ -141,9 +143,6 @@ func.func @attn_fwd_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
   %diag_hi = arith.addi %m0_shift, %bm : i32
   %diag_hi_k = arith.minsi %diag_hi, %n_k : i32
   %n_end = arith.select %causal, %diag_hi_k, %n_k : i32
-  // Key j is masked for row i where j > i + mask_shift: the diagonal when
-  // causal; never otherwise (i + n_k > j).
-  %mask_shift = arith.select %causal, %shift, %n_k : i32
 
   %neg_inf = arith.constant dense<0xFF800000> : tensor<${BLOCK_M}xf32>
   %zero_l = arith.constant dense<0.0> : tensor<${BLOCK_M}xf32>
@@ -191,30 +190,32 @@ func.func @attn_fwd_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
   %zero_kt = arith.constant dense<0.0> : tensor<${D}x${BLOCK_N}x${T}>
   %zero_v = arith.constant dense<0.0> : tensor<${BLOCK_N}x${D}x${T}>
   %neg_inf2 = arith.constant dense<0xFF800000> : tensor<${BLOCK_M}x${BLOCK_N}xf32>
-  %n_ks_k = tile.splat %n_k : i32 -> tensor<${D}x${BLOCK_N}xi32>
-  %n_ks_v = tile.splat %n_k : i32 -> tensor<${BLOCK_N}x${D}xi32>
-  %n_ks_s = tile.splat %n_k : i32 -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
-  %mask_shifts = tile.splat %mask_shift : i32 -> tensor<${BLOCK_M}x1xi32>
-  %row_lim = arith.addi %m_col, %mask_shifts : tensor<${BLOCK_M}x1xi32>
-  %row_lim_b = tile.broadcast %row_lim : tensor<${BLOCK_M}x1xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
+  // Masks compare loop-invariant index tiles with per-step values, so that
+  // each stays in its own layout and none is kept a whole [BLOCK_M x
+  // BLOCK_N] in registers: key c of the block at n is in range where
+  // c < n_k - n, and row i sees it where c <= i + shift - n.
   %acc, %l, %m = scf.for %n = %n_mid to %n_end step %bn
       iter_args(%acc_i = %acc1, %l_i = %l1, %m_i = %m1)
       -> (tensor<${BLOCK_M}x${D}xf32>, tensor<${BLOCK_M}xf32>, tensor<${BLOCK_M}xf32>) : i32 {
     %n_off = arith.muli %n, %stride_km : i32
     %n_offs_k = tile.splat %n_off : i32 -> tensor<${D}x${BLOCK_N}xi32>
     %kt_ptrs = tile.addptr %kt_base, %n_offs_k : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>, tensor<${D}x${BLOCK_N}xi32>
-    %ns_k = tile.splat %n : i32 -> tensor<${D}x${BLOCK_N}xi32>
-    %keys_k = arith.addi %n_row_k, %ns_k : tensor<${D}x${BLOCK_N}xi32>
-    %k_ok = arith.cmpi slt, %keys_k, %n_ks_k : tensor<${D}x${BLOCK_N}xi32>
+    %k_left = arith.subi %n_k, %n : i32
+    %k_lefts_k = tile.splat %k_left : i32 -> tensor<${D}x${BLOCK_N}xi32>
+    %k_ok = arith.cmpi slt, %n_row_k, %k_lefts_k : tensor<${D}x${BLOCK_N}xi32>
     %kt = tile.load %kt_ptrs mask %k_ok other %zero_kt : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>
     %qk = tile.dot %qv, %kt, %zero_qk : tensor<${BLOCK_M}x${D}x${T}>, tensor<${D}x${BLOCK_N}x${T}> -> tensor<${BLOCK_M}x${BLOCK_N}xf32>
-    // Row i keeps key j where j < n_k and j <= i + mask_shift.
-    %ns_r = tile.splat %n : i32 -> tensor<1x${BLOCK_N}xi32>
-    %keys = arith.addi %n_row, %ns_r : tensor<1x${BLOCK_N}xi32>
-    %keys_b = tile.broadcast %keys : tensor<1x${BLOCK_N}xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
-    %seen = arith.cmpi sle, %keys_b, %row_lim_b : tensor<${BLOCK_M}x${BLOCK_N}xi32>
-    %in_k = arith.cmpi slt, %keys_b, %n_ks_s : tensor<${BLOCK_M}x${BLOCK_N}xi32>
-    %keep = arith.andi %seen, %in_k : tensor<${BLOCK_M}x${BLOCK_N}xi1>
+    // Row i keeps key n + c where c < n_k - n and c <= i + shift - n.
+    %k_lefts_s = tile.splat %k_left : i32 -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
+    %in_k = arith.cmpi slt, %n_row_s, %k_lefts_s : tensor<${BLOCK_M}x${BLOCK_N}xi32>
+    %diag_lim = arith.subi %shift, %n : i32
+    %diag_lims = tile.splat %diag_lim : i32 -> tensor<${BLOCK_M}x1xi32>
+    %row_lim = arith.addi %m_col, %diag_lims : tensor<${BLOCK_M}x1xi32>
+    %row_lim_b = tile.broadcast %row_lim : tensor<${BLOCK_M}x1xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
+    %seen = arith.cmpi sle, %n_row_s, %row_lim_b : tensor<${BLOCK_M}x${BLOCK_N}xi32>
+    // Causal, the diagonal keeps keys past n_k from every row < n_q too
+    // (i + n_k - n_q < n_k); rows past n_q are not stored.
+    %keep = arith.select %causal, %seen, %in_k : tensor<${BLOCK_M}x${BLOCK_N}xi1>
     %qk_s = arith.mulf %qk, %qk_scales2 : tensor<${BLOCK_M}x${BLOCK_N}xf32>
     %qk_m = arith.select %keep, %qk_s, %neg_inf2 : tensor<${BLOCK_M}x${BLOCK_N}xi1>, tensor<${BLOCK_M}x${BLOCK_N}xf32>
     %qk_max = tile.reduce max %qk_m axis = 1 : tensor<${BLOCK_M}x${BLOCK_N}xf32> -> tensor<${BLOCK_M}xf32>
@@ -232,9 +233,8 @@ func.func @attn_fwd_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
     %acc_s = arith.mulf %acc_i, %alpha_b : tensor<${BLOCK_M}x${D}xf32>
     %n_offs_v = tile.splat %n_off : i32 -> tensor<${BLOCK_N}x${D}xi32>
     %v_ptrs = tile.addptr %v_base, %n_offs_v : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_N}x${D}xi32>
-    %ns_v = tile.splat %n : i32 -> tensor<${BLOCK_N}x${D}xi32>
-    %keys_v = arith.addi %n_col_v, %ns_v : tensor<${BLOCK_N}x${D}xi32>
-    %v_ok = arith.cmpi slt, %keys_v, %n_ks_v : tensor<${BLOCK_N}x${D}xi32>
+    %k_lefts_v = tile.splat %k_left : i32 -> tensor<${BLOCK_N}x${D}xi32>
+    %v_ok = arith.cmpi slt, %n_col_v, %k_lefts_v : tensor<${BLOCK_N}x${D}xi32>
     %vv = tile.load %v_ptrs mask %v_ok other %zero_v : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>
     %pt = tile.cast %p : tensor<${BLOCK_M}x${BLOCK_N}xf32> to tensor<${BLOCK_M}x${BLOCK_N}x${T}>
     %acc_new = tile.dot %pt, %vv, %acc_s : tensor<${BLOCK_M}x${BLOCK_N}x${T}>, tensor<${BLOCK_N}x${D}x${T}> -> tensor<${BLOCK_M}x${D}xf32>
