@@ -185,13 +185,13 @@ def sdpa_label(backend):
 def timing_rows(kernel, shape, mode, times, errors, backend, tol):
     """The CSV rows of one shape: `times` {contender: [ms per round]} with
     the SDPA contender named sdpa_label(backend), llk's as "llk <arch>" (the
-    fastest marked best), Triton's "triton"; `errors` {contender: rel error
+    fastest that passes marked best), Triton's "triton"; `errors` {contender: rel error
     against SDPA} for all but SDPA. Each row: the median, TFLOP/s, % of SDPA
     and the ratios to Triton and SDPA."""
     median = {name: statistics.median(t) for name, t in times.items()}
     sdpa_name = sdpa_label(backend)
-    llk = [n for n in median if n.startswith("llk")]
-    best_llk = min(llk, key=median.get) if llk else None
+    passing = [n for n in median if n.startswith("llk") and errors[n] < tol]
+    best_llk = min(passing, key=median.get) if passing else None
     rows = []
     for name, ms in median.items():
         impl = "sdpa" if name == sdpa_name else name.split()[0]

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """CPU self-test of the attention benchmark's parts that need no GPU (NumPy,
 no torch): bench.py's arguments, shapes, FLOP counts and CSV rows, the
-configuration set configs.py reads from the examples' headers, build_ptx.py's
+configuration set configs.py reads from the examples' headers, bench/table.py's reading of
+the CSV, build_ptx.py's
 reading of `ptxas -v`, and reference.py's float64 attention against the
 definitions (a loop over every element) and its gradients against finite
 differences. Prints 'N passed, N failed'; test/bench/attention.test runs it.
@@ -90,21 +91,27 @@ times = {"sdpa (flash)": [1.0, 1.1, 0.9], "llk sm_90": [2.0, 2.2, 2.1], "llk sm_
 errors = {"llk sm_90": 1e-3, "llk sm_90a": 6e-3, "triton": 2e-3}
 rows = bench.timing_rows("attention_fwd", s, "fwd", times, errors, "flash", 5e-3)
 by = {r["variant"]: r for r in rows}
-check("rows: one per contender, the fastest llk marked best",
-      sorted(by) == ["llk sm_90", "llk sm_90a (best)", "sdpa (flash)", "triton"])
+check("rows: one per contender, the fastest passing llk marked best",
+      sorted(by) == ["llk sm_90 (best)", "llk sm_90a", "sdpa (flash)", "triton"])
 check("rows: SDPA the ceiling, unchecked", by["sdpa (flash)"]["impl"] == "sdpa"
-      and by["sdpa (flash)"]["check"] == "unchecked" and by["llk sm_90"]["ceiling_us"] == 1000.0)
-check("rows: a failing error fails", by["llk sm_90a (best)"]["check"] == "FAIL" and by["llk sm_90"]["check"] == "PASS")
-check("rows: ratios to the medians", abs(by["llk sm_90"]["vs_anchor"] - 1.0 / 2.1) < 1e-12
-      and abs(by["llk sm_90"]["vs_triton"] - 1.2 / 2.1) < 1e-12)
+      and by["sdpa (flash)"]["check"] == "unchecked" and by["llk sm_90 (best)"]["ceiling_us"] == 1000.0)
+check("rows: a failing error fails", by["llk sm_90a"]["check"] == "FAIL" and by["llk sm_90 (best)"]["check"] == "PASS")
+check("rows: ratios to the medians", abs(by["llk sm_90 (best)"]["vs_anchor"] - 1.0 / 2.1) < 1e-12
+      and abs(by["llk sm_90 (best)"]["vs_triton"] - 1.2 / 2.1) < 1e-12)
 run = bench.results_csv(bench.parse_args(["--ptx-dir", "p"]), "GPU X", "software")
 for row in rows:
     run.add(**row)
+sys.path.insert(0, str(HERE.parent))
+import table  # noqa: E402
 with tempfile.TemporaryDirectory() as tmp:
     meta, back = benchlib.read(run.write(Path(tmp) / "attention.csv"))
+    listed = table.rows(benchlib.read_dir(tmp))
+    lines = table.markdown(listed, Path(tmp))
+check("bench/table.py lists the fastest passing llk row", len(listed) == 1 and listed[0][0]["variant"] == "llk sm_90 (best)"
+      and "attention_fwd" in lines[-1], lines[-1])
 check("CSV: header and rows read back", meta["suite"] == "attention" and meta["anchor"] == "sdpa"
       and len(back) == 4)
-r = next(x for x in back if x["variant"] == "llk sm_90")
+r = next(x for x in back if x["variant"] == "llk sm_90 (best)")
 check("CSV: % of SDPA and TFLOP/s", abs(r["pct_of_ceiling"] - 100 / 2.1) < 0.1
       and abs(r["throughput"] - bench.tflops(s, "fwd", 2.1)) < 0.1, f"{r['pct_of_ceiling']} {r['throughput']}")
 
