@@ -73,3 +73,15 @@ if not os.path.exists(ptxas):
 if os.path.exists(ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+
+# %numpy_python and the `numpy` feature: a Python 3 that has NumPy, for the
+# benchmarks' CPU self-tests (lit's own Python first, then the system's:
+# scripts/build.sh installs python3-numpy there).
+import subprocess
+import sys
+for python in (sys.executable, "/usr/bin/python3"):
+    if os.path.exists(python) and subprocess.run(
+            [python, "-c", "import numpy"], capture_output=True).returncode == 0:
+        config.available_features.add("numpy")
+        config.substitutions.append(("%numpy_python", python))
+        break
