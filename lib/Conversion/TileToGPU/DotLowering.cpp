@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TileToGPUInternal.h"
+#include "PatternTileOpToGPU.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 

@@ -37,7 +37,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TileToGPUInternal.h"
+#include "Utility.h"
 #include "llk/Conversion/Passes.h"
 
 #include "mlir/IR/IRMapping.h"

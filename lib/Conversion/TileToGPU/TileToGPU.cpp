@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TileToGPUInternal.h"
+#include "PatternTileOpToGPU.h"
 
 #include "llk/Analysis/AxisInfo.h"
 #include "llk/Conversion/Passes.h"
@@ -71,99 +71,6 @@ public:
     addTargetMaterialization(cast);
   }
 };
-
-bool hasTileType(Operation *op) {
-  auto isTile = [](Type t) { return isa<RankedTensorType>(t); };
-  return llvm::any_of(op->getOperandTypes(), isTile) ||
-         llvm::any_of(op->getResultTypes(), isTile);
-}
-
-/// Element types as stored in shared memory: i1 travels as i8.
-Type storageType(Type elem) {
-  return elem.isInteger(1) ? IntegerType::get(elem.getContext(), 8) : elem;
-}
-
-/// Moves a tile between layouts (and, for reshape and transpose, between
-/// index spaces) through shared memory: every thread writes its elements at
-/// `sum(coord[d] * srcStrides[d])`, and reads those of its new layout at
-/// `sum(coord[d] * dstStrides[d])`. With `writers`, only the threads where
-/// it holds write (the others' copies of their elements may differ).
-Value exchangeThroughShared(IndexEmitter &e, SharedScratch &scratch,
-                            Operation *op, Value src, Type srcTileType,
-                            Type dstTileType, ArrayRef<int64_t> srcStrides,
-                            ArrayRef<int64_t> dstStrides, Value writers = Value()) {
-  DistributedView srcView = viewOf(srcTileType), dstView = viewOf(dstTileType);
-  auto srcVec = cast<VectorType>(src.getType());
-  Type elem = srcVec.getElementType();
-  Type stored = storageType(elem);
-  int64_t bytes = byteWidth(stored);
-  // Elements the two index spaces span (padding included).
-  auto span = [](Type tileType, ArrayRef<int64_t> strides) {
-    int64_t last = 0;
-    for (auto [size, stride] :
-         llvm::zip(cast<RankedTensorType>(tileType).getShape(), strides))
-      last += (size - 1) * stride;
-    return last + 1;
-  };
-  int64_t numElems =
-      std::max(span(srcTileType, srcStrides), span(dstTileType, dstStrides));
-  Value base = scratch.base(e.b, e.loc, op, numElems * bytes);
-  if (elem != stored)
-    src = arith::ExtUIOp::create(e.b, e.loc,
-                                 VectorType::get(srcVec.getShape(), stored), src);
-
-  // Byte offset of each register, and how many registers in a row are
-  // adjacent in shared memory (then one vector access moves them).
-  auto offsets = [&](const DistributedView &view, ArrayRef<int64_t> strides) {
-    Value total;
-    for (unsigned d = 0; d < view.shape.size(); ++d) {
-      Value term = arith::MulIOp::create(
-          e.b, e.loc, e.coordinates(view, d),
-          arith::ConstantOp::create(
-              e.b, e.loc,
-              DenseIntElementsAttr::get(
-                  VectorType::get({view.totalElemsPerThread()}, e.b.getI32Type()),
-                  int32_t(strides[d] * bytes))));
-      total = total ? arith::AddIOp::create(e.b, e.loc, total, term).getResult()
-                    : term;
-    }
-    return total;
-  };
-  auto runLength = [&](const DistributedView &view, ArrayRef<int64_t> strides) {
-    return sharedRunLength(view, strides[view.order[0]] == 1, bytes);
-  };
-
-  gpu::BarrierOp::create(e.b, e.loc);
-  Value srcOffsets = offsets(srcView, srcStrides);
-  {
-    OpBuilder::InsertionGuard guard(e.b);
-    if (writers)
-      e.b.setInsertionPointToStart(
-          scf::IfOp::create(e.b, e.loc, writers, /*withElseRegion=*/false).thenBlock());
-    storeRuns(e, src, runLength(srcView, srcStrides), bytes, [&](int64_t r) {
-      return byteAddress(e, base, e.extract(srcOffsets, r));
-    });
-  }
-  gpu::BarrierOp::create(e.b, e.loc);
-
-  Value dstOffsets = offsets(dstView, dstStrides);
-  auto dstVecType = VectorType::get({dstView.totalElemsPerThread()}, stored);
-  Value result =
-      loadRuns(e, dstVecType, runLength(dstView, dstStrides), bytes, [&](int64_t r) {
-        return byteAddress(e, base, e.extract(dstOffsets, r));
-      });
-  if (elem != stored)
-    result = arith::TruncIOp::create(
-        e.b, e.loc, VectorType::get(dstVecType.getShape(), elem), result);
-  return result;
-}
-
-SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> strides(shape.size(), 1);
-  for (int d = int(shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  return strides;
-}
 
 //===----------------------------------------------------------------------===//
 // Global memory
@@ -412,155 +319,9 @@ Value realign(IndexEmitter &e, const RealignedRun &run, Type chunkType,
   return bitcastTo(e, bits, chunkType);
 }
 
-Value andPredicates(IndexEmitter &e, Value a, Value b) {
-  if (!a)
-    return b;
-  if (!b)
-    return a;
-  return arith::AndIOp::create(e.b, e.loc, a, b);
-}
-
 //===----------------------------------------------------------------------===//
 // Patterns
 //===----------------------------------------------------------------------===//
-
-
-struct FuncLowering : TilePattern<func::FuncOp> {
-  using TilePattern::TilePattern;
-  LogicalResult
-  matchAndRewrite(func::FuncOp func, OpAdaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    TypeConverter::SignatureConversion signature(func.getNumArguments());
-    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
-      signature.addInputs(i, getTypeConverter()->convertType(type));
-    auto kernel = gpu::GPUFuncOp::create(
-        rewriter, func.getLoc(), func.getName(),
-        rewriter.getFunctionType(signature.getConvertedTypes(), {}));
-    kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
-                    rewriter.getUnitAttr());
-    int32_t threads = getNumWarps(func) * 32;
-    kernel.setKnownBlockSizeAttr(rewriter.getDenseI32ArrayAttr({threads, 1, 1}));
-    // The box the host encodes each descriptor argument with.
-    SmallVector<Attribute> boxes;
-    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
-      if (auto desc = dyn_cast<TensorDescType>(type)) {
-        auto [rows, cols] = tmaBoxOf(desc);
-        boxes.push_back(rewriter.getDenseI64ArrayAttr({int64_t(i), rows, cols}));
-      }
-    if (!boxes.empty())
-      kernel->setAttr(kTmaBoxesAttr, rewriter.getArrayAttr(boxes));
-    // How far past its last accessed byte each pointer argument is read.
-    SmallVector<Attribute> overruns;
-    for (auto [i, bytes] : llvm::enumerate(state.readOverrun.lookup(func.getOperation())))
-      if (bytes)
-        overruns.push_back(rewriter.getDenseI64ArrayAttr({int64_t(i), bytes}));
-    if (!overruns.empty())
-      kernel->setAttr(kReadOverrunAttr, rewriter.getArrayAttr(overruns));
-    // .minnctapersm: ptxas fits the registers to that many programs an SM.
-    if (auto min = func->getAttrOfType<IntegerAttr>(
-            tile::TileDialect::kMinProgramsPerSMAttr))
-      kernel->setAttr("nvvm.minctasm",
-                      rewriter.getI32IntegerAttr(int32_t(min.getInt())));
-    rewriter.eraseBlock(&kernel.getBody().front());
-    rewriter.inlineRegionBefore(func.getBody(), kernel.getBody(), kernel.end());
-    if (failed(rewriter.convertRegionTypes(&kernel.getBody(), *getTypeConverter(),
-                                           &signature)))
-      return failure();
-    rewriter.eraseOp(func);
-    return success();
-  }
-};
-
-struct ReturnLowering : TilePattern<func::ReturnOp> {
-  using TilePattern::TilePattern;
-  LogicalResult
-  matchAndRewrite(func::ReturnOp op, OpAdaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<gpu::ReturnOp>(op);
-    return success();
-  }
-};
-
-/// arith and math ops on tiles become the same ops on per-thread vectors.
-struct ElementwiseLowering : ConversionPattern {
-  ElementwiseLowering(const TypeConverter &converter, MLIRContext *ctx)
-      : ConversionPattern(converter, MatchAnyOpTypeTag(), 1, ctx) {}
-
-  LogicalResult
-  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!isa_and_nonnull<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
-        !hasTileType(op))
-      return failure();
-    SmallVector<Type> resultTypes;
-    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(), resultTypes)))
-      return failure();
-    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-      auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
-      if (!dense || !dense.isSplat())
-        return failure(); // Rejected before conversion.
-      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
-          op, resultTypes[0],
-          DenseElementsAttr::get(cast<ShapedType>(resultTypes[0]),
-                                 dense.getSplatValue<Attribute>()));
-      return success();
-    }
-    OperationState state(op->getLoc(), op->getName(), operands, resultTypes,
-                         op->getAttrs());
-    rewriter.replaceOp(op, rewriter.create(state)->getResults());
-    return success();
-  }
-};
-
-/// program_id and num_programs: the block's index or the grid's size along
-/// an axis, as i32.
-template <typename OpTy, typename GpuOpTy>
-struct GridQueryLowering : TilePattern<OpTy> {
-  using TilePattern<OpTy>::TilePattern;
-  LogicalResult
-  matchAndRewrite(OpTy op, typename OpTy::Adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Value value = GpuOpTy::create(rewriter, op.getLoc(),
-                                  gpu::Dimension(int(op.getAxis())));
-    rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, rewriter.getI32Type(),
-                                                    value);
-    return success();
-  }
-};
-using ProgramIdLowering = GridQueryLowering<ProgramIdOp, gpu::BlockIdOp>;
-using NumProgramsLowering = GridQueryLowering<NumProgramsOp, gpu::GridDimOp>;
-
-struct BarrierLowering : TilePattern<BarrierOp> {
-  using TilePattern::TilePattern;
-  LogicalResult
-  matchAndRewrite(BarrierOp op, OpAdaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<gpu::BarrierOp>(op);
-    return success();
-  }
-};
-
-/// griddepcontrol, or nothing on targets without it (the ops only relax
-/// or restore the order of a dependent launch, which those cannot make).
-/// Inline assembly that clobbers memory rather than nvvm.griddepcontrol:
-/// LLVM's intrinsics are IntrNoMem, so loads could be hoisted above the wait.
-template <typename OpTy>
-struct GridDependencyLowering : TilePattern<OpTy> {
-  GridDependencyLowering(const TypeConverter &converter, MLIRContext *ctx,
-                         LoweringState &state, StringRef instruction)
-      : TilePattern<OpTy>(converter, ctx, state), instruction(instruction) {}
-  LogicalResult
-  matchAndRewrite(OpTy op, typename OpTy::Adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (this->state.gridDependencyControl) {
-      IndexEmitter e(rewriter, op.getLoc());
-      e.inlineAsm(Type(), {}, instruction, "~{memory}");
-    }
-    rewriter.eraseOp(op);
-    return success();
-  }
-  std::string instruction;
-};
 
 struct MakeRangeLowering : TilePattern<MakeRangeOp> {
   using TilePattern::TilePattern;
@@ -788,33 +549,6 @@ struct TransLowering : TilePattern<TransOp> {
                                e, state.scratch, op, adaptor.getSrc(),
                                op.getSrc().getType(), op.getType(),
                                rowMajorStrides(srcShape), {1, srcShape[1]}));
-    return success();
-  }
-};
-
-struct AddPtrLowering : TilePattern<AddPtrOp> {
-  using TilePattern::TilePattern;
-  LogicalResult
-  matchAndRewrite(AddPtrOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto ptrType = cast<PtrType>(getElementTypeOrSelf(op.getPtr().getType()));
-    if (!isa<RankedTensorType>(op.getType())) {
-      rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
-          op, adaptor.getPtr().getType(), ptrType.getPointeeType(),
-          adaptor.getPtr(), ValueRange{adaptor.getOffset()});
-      return success();
-    }
-    auto vecType = cast<VectorType>(adaptor.getPtr().getType());
-    Value offset = adaptor.getOffset();
-    if (getElementTypeOrSelf(offset.getType()).getIntOrFloatBitWidth() < 64)
-      offset = arith::ExtSIOp::create(rewriter, loc, vecType, offset);
-    Value scale = arith::ConstantOp::create(
-        rewriter, loc,
-        DenseIntElementsAttr::get(vecType,
-                                  int64_t(byteWidth(ptrType.getPointeeType()))));
-    Value bytes = arith::MulIOp::create(rewriter, loc, offset, scale);
-    rewriter.replaceOpWithNewOp<arith::AddIOp>(op, adaptor.getPtr(), bytes);
     return success();
   }
 };
@@ -1108,216 +842,6 @@ struct AtomicCASLowering : TilePattern<AtomicCASOp> {
                      : old;
         });
     rewriter.replaceOp(op, result);
-    return success();
-  }
-};
-
-/// i8 -> f32 for a thread's bytes, 4 to a word, without the integer-to-float
-/// conversion unit (16 results a clock per SM on sm_80-sm_90, a quarter of
-/// the FP32 rate: the limit of a dequantizing loop). Byte b, biased to
-/// u = b ^ 0x80 = b + 128 (one xor per word) and placed by a prmt under the
-/// exponent byte 0x4B, is the float 2^23 + u exactly; subtracting 2^23 + 128
-/// leaves b exactly. A prmt and an FADD a value instead of an I2F.
-Value bytesToF32(OpBuilder &b, Location loc, Value bytes) {
-  auto type = cast<VectorType>(bytes.getType());
-  int64_t n = type.getNumElements();
-  Type i32 = b.getI32Type(), f32 = b.getF32Type();
-  auto c32 = [&](uint32_t v) {
-    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(int32_t(v)));
-  };
-  Value words = vector::BitCastOp::create(
-      b, loc, VectorType::get({n / 4}, i32), bytes);
-  Value exponent = c32(0x4B000000u);
-  Value offset =
-      arith::ConstantOp::create(b, loc, b.getF32FloatAttr(8388608.0f + 128.0f));
-  SmallVector<Value> values;
-  for (int64_t i = 0; i < n / 4; ++i) {
-    Value word = vector::ExtractOp::create(b, loc, words, ArrayRef<int64_t>{i});
-    Value biased = arith::XOrIOp::create(b, loc, word, c32(0x80808080u));
-    for (uint32_t k = 0; k < 4; ++k) {
-      // Result bytes: [0] = byte k of `biased`, [1], [2] = 0x00 and
-      // [3] = 0x4B from `exponent` (pool bytes 4, 5 and 7).
-      Value bits = NVVM::PermuteOp::create(b, loc, i32, biased, exponent,
-                                           c32(0x7540u | k),
-                                           NVVM::PermuteMode::DEFAULT);
-      values.push_back(arith::SubFOp::create(
-          b, loc, arith::BitcastOp::create(b, loc, f32, bits), offset));
-    }
-  }
-  return vector::FromElementsOp::create(b, loc, VectorType::get({n}, f32), values);
-}
-
-/// x narrowed to `type`, rounded to nearest even or as `mode` directs: for
-/// toward zero, down or up, rounded to nearest, then one step back toward x
-/// where that went past it. (LLVM's NVPTX back
-/// end selects directed conversions only for some pairs of types and targets
-/// — f32 to f16, to bf16 on sm_90 — and aborts on others, such as f32 to
-/// bf16 on sm_80 or f64 to f32: "unsupported library call operation".)
-static Value narrowDirected(OpBuilder &b, Location loc, Value x, Type type,
-                            RoundingMode mode) {
-  Value y = arith::TruncFOp::create(b, loc, type, x);
-  if (mode == RoundingMode::RNE)
-    return y;
-  Value back = arith::ExtFOp::create(b, loc, x.getType(), y); // exact
-  unsigned width = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
-  Type intElem = b.getIntegerType(width);
-  Type intType = intElem;
-  if (auto vec = dyn_cast<VectorType>(type))
-    intType = VectorType::get(vec.getShape(), intElem);
-  auto constant = [&](const APInt &v) -> Value {
-    TypedAttr attr = b.getIntegerAttr(intElem, v);
-    if (auto vec = dyn_cast<VectorType>(intType))
-      attr = DenseElementsAttr::get(vec, attr);
-    return arith::ConstantOp::create(b, loc, attr);
-  };
-  APInt signBit = APInt::getSignMask(width);
-  Value bits = arith::BitcastOp::create(b, loc, intType, y);
-  Value one = constant(APInt(width, 1));
-  // Steps of the magnitude (y is not a NaN where one is taken).
-  Value towardZero = arith::SubIOp::create(b, loc, bits, one);
-  Value past, step;
-  if (mode == RoundingMode::RTZ) {
-    past = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
-                                 math::AbsFOp::create(b, loc, back),
-                                 math::AbsFOp::create(b, loc, x));
-    step = towardZero;
-  } else {
-    // The next value down (up): from a zero, the smallest negative
-    // (positive) subnormal.
-    bool down = mode == RoundingMode::RDN;
-    Value awayFromZero = arith::AddIOp::create(b, loc, bits, one);
-    Value zero = constant(APInt(width, 0));
-    Value isZero = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::eq,
-        arith::AndIOp::create(b, loc, bits, constant(~signBit)), zero);
-    Value negative = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ne,
-        arith::AndIOp::create(b, loc, bits, constant(signBit)), zero);
-    past = arith::CmpFOp::create(
-        b, loc, down ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, back, x);
-    step = arith::SelectOp::create(
-        b, loc, isZero, down ? constant(signBit | 1) : one,
-        arith::SelectOp::create(b, loc, negative, down ? awayFromZero : towardZero,
-                                down ? towardZero : awayFromZero));
-  }
-  Value stepped = arith::BitcastOp::create(b, loc, type, step);
-  return arith::SelectOp::create(b, loc, past, stepped, y);
-}
-
-struct CastLowering : TilePattern<CastOp> {
-  using TilePattern::TilePattern;
-  LogicalResult
-  matchAndRewrite(CastOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Type resultType = getTypeConverter()->convertType(op.getType());
-    Value x = adaptor.getSrc();
-    Type src = getElementTypeOrSelf(x.getType());
-    Type dst = getElementTypeOrSelf(resultType);
-    auto withElem = [&](Type elem) -> Type {
-      if (auto vec = dyn_cast<VectorType>(resultType))
-        return VectorType::get(vec.getShape(), elem);
-      return elem;
-    };
-    auto zero = [&](Type type) -> Value {
-      return arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(type));
-    };
-    std::optional<RoundingMode> rounding = op.getRounding();
-    Value result;
-    if (dst.isInteger(1)) {
-      result = isa<FloatType>(src)
-                   ? arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UNE,
-                                           x, zero(x.getType()))
-                         .getResult()
-                   : arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
-                                           x, zero(x.getType()))
-                         .getResult();
-    } else if (isa<FloatType>(src) && isa<FloatType>(dst)) {
-      bool crossHalf = (src.isF16() && dst.isBF16()) || (src.isBF16() && dst.isF16());
-      if (crossHalf)
-        x = arith::ExtFOp::create(rewriter, loc, withElem(rewriter.getF32Type()), x);
-      unsigned srcBits = getElementTypeOrSelf(x.getType()).getIntOrFloatBitWidth();
-      RoundingMode mode = rounding.value_or(RoundingMode::RNE);
-      if (dst.getIntOrFloatBitWidth() > srcBits) {
-        result = arith::ExtFOp::create(rewriter, loc, resultType, x);
-      } else {
-        result = narrowDirected(rewriter, loc, x, resultType, mode);
-      }
-    } else if (isa<FloatType>(src)) {
-      switch (rounding.value_or(RoundingMode::RTZ)) {
-      case RoundingMode::RTZ: break;
-      case RoundingMode::RNE: x = math::RoundEvenOp::create(rewriter, loc, x); break;
-      case RoundingMode::RDN: x = math::FloorOp::create(rewriter, loc, x); break;
-      case RoundingMode::RUP: x = math::CeilOp::create(rewriter, loc, x); break;
-      }
-      // Saturate as PTX cvt does (NaN to 0), in the IR itself: LLVM's
-      // fptosi is poison out of range, which it exploits (i8 and i16 went
-      // through a wider cvt and a truncation; a fptosi of a sitofp may
-      // become a truncation). Clamp into range in the float type, convert,
-      // and give 2^(w-1) and above the maximum, NaN 0.
-      unsigned width = dst.getIntOrFloatBitWidth();
-      auto floatElem = cast<FloatType>(getElementTypeOrSelf(x.getType()));
-      auto splat = [&](Type type, TypedAttr attr) -> Value {
-        if (auto vec = dyn_cast<VectorType>(type))
-          attr = DenseElementsAttr::get(vec, attr);
-        return arith::ConstantOp::create(rewriter, loc, attr);
-      };
-      APFloat limit = APFloat::getOne(floatElem.getFloatSemantics());
-      limit = scalbn(limit, int(width) - 1, APFloat::rmNearestTiesToEven);
-      APFloat below = limit;
-      below.next(/*nextDown=*/true);
-      Value low = splat(x.getType(), FloatAttr::get(floatElem, -limit));
-      Value high = splat(x.getType(), FloatAttr::get(floatElem, below));
-      Value clamped = arith::MinNumFOp::create(
-          rewriter, loc, arith::MaxNumFOp::create(rewriter, loc, x, low), high);
-      result = arith::FPToSIOp::create(rewriter, loc, resultType, clamped);
-      Value atLimit = arith::CmpFOp::create(
-          rewriter, loc, arith::CmpFPredicate::OGE, x,
-          splat(x.getType(), FloatAttr::get(floatElem, limit)));
-      auto dstInt = cast<IntegerType>(dst);
-      result = arith::SelectOp::create(
-          rewriter, loc, atLimit,
-          splat(resultType, IntegerAttr::get(dstInt, APInt::getSignedMaxValue(width))),
-          result);
-      Value isNaN = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UNO, x, x);
-      result = arith::SelectOp::create(
-          rewriter, loc, isNaN, splat(resultType, IntegerAttr::get(dstInt, 0)), result);
-    } else if (src.isInteger(8) && dst.isF32() &&
-               isa<VectorType>(x.getType()) &&
-               cast<VectorType>(x.getType()).getNumElements() % 4 == 0) {
-      result = bytesToF32(rewriter, loc, x);
-    } else if (isa<FloatType>(dst)) {
-      result = src.isInteger(1)
-                   ? arith::UIToFPOp::create(rewriter, loc, resultType, x).getResult()
-                   : arith::SIToFPOp::create(rewriter, loc, resultType, x).getResult();
-    } else if (dst.getIntOrFloatBitWidth() > src.getIntOrFloatBitWidth()) {
-      result = src.isInteger(1)
-                   ? arith::ExtUIOp::create(rewriter, loc, resultType, x).getResult()
-                   : arith::ExtSIOp::create(rewriter, loc, resultType, x).getResult();
-    } else {
-      result = arith::TruncIOp::create(rewriter, loc, resultType, x);
-    }
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-};
-
-struct BitcastLowering : TilePattern<BitcastOp> {
-  using TilePattern::TilePattern;
-  LogicalResult
-  matchAndRewrite(BitcastOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Type resultType = getTypeConverter()->convertType(op.getType());
-    Value src = adaptor.getSrc();
-    // Pointer tiles already are i64 address vectors.
-    if (src.getType() == resultType)
-      rewriter.replaceOp(op, src);
-    else if (isa<LLVM::LLVMPointerType>(src.getType()))
-      rewriter.replaceOpWithNewOp<LLVM::PtrToIntOp>(op, resultType, src);
-    else if (isa<LLVM::LLVMPointerType>(resultType))
-      rewriter.replaceOpWithNewOp<LLVM::IntToPtrOp>(op, resultType, src);
-    else
-      rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, resultType, src);
     return success();
   }
 };
@@ -1863,19 +1387,15 @@ struct ConvertTileToGPUPass
     target.addLegalOp<UnrealizedConversionCastOp>();
 
     RewritePatternSet patterns(ctx);
-    patterns.add<ElementwiseLowering>(converter, ctx);
-    patterns.add<FuncLowering, ReturnLowering, ProgramIdLowering,
-                 NumProgramsLowering, BarrierLowering, MakeRangeLowering,
-                 SplatLowering, BroadcastLowering, ExpandDimsLowering,
-                 ConvertLayoutLowering, ReshapeLowering, TransLowering,
-                 AddPtrLowering, LoadLowering, StoreLowering, PrefetchLowering,
-                 AtomicRMWLowering, AtomicCASLowering, CastLowering,
-                 BitcastLowering, ReduceLowering<ReduceOp>,
+    populateFuncOpToGPUPatterns(converter, patterns, state);
+    populateProgramOpToGPUPatterns(converter, patterns, state);
+    populateElementwiseOpToGPUPatterns(converter, patterns, state);
+    populateCastOpToGPUPatterns(converter, patterns, state);
+    patterns.add<MakeRangeLowering, SplatLowering, BroadcastLowering,
+                 ExpandDimsLowering, ConvertLayoutLowering, ReshapeLowering,
+                 TransLowering, LoadLowering, StoreLowering, PrefetchLowering,
+                 AtomicRMWLowering, AtomicCASLowering, ReduceLowering<ReduceOp>,
                  ReduceLowering<GenericReduceOp>>(converter, ctx, state);
-    patterns.add<GridDependencyLowering<GridDependencyWaitOp>>(
-        converter, ctx, state, "griddepcontrol.wait;");
-    patterns.add<GridDependencyLowering<LaunchDependentsOp>>(
-        converter, ctx, state, "griddepcontrol.launch_dependents;");
     populateDotPatterns(converter, patterns, state);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
