@@ -94,6 +94,16 @@ void populateCastOpToGPUPatterns(const TypeConverter &converter,
                                  RewritePatternSet &patterns,
                                  LoweringState &state);
 
+/// tile.make_range, splat, broadcast, expand_dims, reshape and trans.
+void populateShapeOpToGPUPatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns,
+                                  LoweringState &state);
+
+/// tile.convert_layout.
+void populateConvertLayoutOpToGPUPatterns(const TypeConverter &converter,
+                                          RewritePatternSet &patterns,
+                                          LoweringState &state);
+
 /// Adds the patterns of DotLowering.cpp: tile.dot, and the shared-memory
 /// buffers and asynchronous copies of software pipelining.
 void populateDotPatterns(const TypeConverter &converter, RewritePatternSet &patterns,
