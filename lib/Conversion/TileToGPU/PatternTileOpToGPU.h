@@ -104,6 +104,21 @@ void populateConvertLayoutOpToGPUPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns,
                                           LoweringState &state);
 
+/// tile.load, tile.store and tile.prefetch on global memory.
+void populateLoadStoreOpToGPUPatterns(const TypeConverter &converter,
+                                      RewritePatternSet &patterns,
+                                      LoweringState &state);
+
+/// tile.atomic_rmw and tile.atomic_cas.
+void populateAtomicOpToGPUPatterns(const TypeConverter &converter,
+                                   RewritePatternSet &patterns,
+                                   LoweringState &state);
+
+/// tile.reduce and tile.generic_reduce.
+void populateReduceOpToGPUPatterns(const TypeConverter &converter,
+                                   RewritePatternSet &patterns,
+                                   LoweringState &state);
+
 /// Adds the patterns of DotLowering.cpp: tile.dot, and the shared-memory
 /// buffers and asynchronous copies of software pipelining.
 void populateDotPatterns(const TypeConverter &converter, RewritePatternSet &patterns,
