@@ -68,6 +68,29 @@ struct TilePattern : OpConversionPattern<OpTy> {
   LoweringState &state;
 };
 
+/// The tile type of one slot of `type`.
+RankedTensorType slotTileType(SharedType type);
+
+/// Slot `slot` of the buffer `buffer` (tile IR) whose first slot is at
+/// `base`, in the layout wgmma wants if a wgmma dot reads it.
+SharedOperand slotOperand(IndexEmitter &e, const LoweringState &state,
+                          Value buffer, Value base, Value slot);
+
+/// Whether operand `index` (0: a, 1: b) of `dot` is a tile.local_load that
+/// ldmatrix can read in place: a tensor-core dot of 16-bit or 8-bit
+/// elements, with the slot K-contiguous, or M/N-contiguous for 16-bit
+/// elements (ldmatrix.trans).
+bool readsOperandFromBuffer(DotOp dot, unsigned index);
+
+/// The barriers of TMA buffer `alloc` (tile IR), as seen from `op`; slot
+/// `slot`'s is 8 bytes at `slot * 8`.
+Value tmaBarrier(IndexEmitter &e, LoweringState &state, Operation *alloc,
+                 Operation *op, Value slot);
+
+/// Builds `body` under `if (threadIdx.x == 0 && extra)`: the one thread that
+/// issues bulk copies and initializes barriers.
+void ifFirstThread(IndexEmitter &e, Value extra, llvm::function_ref<void()> body);
+
 //===----------------------------------------------------------------------===//
 // The op families
 //===----------------------------------------------------------------------===//
@@ -119,10 +142,28 @@ void populateReduceOpToGPUPatterns(const TypeConverter &converter,
                                    RewritePatternSet &patterns,
                                    LoweringState &state);
 
-/// Adds the patterns of DotLowering.cpp: tile.dot, and the shared-memory
-/// buffers and asynchronous copies of software pipelining.
-void populateDotPatterns(const TypeConverter &converter, RewritePatternSet &patterns,
-                         LoweringState &state);
+/// tile.dot (mma.sync, warpgroup MMA or the FMA loop: DotOpToGPU/) and
+/// tile.dot_wait.
+void populateDotOpToGPUPatterns(const TypeConverter &converter,
+                                RewritePatternSet &patterns,
+                                LoweringState &state);
+
+/// The shared-memory buffers of software pipelining: tile.local_alloc and
+/// tile.local_load.
+void populateLocalMemoryOpToGPUPatterns(const TypeConverter &converter,
+                                        RewritePatternSet &patterns,
+                                        LoweringState &state);
+
+/// cp.async copies into buffer slots: tile.async_copy, tile.async_commit and
+/// tile.async_wait.
+void populateAsyncCopyOpToGPUPatterns(const TypeConverter &converter,
+                                      RewritePatternSet &patterns,
+                                      LoweringState &state);
+
+/// TMA copies into buffer slots: tile.async_tma_copy and tile.async_tma_wait.
+void populateTMAOpToGPUPatterns(const TypeConverter &converter,
+                                RewritePatternSet &patterns,
+                                LoweringState &state);
 
 } // namespace llk::togpu
 

@@ -6,6 +6,10 @@
 // act on those vectors; ops that move elements between threads use
 // gpu.shuffle and shared memory.
 //
+// This file holds the pass: the type converter, the checks made before any
+// rewriting, the analyses the patterns read, and the list of op families
+// (PatternTileOpToGPU.h), each lowered in the file of its name.
+//
 //===----------------------------------------------------------------------===//
 
 #include "PatternTileOpToGPU.h"
@@ -17,8 +21,6 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
-#include "mlir/Dialect/UB/IR/UBOps.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -71,10 +73,6 @@ public:
     addTargetMaterialization(cast);
   }
 };
-
-//===----------------------------------------------------------------------===//
-// Patterns
-//===----------------------------------------------------------------------===//
 
 //===----------------------------------------------------------------------===//
 // The pass
@@ -325,7 +323,10 @@ struct ConvertTileToGPUPass
     populateLoadStoreOpToGPUPatterns(converter, patterns, state);
     populateAtomicOpToGPUPatterns(converter, patterns, state);
     populateReduceOpToGPUPatterns(converter, patterns, state);
-    populateDotPatterns(converter, patterns, state);
+    populateDotOpToGPUPatterns(converter, patterns, state);
+    populateLocalMemoryOpToGPUPatterns(converter, patterns, state);
+    populateAsyncCopyOpToGPUPatterns(converter, patterns, state);
+    populateTMAOpToGPUPatterns(converter, patterns, state);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     // Branches between a kernel's blocks pass converted tiles and pointers.

@@ -294,6 +294,73 @@ inline Value toGlobalPtr(IndexEmitter &e, Value address) {
       address);
 }
 
+/// A dot operand staged in shared memory: `outer` rows of `inner` elements,
+/// the tile dimension `innerDim` contiguous, cut along it into slabs of
+/// `slabBytes` (each slab `outer` rows of that many bytes, one slab after
+/// the other). With `swizzled`, the 16-byte chunks of a slab row are
+/// XOR-permuted by the row so that the 8 consecutive rows one ldmatrix 8x8
+/// matrix (or one wgmma core matrix) reads land in 8 different bank groups:
+/// chunk c of row r sits at c ^ ((r / perPhase) % maxPhase), where perPhase
+/// rows share one 128-byte bank line. ldmatrix reads whole rows (one slab);
+/// wgmma reads 128-byte slabs (the 128-byte swizzle: c ^ (r % 8)).
+struct SharedOperand {
+  Value base;
+  unsigned innerDim;
+  int64_t outer, inner, bytes, slabBytes;
+  int64_t perPhase = 1, maxPhase = 1;
+
+  SharedOperand(Value base, RankedTensorType type, unsigned innerDim,
+                bool swizzled)
+      : base(base), innerDim(innerDim) {
+    inner = type.getDimSize(innerDim);
+    outer = type.getDimSize(1 - innerDim);
+    bytes = byteWidth(type.getElementType());
+    slabBytes = inner * bytes;
+    if (swizzled && slabBytes >= 16) {
+      perPhase = std::max<int64_t>(1, 128 / slabBytes);
+      maxPhase = std::min<int64_t>(8, slabBytes / 16);
+    }
+  }
+  int64_t sizeInBytes() const { return outer * inner * bytes; }
+
+  /// wgmma's layout: 128-byte slabs (the contiguous extent is whole slabs,
+  /// so the swizzle is c ^ (r % 8) already).
+  void useWgmmaLayout() { slabBytes = 128; }
+
+  /// Address of element (row, col) of the shared array (outer, inner).
+  Value address(IndexEmitter &e, Value row, Value col) const {
+    Value rowStart = arith::MulIOp::create(e.b, e.loc, row, e.i32(slabBytes));
+    Value colBytes = arith::MulIOp::create(e.b, e.loc, col, e.i32(bytes));
+    Value inSlab = colBytes;
+    if (slabBytes < inner * bytes) {
+      Value slab = arith::DivUIOp::create(e.b, e.loc, colBytes, e.i32(slabBytes));
+      rowStart = arith::AddIOp::create(
+          e.b, e.loc, rowStart,
+          arith::MulIOp::create(e.b, e.loc, slab, e.i32(outer * slabBytes)));
+      inSlab = arith::RemUIOp::create(e.b, e.loc, colBytes, e.i32(slabBytes));
+    }
+    Value chunk = arith::ShRUIOp::create(e.b, e.loc, inSlab, e.i32(4));
+    Value within = arith::AndIOp::create(e.b, e.loc, colBytes, e.i32(15));
+    if (maxPhase > 1) {
+      Value phase = e.digit(row, perPhase, maxPhase);
+      chunk = arith::XOrIOp::create(e.b, e.loc, chunk, phase);
+    }
+    Value offset = arith::AddIOp::create(
+        e.b, e.loc, rowStart,
+        arith::AddIOp::create(
+            e.b, e.loc, arith::ShLIOp::create(e.b, e.loc, chunk, e.i32(4)),
+            within));
+    return byteAddress(e, base, offset);
+  }
+
+  /// Address of tile element (i, j) (tile coordinates).
+  Value tileAddress(IndexEmitter &e, Value i, Value j) const {
+    return innerDim == 1 ? address(e, i, j) : address(e, j, i);
+  }
+};
+
+/// Rounds f32 bits to tf32 (nearest, ties away from zero: cvt.rna.tf32.f32),
+
 /// Whether `op` has a tile operand or result.
 bool hasTileType(Operation *op);
 
