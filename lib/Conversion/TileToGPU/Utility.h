@@ -24,11 +24,6 @@
 
 namespace llk::togpu {
 
-/// On the nvvm.ldmatrix and nvvm.mma.sync ops of a tensor-core dot: the K
-/// step (of the instruction's k) they load or multiply, for
-/// llk-mma-fragment-prefetch.
-constexpr llvm::StringLiteral kMmaStepAttr = "llk.mma_step";
-
 using namespace mlir;
 using namespace llk::tile;
 
