@@ -3,6 +3,7 @@
 #include "llk/Compiler/Compiler.h"
 #include "llk/Compiler/ModuleChecks.h"
 #include "llk/Conversion/Passes.h"
+#include "llk/Dialect/NVVM/Transforms/Passes.h"
 #include "llk/Dialect/Tile/IR/KernelOps.h"
 #include "llk/Dialect/Tile/Transforms/Passes.h"
 #include "llk/Environment.h"
@@ -130,9 +131,9 @@ void llk::buildLoweringPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Always run: it also drops the dot lowering's tags.
-  MmaFragmentPrefetchOptions prefetchOptions;
+  nvvm::NVVMPrefetchMmaFragmentsOptions prefetchOptions;
   prefetchOptions.enabled = options.mmaPrefetch;
-  pm.addPass(createMmaFragmentPrefetch(prefetchOptions));
+  pm.addPass(nvvm::createNVVMPrefetchMmaFragments(prefetchOptions));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(createConvertGpuOpsToNVVMOps());

@@ -3,6 +3,7 @@
 #include "llk/InitAllDialects.h"
 #include "llk/Compiler/Compiler.h"
 #include "llk/Conversion/Passes.h"
+#include "llk/Dialect/NVVM/Transforms/Passes.h"
 #include "llk/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -57,6 +58,7 @@ void llk::registerAllDialects(mlir::DialectRegistry &registry) {
 void llk::registerAllPasses() {
   tile::registerTilePasses();
   registerLLKConversionPasses();
+  nvvm::registerLLKNVVMPasses();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerSCFToControlFlowPass();

@@ -55,7 +55,7 @@ struct CompileOptions {
   /// late-copies) rather than before it.
   bool lateCopies = false;
   /// Pipelined loops load the first mma.sync fragments of the next
-  /// iteration at the end of the current one (llk-mma-fragment-prefetch).
+  /// iteration at the end of the current one (nvvm-prefetch-mma-fragments).
   bool mmaPrefetch = false;
   /// Values for the `${NAME}` placeholders of the source (KernelSource).
   Constants constants;

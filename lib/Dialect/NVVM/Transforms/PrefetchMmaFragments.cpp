@@ -1,4 +1,4 @@
-//===- MmaPrefetch.cpp - first mma fragments loaded an iteration ahead ----===//
+//===- PrefetchMmaFragments.cpp - mma fragments loaded an iteration ahead ===//
 //
 // A software-pipelined K loop, as the dot lowering leaves it:
 //
@@ -37,7 +37,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TileToGPUInternal.h"
+#include "llk/Dialect/NVVM/Transforms/Passes.h"
 #include "llk/Conversion/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -46,13 +46,13 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
-namespace llk {
-#define GEN_PASS_DEF_MMAFRAGMENTPREFETCH
-#include "llk/Conversion/Passes.h.inc"
-} // namespace llk
+namespace llk::nvvm {
+#define GEN_PASS_DEF_NVVMPREFETCHMMAFRAGMENTS
+#include "llk/Dialect/NVVM/Transforms/Passes.h.inc"
+} // namespace llk::nvvm
 
 using namespace mlir;
-using namespace llk::togpu;
+using namespace llk;
 
 namespace {
 
@@ -200,9 +200,10 @@ bool prefetchFragments(scf::ForOp loop) {
   return true;
 }
 
-struct MmaFragmentPrefetchPass
-    : llk::impl::MmaFragmentPrefetchBase<MmaFragmentPrefetchPass> {
-  using MmaFragmentPrefetchBase::MmaFragmentPrefetchBase;
+struct NVVMPrefetchMmaFragmentsPass
+    : llk::nvvm::impl::NVVMPrefetchMmaFragmentsBase<
+          NVVMPrefetchMmaFragmentsPass> {
+  using NVVMPrefetchMmaFragmentsBase::NVVMPrefetchMmaFragmentsBase;
 
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;

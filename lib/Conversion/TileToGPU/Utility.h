@@ -1,12 +1,13 @@
-//===- TileToGPUInternal.h - shared pieces of the tile-to-GPU lowering ----===//
+//===- Utility.h - what the tile-to-GPU lowering's files share ----*- C++ -*-===//
 //
-// What the lowering's files share: per-thread index arithmetic, the
-// kernel's shared memory, and the state and base class of the patterns.
+// Per-thread index arithmetic (IndexEmitter), the kernel's shared memory
+// (SharedScratch), register runs to and from shared memory, and the
+// exchange of a tile between layouts through shared memory.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef LLK_LIB_CONVERSION_TILETOGPU_TILETOGPUINTERNAL_H
-#define LLK_LIB_CONVERSION_TILETOGPU_TILETOGPUINTERNAL_H
+#ifndef LLK_LIB_CONVERSION_TILETOGPU_UTILITY_H
+#define LLK_LIB_CONVERSION_TILETOGPU_UTILITY_H
 
 #include "llk/Conversion/Passes.h"
 #include "llk/Dialect/Tile/IR/Layout.h"
@@ -22,11 +23,6 @@
 #include "llvm/ADT/StringSet.h"
 
 namespace llk::togpu {
-
-/// On the nvvm.ldmatrix and nvvm.mma.sync ops of a tensor-core dot: the K
-/// step (of the instruction's k) they load or multiply, for
-/// llk-mma-fragment-prefetch.
-constexpr llvm::StringLiteral kMmaStepAttr = "llk.mma_step";
 
 using namespace mlir;
 using namespace llk::tile;
@@ -293,64 +289,94 @@ inline Value toGlobalPtr(IndexEmitter &e, Value address) {
       address);
 }
 
-/// State shared by the patterns of one conversion.
-struct LoweringState {
-  /// Elements per access of each tile memory op, from the contiguity
-  /// analysis run before conversion.
-  llvm::DenseMap<Operation *, unsigned> accessWidth;
-  /// Loads whose chunks are contiguous but not aligned to their size: the
-  /// alignment (bytes, a power of two below the chunk's size) known for them.
-  llvm::DenseMap<Operation *, unsigned> realignFrom;
-  /// Per kernel (func.func), per argument: how many bytes past the last
-  /// byte it accesses through that pointer its realigned loads may read.
-  llvm::DenseMap<Operation *, SmallVector<int64_t>> readOverrun;
-  SharedScratch scratch;
-  /// Offset in the kernel's shared memory of each tile.local_alloc.
-  llvm::DenseMap<Operation *, int64_t> allocOffsets;
-  /// Dots lowered to warpgroup MMA (findWgmmaDots), the kernels holding
-  /// them, and the buffers they read.
-  llvm::DenseMap<Operation *, bool> wgmmaDots; // dot -> runs asynchronously
-  llvm::StringSet<> wgmmaKernels;
-  llvm::DenseSet<Operation *> wgmmaBuffers;
-  /// Buffers filled by TMA: the offset of their slots' mbarriers (8 bytes
-  /// each) in the kernel's shared memory.
-  llvm::DenseMap<Operation *, int64_t> tmaBarrierOffsets;
-  /// The target has griddepcontrol (sm_90 and later).
-  bool gridDependencyControl = true;
+/// A dot operand staged in shared memory: `outer` rows of `inner` elements,
+/// the tile dimension `innerDim` contiguous, cut along it into slabs of
+/// `slabBytes` (each slab `outer` rows of that many bytes, one slab after
+/// the other). With `swizzled`, the 16-byte chunks of a slab row are
+/// XOR-permuted by the row so that the 8 consecutive rows one ldmatrix 8x8
+/// matrix (or one wgmma core matrix) reads land in 8 different bank groups:
+/// chunk c of row r sits at c ^ ((r / perPhase) % maxPhase), where perPhase
+/// rows share one 128-byte bank line. ldmatrix reads whole rows (one slab);
+/// wgmma reads 128-byte slabs (the 128-byte swizzle: c ^ (r % 8)).
+struct SharedOperand {
+  Value base;
+  unsigned innerDim;
+  int64_t outer, inner, bytes, slabBytes;
+  int64_t perPhase = 1, maxPhase = 1;
+
+  SharedOperand(Value base, RankedTensorType type, unsigned innerDim,
+                bool swizzled)
+      : base(base), innerDim(innerDim) {
+    inner = type.getDimSize(innerDim);
+    outer = type.getDimSize(1 - innerDim);
+    bytes = byteWidth(type.getElementType());
+    slabBytes = inner * bytes;
+    if (swizzled && slabBytes >= 16) {
+      perPhase = std::max<int64_t>(1, 128 / slabBytes);
+      maxPhase = std::min<int64_t>(8, slabBytes / 16);
+    }
+  }
+  int64_t sizeInBytes() const { return outer * inner * bytes; }
+
+  /// wgmma's layout: 128-byte slabs (the contiguous extent is whole slabs,
+  /// so the swizzle is c ^ (r % 8) already).
+  void useWgmmaLayout() { slabBytes = 128; }
+
+  /// Address of element (row, col) of the shared array (outer, inner).
+  Value address(IndexEmitter &e, Value row, Value col) const {
+    Value rowStart = arith::MulIOp::create(e.b, e.loc, row, e.i32(slabBytes));
+    Value colBytes = arith::MulIOp::create(e.b, e.loc, col, e.i32(bytes));
+    Value inSlab = colBytes;
+    if (slabBytes < inner * bytes) {
+      Value slab = arith::DivUIOp::create(e.b, e.loc, colBytes, e.i32(slabBytes));
+      rowStart = arith::AddIOp::create(
+          e.b, e.loc, rowStart,
+          arith::MulIOp::create(e.b, e.loc, slab, e.i32(outer * slabBytes)));
+      inSlab = arith::RemUIOp::create(e.b, e.loc, colBytes, e.i32(slabBytes));
+    }
+    Value chunk = arith::ShRUIOp::create(e.b, e.loc, inSlab, e.i32(4));
+    Value within = arith::AndIOp::create(e.b, e.loc, colBytes, e.i32(15));
+    if (maxPhase > 1) {
+      Value phase = e.digit(row, perPhase, maxPhase);
+      chunk = arith::XOrIOp::create(e.b, e.loc, chunk, phase);
+    }
+    Value offset = arith::AddIOp::create(
+        e.b, e.loc, rowStart,
+        arith::AddIOp::create(
+            e.b, e.loc, arith::ShLIOp::create(e.b, e.loc, chunk, e.i32(4)),
+            within));
+    return byteAddress(e, base, offset);
+  }
+
+  /// Address of tile element (i, j) (tile coordinates).
+  Value tileAddress(IndexEmitter &e, Value i, Value j) const {
+    return innerDim == 1 ? address(e, i, j) : address(e, j, i);
+  }
 };
 
-/// The TMA box (rows, columns) that copies of `desc`'s blocks use: the
-/// block's rows (at most 256, TMA's limit) by 128 bytes of columns, the
-/// swizzle's width; a block is as many boxes as its 128-byte slabs (and
-/// 256-row bands).
-std::pair<int64_t, int64_t> tmaBoxOf(TensorDescType desc);
+/// Rounds f32 bits to tf32 (nearest, ties away from zero: cvt.rna.tf32.f32),
 
-/// Records the TMA buffers of `func` in `state` (after findWgmmaDots):
-/// their barriers' place in shared memory; checks that every descriptor
-/// argument has copies (whose box, tmaBoxOf, the host encodes).
-LogicalResult findTmaBuffers(func::FuncOp func, LoweringState &state);
+/// Whether `op` has a tile operand or result.
+bool hasTileType(Operation *op);
 
-/// Alignment of a buffer that warpgroup MMA reads: its 128-byte swizzle
-/// repeats every 8 rows (1024 bytes) from an aligned address.
-constexpr int64_t kWgmmaBufferAlign = 1024;
+/// Element types as stored in shared memory: i1 travels as i8.
+Type storageType(Type elem);
 
-/// Fills the wgmma fields of `state` for the dots of `func` that warpgroup
-/// MMA can take (tile IR, before conversion).
-void findWgmmaDots(func::FuncOp func, LoweringState &state);
+SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape);
 
-template <typename OpTy>
-struct TilePattern : OpConversionPattern<OpTy> {
-  TilePattern(const TypeConverter &converter, MLIRContext *ctx,
-              LoweringState &state)
-      : OpConversionPattern<OpTy>(converter, ctx), state(state) {}
-  LoweringState &state;
-};
+/// `a && b`, where a null predicate is true.
+Value andPredicates(IndexEmitter &e, Value a, Value b);
 
-/// Adds the patterns of DotLowering.cpp: tile.dot, and the shared-memory
-/// buffers and asynchronous copies of software pipelining.
-void populateDotPatterns(const TypeConverter &converter, RewritePatternSet &patterns,
-                         LoweringState &state);
+/// Moves a tile between layouts (and, for reshape and transpose, between
+/// index spaces) through shared memory: every thread writes its elements at
+/// `sum(coord[d] * srcStrides[d])`, and reads those of its new layout at
+/// `sum(coord[d] * dstStrides[d])`. With `writers`, only the threads where
+/// it holds write (the others' copies of their elements may differ).
+Value exchangeThroughShared(IndexEmitter &e, SharedScratch &scratch,
+                            Operation *op, Value src, Type srcTileType,
+                            Type dstTileType, ArrayRef<int64_t> srcStrides,
+                            ArrayRef<int64_t> dstStrides, Value writers = Value());
 
 } // namespace llk::togpu
 
-#endif // LLK_LIB_CONVERSION_TILETOGPU_TILETOGPUINTERNAL_H
+#endif // LLK_LIB_CONVERSION_TILETOGPU_UTILITY_H
