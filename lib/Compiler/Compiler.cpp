@@ -116,11 +116,12 @@ void llk::buildLayoutPipeline(OpPassManager &pm, unsigned numWarps,
 
 void llk::buildLoweringPipeline(OpPassManager &pm,
                                 const LoweringOptions &options) {
-  tile::TilePipelineOptions pipelineOptions;
+  tile::TileSoftwarePipelineOptions pipelineOptions;
   pipelineOptions.numStages = options.numStages;
   pipelineOptions.wgmma = options.wgmma;
   pipelineOptions.lateCopies = options.lateCopies;
-  pm.addNestedPass<func::FuncOp>(tile::createTilePipeline(pipelineOptions));
+  pm.addNestedPass<func::FuncOp>(
+      tile::createTileSoftwarePipeline(pipelineOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   ConvertTileToGPUOptions loweringOptions;

@@ -51,8 +51,8 @@ struct CompileOptions {
   /// kernel's `tile.min_programs_per_sm` (PTX .minnctapersm; ptxas caps the
   /// registers a thread to fit them).
   std::optional<unsigned> minProgramsPerSM;
-  /// Pipelined loops start their copies after the dot (tile-pipeline's
-  /// late-copies) rather than before it.
+  /// Pipelined loops start their copies after the dot
+  /// (tile-software-pipeline's late-copies) rather than before it.
   bool lateCopies = false;
   /// Pipelined loops load the first mma.sync fragments of the next
   /// iteration at the end of the current one (llk-mma-fragment-prefetch).

@@ -1,4 +1,4 @@
-// RUN: llk-opt %s -split-input-file -tile-assign-layouts -tile-pipeline -canonicalize -convert-tile-to-gpu | FileCheck %s
+// RUN: llk-opt %s -split-input-file -tile-assign-layouts -tile-software-pipeline -canonicalize -convert-tile-to-gpu | FileCheck %s
 
 // The pipelined buffers and copies in NVVM: one cp.async per 16-byte chunk
 // (.cg, source size 16 or 0), a barrier before the ring's first copy, the

@@ -35,7 +35,8 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "mlir::func::FuncOp"> {
   let dependentDialects = ["::llk::tile::TileDialect"];
 }
 
-def TilePipeline : Pass<"tile-pipeline", "mlir::func::FuncOp"> {
+def TileSoftwarePipeline
+    : Pass<"tile-software-pipeline", "mlir::func::FuncOp"> {
   let summary = "Software-pipeline the loads that feed tile.dot in a loop";
   let description = [{
     In an `scf.for` whose loads feed the operands of a tensor-core

@@ -1,4 +1,4 @@
-//===- Pipeline.cpp - software pipelining of loads that feed tile.dot ----===//
+//===- SoftwarePipeline.cpp - software pipelining of loads for tile.dot --===//
 //
 // A K loop loads the operands of a dot and multiplies them in the same
 // iteration, so the tensor cores wait for memory every step. This pass
@@ -31,7 +31,7 @@
 #include "llvm/ADT/SetVector.h"
 
 namespace llk::tile {
-#define GEN_PASS_DEF_TILEPIPELINE
+#define GEN_PASS_DEF_TILESOFTWAREPIPELINE
 #include "llk/Dialect/Tile/Transforms/Passes.h.inc"
 } // namespace llk::tile
 
@@ -611,8 +611,9 @@ scf::ForOp LoopPipeliner::transform() {
   return outer;
 }
 
-struct TilePipelinePass : llk::tile::impl::TilePipelineBase<TilePipelinePass> {
-  using TilePipelineBase::TilePipelineBase;
+struct TileSoftwarePipelinePass
+    : llk::tile::impl::TileSoftwarePipelineBase<TileSoftwarePipelinePass> {
+  using TileSoftwarePipelineBase::TileSoftwarePipelineBase;
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
