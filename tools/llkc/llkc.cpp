@@ -200,13 +200,10 @@ int main(int argc, char **argv) {
   options.target.libdevicePath =
       libdevice.empty() ? llk::env::libdevicePath() : libdevice;
   llk::Stage stage = emit;
-  for (const std::string &define : defines) {
-    auto binding = llk::parseDefine(define);
-    if (!binding)
-      return fail(llvm::toString(binding.takeError()));
-    if (!options.constants.insert(*binding).second)
-      return fail("-D binds '" + binding->first + "' twice");
-  }
+  llvm::Expected<llk::Constants> constants = llk::parseDefines(defines);
+  if (!constants)
+    return fail(llvm::toString(constants.takeError()));
+  options.constants = std::move(*constants);
 
   // Launch metadata goes beside the PTX (or cubin), or where --metadata says.
   std::string metadataPath = metadataFilename;
