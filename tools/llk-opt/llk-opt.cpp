@@ -27,6 +27,10 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
+namespace llk::test {
+void registerTestAxisInfoPass();
+} // namespace llk::test
+
 static cl::list<std::string>
     defines("D", cl::Prefix,
             cl::desc("bind ${NAME} in the source to an integer or an element "
@@ -76,6 +80,7 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   llk::registerAllDialects(registry);
   llk::registerAllPasses();
+  llk::test::registerTestAxisInfoPass();
   auto [inputFilename, outputFilename] =
       registerAndParseCLIOptions(argc, argv, "llk optimizer driver\n", registry);
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
