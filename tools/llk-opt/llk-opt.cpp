@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "llk/Compiler/DebugOptions.h"
 #include "llk/Compiler/KernelSource.h"
 #include "llk/InitAllDialects.h"
 
@@ -81,6 +82,7 @@ int main(int argc, char **argv) {
   llk::registerAllDialects(registry);
   llk::registerAllPasses();
   llk::test::registerTestAxisInfoPass();
+  llk::registerDebugOptions();
   auto [inputFilename, outputFilename] =
       registerAndParseCLIOptions(argc, argv, "llk optimizer driver\n", registry);
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
