@@ -61,6 +61,12 @@ config.substitutions.append(("%llk_tools_dir", config.llk_tools_dir))
 if os.path.exists(os.path.join(config.llk_tools_dir, "llk-difftest")):
     config.available_features.add("llk-difftest")
 
+# Builds with LLK_ENABLE_DEBUG_OUTPUT: llkc and llk-opt take -debug and
+# -debug-only, and the passes trace their decisions (`REQUIRES:
+# llk-debug-output`; `UNSUPPORTED:` it for what holds of the others).
+if config.llk_debug_output:
+    config.available_features.add("llk-debug-output")
+
 # %examples: the DSL examples shipped with the sources.
 config.substitutions.append(
     ("%examples", os.path.join(config.llk_src_root, "examples")))

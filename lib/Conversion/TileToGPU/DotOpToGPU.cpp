@@ -3,7 +3,7 @@
 // tile.dot runs on warpgroup MMA where findWgmmaDots chose it, on mma.sync
 // where the tensor cores take its types and accumulator layout, else as the
 // FMA loop (DotOpToGPU/); its operands come from shared memory: staged from
-// registers, or, when software pipelining (the tile-pipeline pass) put them
+// registers, or, when software pipelining (the tile-software-pipeline pass) put them
 // there, read straight from their buffer slot.
 //
 //===----------------------------------------------------------------------===//
@@ -105,7 +105,7 @@ bool readsOperandFromBuffer(DotOp dot, unsigned index) {
 
 /// Whether `dot` (to run on warpgroup MMA) may leave its K step in flight:
 /// it accumulates into a loop-carried value that nothing else reads, and the
-/// loop's result goes straight to a tile.dot_wait (tile-pipeline's pattern).
+/// loop's result goes straight to a tile.dot_wait (tile-software-pipeline's pattern).
 static bool runsAsynchronously(DotOp dot) {
   std::optional<unsigned> index = loopCarriedAccumulator(dot);
   if (!index)

@@ -29,7 +29,11 @@
 #include "llk/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/Debug.h"
 #include <deque>
+
+#define DEBUG_TYPE "tile-assign-layouts"
+#define DBGS() (llvm::dbgs() << "[" DEBUG_TYPE "] ")
 
 namespace llk::tile {
 #define GEN_PASS_DEF_TILEASSIGNLAYOUTS
@@ -91,6 +95,20 @@ SmallVector<Value, 2> addressOperands(Operation *op) {
   return operands;
 }
 
+/// Where `v` comes from, for the debug output: "result #0 of tile.load at
+/// loc(...)" or "block argument #1 of scf.for at loc(...)".
+[[maybe_unused]] std::string describe(Value v) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto result = dyn_cast<OpResult>(v))
+    os << "result #" << result.getResultNumber() << " of "
+       << result.getOwner()->getName() << " at " << result.getOwner()->getLoc();
+  else if (Operation *parent = v.getParentRegion()->getParentOp())
+    os << "block argument #" << cast<BlockArgument>(v).getArgNumber()
+       << " of " << parent->getName() << " at " << parent->getLoc();
+  return text;
+}
+
 unsigned reduceAxis(Operation *op) {
   if (auto reduce = dyn_cast<ReduceOp>(op))
     return reduce.getAxis();
@@ -117,6 +135,14 @@ public:
                                              minPrograms);
       Attribute mma = getMmaAccumulatorLayout(
           func.getContext(), type.getShape(), numWarps, warpgroupRows);
+      LLVM_DEBUG(DBGS() << "dot at " << dot.getLoc() << ": accumulator "
+                        << mma << (wgmma ? warpgroupRows
+                                               ? " (warpgroup MMA's rows)"
+                                               : " (mma.sync's: warpgroup "
+                                                 "MMA's instruction would not "
+                                                 "fit a thread's registers)"
+                                         : "")
+                        << "\n");
       assign(dot.getResult(), mma);
       assign(dot.getAcc(), mma);
     });
@@ -131,18 +157,32 @@ public:
     // it (or of themselves) every iteration.
     SmallVector<Operation *> deferred;
     func.walk([&](Operation *op) {
-      if (isa<LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp>(op))
-        if (tileType(op->getOperand(0)) && benefitsFromCoalescing(op)) {
-          if (isBroadcastOnly(op))
-            deferred.push_back(op);
-          else
-            assign(op->getOperand(0), coalescedLayout(op));
-        }
+      if (!isa<LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp>(op) ||
+          !tileType(op->getOperand(0)))
+        return;
+      if (!benefitsFromCoalescing(op)) {
+        LLVM_DEBUG(DBGS() << op->getName() << " at " << op->getLoc()
+                          << ": no anchor, its addresses are nowhere "
+                             "contiguous\n");
+      } else if (isBroadcastOnly(op)) {
+        LLVM_DEBUG(DBGS() << op->getName() << " at " << op->getLoc()
+                          << ": anchors last, its value is only broadcast\n");
+        deferred.push_back(op);
+      } else {
+        anchor(op);
+      }
     });
     drain();
-    for (Operation *op : deferred)
-      if (!layouts.count(op->getOperand(0)))
-        seed(op->getOperand(0), coalescedLayout(op));
+    for (Operation *op : deferred) {
+      if (Attribute reached = layouts.lookup(op->getOperand(0))) {
+        LLVM_DEBUG(DBGS() << op->getName() << " at " << op->getLoc()
+                          << ": keeps " << reached
+                          << ", which its neighbours gave it\n");
+        continue;
+      }
+      anchor(op);
+      drain();
+    }
     // Whatever no anchor reached gets a plain row-major layout.
     func.walk([&](Operation *op) {
       for (Region &region : op->getRegions())
@@ -203,6 +243,20 @@ private:
                         [](Operation *user) { return isa<BroadcastOp>(user); });
   }
 
+  /// Gives the addresses of memory access `op` their coalesced layout,
+  /// unless they already have one.
+  void anchor(Operation *op) {
+    Value ptr = op->getOperand(0);
+    BlockedLayoutAttr layout = coalescedLayout(op);
+    LLVM_DEBUG({
+      if (Attribute earlier = layouts.lookup(ptr))
+        DBGS() << op->getName() << " at " << op->getLoc() << ": keeps "
+               << earlier << " of an earlier anchor, not its own " << layout
+               << "\n";
+    });
+    assign(ptr, layout);
+  }
+
   BlockedLayoutAttr coalescedLayout(Operation *op) {
     Value ptr = op->getOperand(0);
     auto type = tileType(ptr);
@@ -217,8 +271,17 @@ private:
     unsigned vector = isa<LoadOp>(op)
                           ? axisInfo.getUnalignedLoadWidth(ptr, Value(), fastest)
                           : axisInfo.getVectorWidth(ptr, Value(), fastest);
-    return getDefaultBlockedLayout(func.getContext(), type.getShape(),
-                                   numWarps, vector, order);
+    auto layout = getDefaultBlockedLayout(func.getContext(), type.getShape(),
+                                          numWarps, vector, order);
+    LLVM_DEBUG({
+      AxisInfo info = axisInfo.get(ptr);
+      DBGS() << op->getName() << " at " << op->getLoc()
+             << ": addresses contiguous along dimension " << fastest << " ("
+             << info.contiguity[fastest] << " elements, the first of each "
+             << info.divisibility[fastest] << "-byte aligned): " << vector
+             << " per access, " << layout << "\n";
+    });
+    return layout;
   }
 
   void seedDefault(Value v) {
@@ -228,8 +291,11 @@ private:
     SmallVector<unsigned> order;
     for (int d = type.getRank() - 1; d >= 0; --d)
       order.push_back(d);
-    seed(v, getDefaultBlockedLayout(func.getContext(), type.getShape(),
-                                    numWarps, 1, order));
+    auto layout = getDefaultBlockedLayout(func.getContext(), type.getShape(),
+                                          numWarps, 1, order);
+    LLVM_DEBUG(DBGS() << "no anchor reaches " << describe(v) << ": row-major "
+                      << layout << "\n");
+    seed(v, layout);
   }
 
   void seed(Value v, Attribute layout) {
@@ -265,8 +331,12 @@ private:
   void assign(Value v, Attribute layout) {
     if (!tileType(v) || !layout || layouts.count(v) || !layoutFits(tileType(v), layout))
       return;
-    if (sparingAddresses && addressValues.contains(v))
+    if (sparingAddresses && addressValues.contains(v)) {
+      LLVM_DEBUG(DBGS() << "the accumulator's " << layout
+                        << " stops at " << describe(v)
+                        << ": a dot operand's load lays it out\n");
       return;
+    }
     if (isa<SliceLayoutAttr>(layout) && needsBlocked(v))
       return;
     layouts[v] = layout;
@@ -432,6 +502,10 @@ private:
   void convertOperand(Operation *op, OpOperand &operand, Type required) {
     if (operand.get().getType() == required)
       return;
+    LLVM_DEBUG(DBGS() << "convert operand #" << operand.getOperandNumber()
+                      << " of " << op->getName() << " at " << op->getLoc()
+                      << ": " << operand.get().getType() << " to " << required
+                      << "\n");
     OpBuilder builder(op);
     auto convert = ConvertLayoutOp::create(builder, op->getLoc(), required,
                                            operand.get());
@@ -442,6 +516,9 @@ private:
     Type assigned = result.getType();
     if (assigned == natural)
       return;
+    LLVM_DEBUG(DBGS() << "convert the result of " << op->getName() << " at "
+                      << op->getLoc() << ": " << natural << " to " << assigned
+                      << "\n");
     result.setType(natural);
     OpBuilder builder(op->getContext());
     builder.setInsertionPointAfter(op);
@@ -579,6 +656,12 @@ struct TileAssignLayoutsPass
         })))
       return signalPassFailure();
     unsigned warps = getNumWarps(func, numWarps);
+    LLVM_DEBUG(DBGS() << "kernel @" << func.getSymName() << ": " << warps
+                      << " warps ("
+                      << (func->hasAttr(TileDialect::kNumWarpsAttr)
+                              ? "its tile.num_warps"
+                              : "the pass's num-warps")
+                      << ")" << (wgmma ? ", warpgroup MMA" : "") << "\n");
     // Record the choice: the lowering sizes the thread block from it.
     func->setAttr(TileDialect::kNumWarpsAttr,
                   IntegerAttr::get(IntegerType::get(&getContext(), 32), warps));

@@ -1,6 +1,6 @@
-// RUN: llk-opt %s -split-input-file -tile-assign-layouts -tile-pipeline -mlir-print-local-scope | FileCheck %s
-// RUN: llk-opt %s -split-input-file -tile-assign-layouts -tile-pipeline=num-stages=4 -mlir-print-local-scope | FileCheck %s --check-prefix=S4
-// RUN: llk-opt %s -split-input-file -tile-assign-layouts -tile-pipeline="num-stages=3 late-copies=true" -mlir-print-local-scope | FileCheck %s --check-prefix=LATE
+// RUN: llk-opt %s -split-input-file -tile-assign-layouts -tile-software-pipeline -mlir-print-local-scope | FileCheck %s
+// RUN: llk-opt %s -split-input-file -tile-assign-layouts -tile-software-pipeline=num-stages=4 -mlir-print-local-scope | FileCheck %s --check-prefix=S4
+// RUN: llk-opt %s -split-input-file -tile-assign-layouts -tile-software-pipeline="num-stages=3 late-copies=true" -mlir-print-local-scope | FileCheck %s --check-prefix=LATE
 
 // The GEMM K loop of examples/gemm.mlir: pointer tiles carried and
 // advanced each step, the K tail masked with other = 0. With 3 stages the

@@ -1,6 +1,6 @@
-// RUN: llk-opt %s -tile-assign-layouts=wgmma=true -tile-pipeline="num-stages=4 wgmma=true" -mlir-print-local-scope | FileCheck %s
-// RUN: llk-opt %s -tile-assign-layouts -tile-pipeline=num-stages=4 -mlir-print-local-scope | FileCheck %s --check-prefix=SYNC
-// RUN: llk-opt %s -tile-assign-layouts=wgmma=true -tile-pipeline="num-stages=3 wgmma=true" -mlir-print-local-scope | FileCheck %s --check-prefix=S3
+// RUN: llk-opt %s -tile-assign-layouts=wgmma=true -tile-software-pipeline="num-stages=4 wgmma=true" -mlir-print-local-scope | FileCheck %s
+// RUN: llk-opt %s -tile-assign-layouts -tile-software-pipeline=num-stages=4 -mlir-print-local-scope | FileCheck %s --check-prefix=SYNC
+// RUN: llk-opt %s -tile-assign-layouts=wgmma=true -tile-software-pipeline="num-stages=3 wgmma=true" -mlir-print-local-scope | FileCheck %s --check-prefix=S3
 
 // For sm_90a (wgmma), the accumulator puts all four warps along M, 16 rows
 // each (warpRepeat: the rows warpgroup MMA gives a warp), and the

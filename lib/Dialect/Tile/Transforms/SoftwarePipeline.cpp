@@ -1,4 +1,4 @@
-//===- Pipeline.cpp - software pipelining of loads that feed tile.dot ----===//
+//===- SoftwarePipeline.cpp - software pipelining of loads for tile.dot --===//
 //
 // A K loop loads the operands of a dot and multiplies them in the same
 // iteration, so the tensor cores wait for memory every step. This pass
@@ -29,9 +29,13 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tile-software-pipeline"
+#define DBGS() (llvm::dbgs() << "[" DEBUG_TYPE "] ")
 
 namespace llk::tile {
-#define GEN_PASS_DEF_TILEPIPELINE
+#define GEN_PASS_DEF_TILESOFTWAREPIPELINE
 #include "llk/Dialect/Tile/Transforms/Passes.h.inc"
 } // namespace llk::tile
 
@@ -133,8 +137,12 @@ bool LoopPipeliner::addBackwardSlice(Value root) {
     Operation *op = value.getDefiningOp();
     if (op->getBlock() != body || slice.contains(op))
       continue;
-    if (!isMemoryEffectFree(op) || op->getNumRegions() != 0)
+    if (!isMemoryEffectFree(op) || op->getNumRegions() != 0) {
+      LLVM_DEBUG(DBGS() << "  the addresses depend on " << op->getName()
+                        << " at " << op->getLoc()
+                        << ", which has effects or regions\n");
       return false;
+    }
     slice.insert(op);
     llvm::append_range(worklist, op->getOperands());
   }
@@ -142,43 +150,72 @@ bool LoopPipeliner::addBackwardSlice(Value root) {
 }
 
 bool LoopPipeliner::analyze() {
+  LLVM_DEBUG(DBGS() << "loop at " << loop.getLoc() << ":\n");
   std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  if (!step || *step <= 0)
+  if (!step || *step <= 0) {
+    LLVM_DEBUG(DBGS() << "  not pipelined: its step is no positive "
+                         "constant\n");
     return false;
+  }
 
   SmallVector<PipelinedLoad> kept;
   for (Operation &op : body->without_terminator()) {
     auto dot = dyn_cast<DotOp>(&op);
-    if (!dot || !isPipelinedDotType(dot.getA().getType().getElementType()))
+    if (!dot)
       continue;
+    if (!isPipelinedDotType(dot.getA().getType().getElementType())) {
+      LLVM_DEBUG(DBGS() << "  dot at " << dot.getLoc() << ": its "
+                        << dot.getA().getType().getElementType()
+                        << " operands are not read from shared memory (f16, "
+                           "bf16 and i8 are)\n");
+      continue;
+    }
     for (Value operand : {dot.getA(), dot.getB()}) {
       Operation *def = operand.getDefiningOp();
       if (!def || def->getBlock() != body ||
           llvm::any_of(loads, [&](auto &l) { return l.load == def; }))
         continue;
+      auto skip = [&](const char *why) {
+        LLVM_DEBUG(DBGS() << "  " << def->getName() << " at " << def->getLoc()
+                          << ": not pipelined, " << why << "\n");
+      };
       // Descriptor blocks: TMA, which only sm_90a has (and only warpgroup
       // MMA reads its layout).
       if (isa<DescriptorLoadOp>(def)) {
         if (wgmma)
           loads.push_back({def, 1, nullptr});
+        else
+          skip("TMA copies need sm_90a (wgmma)");
         continue;
       }
       auto load = dyn_cast<LoadOp>(def);
-      if (!load || !isZeroOrAbsent(load.getOther()) || load.getIsVolatile())
+      if (!load)
         continue;
+      if (!isZeroOrAbsent(load.getOther())) {
+        skip("its other is not zero (copies fill zeros)");
+        continue;
+      }
+      if (load.getIsVolatile()) {
+        skip("it is volatile");
+        continue;
+      }
       auto ptrType = dyn_cast<RankedTensorType>(load.getPtr().getType());
-      if (!ptrType || ptrType.getRank() != 2)
+      auto view = ptrType && ptrType.getRank() == 2
+                      ? getDistributedView(ptrType)
+                      : FailureOr<DistributedView>(failure());
+      if (failed(view)) {
+        skip("not a laid-out 2-D tile");
         continue;
-      auto view = getDistributedView(ptrType);
-      if (failed(view))
-        continue;
+      }
       // cp.async moves 4, 8 or 16 contiguous bytes under one predicate.
       int64_t width = axisInfo.getAccessWidth(load.getPtr(), load.getMask(), *view);
       unsigned bits = cast<RankedTensorType>(load.getType())
                           .getElementType()
                           .getIntOrFloatBitWidth();
-      if (width * bits < 32)
+      if (width * bits < 32) {
+        skip("its accesses move less than the 4 bytes a cp.async does");
         continue;
+      }
       loads.push_back({load, view->order[0], nullptr});
     }
   }
@@ -189,9 +226,24 @@ bool LoopPipeliner::analyze() {
     loads = {candidate};
     if (computeSlice())
       kept.push_back(candidate);
+    else
+      LLVM_DEBUG(DBGS() << "  " << candidate.load->getName() << " at "
+                        << candidate.load->getLoc()
+                        << ": not pipelined, its addresses cannot be computed "
+                           "ahead\n");
   }
   loads = std::move(kept);
-  return !loads.empty() && computeSlice();
+  if (loads.empty()) {
+    LLVM_DEBUG(DBGS() << "  not pipelined: no load feeds a dot that can be "
+                         "pipelined\n");
+    return false;
+  }
+  if (!computeSlice()) {
+    LLVM_DEBUG(DBGS() << "  not pipelined: its loads' addresses cannot all be "
+                         "computed ahead together\n");
+    return false;
+  }
+  return true;
 }
 
 bool LoopPipeliner::computeSlice() {
@@ -221,8 +273,11 @@ bool LoopPipeliner::computeSlice() {
     pipelinedLoads.insert(l.load);
   llvm::DenseSet<Value> dependsOnCarried;
   for (unsigned i : carried) {
-    if (!loop.getResult(i).use_empty())
+    if (!loop.getResult(i).use_empty()) {
+      LLVM_DEBUG(DBGS() << "  the addresses depend on iteration value #" << i
+                        << ", which is used after the loop\n");
       return false;
+    }
     dependsOnCarried.insert(body->getArgument(i + 1));
   }
   SmallVector<Operation *> ordered(slice.begin(), slice.end());
@@ -239,6 +294,10 @@ bool LoopPipeliner::computeSlice() {
         continue;
       if (user == yield && carried.contains(use.getOperandNumber()))
         continue;
+      LLVM_DEBUG(DBGS() << "  the addresses depend on an iteration value "
+                           "that "
+                        << user->getName() << " at " << user->getLoc()
+                        << " also uses\n");
       return false;
     }
   slice = llvm::SetVector<Operation *>(ordered.begin(), ordered.end());
@@ -310,6 +369,24 @@ scf::ForOp LoopPipeliner::transform() {
   bool anyTma = llvm::any_of(loads, [](auto &l) { return l.isTma(); });
   bool refillTwoBack = async && anyCpAsync && numStages >= 4;
   unsigned distance = refillTwoBack ? numStages - 2 : numStages - 1;
+  LLVM_DEBUG({
+    DBGS() << "  pipelined: " << loads.size() << " load(s) (";
+    llvm::interleaveComma(loads, llvm::dbgs(), [](const PipelinedLoad &l) {
+      llvm::dbgs() << (l.isTma() ? "TMA" : "cp.async") << " at "
+                   << l.load->getLoc();
+    });
+    llvm::dbgs() << "), " << numStages << " stages, copies " << distance
+                 << " iterations ahead";
+    if (async)
+      llvm::dbgs() << ", the dot at " << async->first.getLoc()
+                   << " asynchronous (wgmma, one step in flight)"
+                   << (refillTwoBack ? ", refilling the slot read two steps "
+                                       "back"
+                                     : ", copies after the dot");
+    if (lateCopies)
+      llvm::dbgs() << ", late copies";
+    llvm::dbgs() << "\n";
+  });
   Value iv = loop.getInductionVar();
   Type ivType = iv.getType();
   auto yield = cast<scf::YieldOp>(body->getTerminator());
@@ -392,6 +469,12 @@ scf::ForOp LoopPipeliner::transform() {
   // blocks (`done`, the steps of the blocks before) for slots and phases.
   scf::ForOp outer = blockLoop();
   Value done;
+  LLVM_DEBUG({
+    if (outer)
+      DBGS() << "  in the loop over blocks at " << outer.getLoc()
+             << ": the next block's first copies start under this one's "
+                "epilogue\n";
+  });
   if (outer) {
     // (The outer loop's body block is replaced: no insertion point in it
     // survives.)
@@ -611,14 +694,18 @@ scf::ForOp LoopPipeliner::transform() {
   return outer;
 }
 
-struct TilePipelinePass : llk::tile::impl::TilePipelineBase<TilePipelinePass> {
-  using TilePipelineBase::TilePipelineBase;
+struct TileSoftwarePipelinePass
+    : llk::tile::impl::TileSoftwarePipelineBase<TileSoftwarePipelinePass> {
+  using TileSoftwarePipelineBase::TileSoftwarePipelineBase;
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     unsigned stages = numStages;
     if (auto attr = func->getAttrOfType<IntegerAttr>(TileDialect::kNumStagesAttr))
       stages = attr.getInt();
+    LLVM_DEBUG(DBGS() << "kernel @" << func.getSymName() << ": " << stages
+                      << (stages == 1 ? " stage, no pipelining" : " stages")
+                      << (wgmma ? ", warpgroup MMA" : "") << "\n");
     if (stages < 2)
       return;
     SmallVector<scf::ForOp> loops;

@@ -1,4 +1,4 @@
-// RUN: llk-opt %s -split-input-file -tile-assign-layouts -tile-pipeline | FileCheck %s
+// RUN: llk-opt %s -split-input-file -tile-assign-layouts -tile-software-pipeline | FileCheck %s
 
 // Loops the pipeliner leaves alone, or pipelines only in part.
 
