@@ -546,12 +546,16 @@ void Engine::Impl::addFusedLayer(const std::string &at, const Layer &L,
                        f16(L.vCache->address()), i32(position->address()), intArg(nkv),
                        intArg(ctx), intArg(config.headCount / config.headCountKV),
                        rt::Arg(scale), i32(counters->address() + 4)}});
+  // The residual kernels' last program normalizes 128 q8_1 blocks a pass
+  // (a 7B's whole vector in one): each pass is two L2 round trips of one
+  // program while the GPU waits, and at 128 the kernel's 124 registers
+  // still let 4 programs share an SM, as 32's 109 do.
   auto residual = [&](const char *what, const Matrix &w, uint64_t in,
                       const rt::DeviceMemory &gamma) {
     return Launch{at + what,
                   kernel("llama/linear_q8_0_res_norm.mlir", "linear_q8_0_res_norm",
                          {{"ROWS", linearRows}, {"BLOCKS", blocks(w.cols)},
-                          {"NORM_CHUNK", std::min<uint32_t>(32, pow2Ceil(H / 32))}},
+                          {"NORM_CHUNK", std::min<uint32_t>(128, pow2Ceil(H / 32))}},
                          4),
                   rt::Grid(ceilDiv(w.rows, linearRows)),
                   {f32(x->address()), f32(x->address()), i8(w.address()), f32(in),
