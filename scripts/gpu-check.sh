@@ -27,7 +27,10 @@
 #     `llama` (not in `all`) the tiny model on the GPU against float64
 #     (llk-llama-engine-tests), then bench/llama/model_bench.py: llk-llama on
 #     random q8_0 models shaped like TinyLlama, Llama-2 7B and 13B, decode
-#     and prompt tok/s beside the bandwidth floor and the ggml estimate;
+#     and prompt tok/s beside the bandwidth floor and the ggml estimate (args:
+#     model_bench.py's, e.g. `--shapes 7b` for the 7B alone, about a minute),
+#     and with the 7B bench/llama/probes/decode_ceiling.py: its step's launch
+#     structure read by pure-read kernels, beside llk-llama's step;
 #     `gemm` (not in `all`) bench/gemm/bench.py, f16 then bf16 (llk vs cuBLAS
 #     vs Triton); `attention` (not in `all`) bench/attention/bench.py:
 #     FlashAttention forward and backward, llk vs a Triton kernel after the
@@ -260,7 +263,14 @@ run)
       echo "== the tiny model on the GPU against float64 (llk-llama-engine-tests)"
       LLK_BACKEND=cuda LLK_KERNEL_DIR="$here/examples" ./bin/llk-llama-engine-tests --gtest_brief=1 || s1=1
       echo "== llk-llama on random q8_0 models (bench/llama/model_bench.py)"
-      PYTHONUNBUFFERED=1 python3 bench/llama/model_bench.py --bin bin --kernels examples --check "$@" || s1=1
+      csv=${OUT:-$(mktemp -d)}/llama-model.csv
+      PYTHONUNBUFFERED=1 python3 bench/llama/model_bench.py --bin bin --kernels examples --check \
+        --csv "$csv" "$@" || s1=1
+      # The 7B step's read ceilings, beside llk-llama's step from the CSV.
+      if grep -q '^decode,7b ' "$csv" 2>/dev/null; then
+        echo "== the 7B decode step's read ceilings (bench/llama/probes/decode_ceiling.py)"
+        PYTHONUNBUFFERED=1 python3 bench/llama/probes/decode_ceiling.py --shape 7b --llk-csv "$csv" || s1=1
+      fi
       exit $s1
     } 2>&1 | log llama-model.txt
     status=$(( status || PIPESTATUS[0] ))

@@ -16,7 +16,7 @@
 //
 //   grid = ceil(N / ROWS) programs, num_warps = 4
 //   constants: ROWS (8), BLOCKS (32), NORM_CHUNK (q8_1 blocks the norm's
-//   program takes a step: 32)
+//   program takes a step: 128, a 7B's 4096 values in one step)
 //   args: y, res (f32, N), w (block_q8_0 rows), a (f32, K), n_rows = N,
 //         n_cols = K (a multiple of 32), gamma (f32, N), xq (q8_1, N / 32
 //         blocks), count (i32, 0 before the launch and after it), eps

@@ -72,7 +72,8 @@ struct Engine::Impl {
   Matrix uploadMatrix(const GGUFTensorInfo &tensor);
   Matrix uploadStacked(llvm::ArrayRef<const GGUFTensorInfo *> tensors);
   rt::Kernel kernel(const std::string &file, const std::string &function,
-                    const llk::Constants &constants, unsigned numWarps);
+                    const llk::Constants &constants, unsigned numWarps,
+                    const std::string &arch = "", unsigned numStages = 0);
   void buildStep();
   Launch embedding();
   Launch matVec(std::string what, const Matrix &w, uint64_t y, uint64_t x);
@@ -128,6 +129,16 @@ struct Engine::Impl {
   Buffer<int32_t> pIds;
   Buffer<float> pX, pXn, pQkv, pT, pG, pU;
   Buffer<rt::Half> pXn16, pO16, pA16;
+  // With prefillTma: the matrix being multiplied, dequantized to f16 and
+  // transposed (K x N), and the GEMMs' tensor maps (encoded once: the A maps
+  // over the buffers' prefillBatch rows, the B maps over pW16 at each shape).
+  bool prefillTma = false;
+  Buffer<rt::Half> pW16;
+  std::optional<rt::TensorMap> mapXn16, mapO16, mapA16, mapQkv, mapO, mapGateUp, mapDown;
+  uint32_t prefillGemmBlock() const; // BLOCK_M = BLOCK_N
+  uint32_t prefillAttentionKeys() const;
+  rt::Kernel prefillGemm(bool accumulate);
+  void setUpPrefillTma();
   std::vector<Launch> prefillLaunches(uint32_t tokens, uint32_t first);
   void prefillBatch(llvm::ArrayRef<int32_t> tokens);
 
@@ -222,6 +233,11 @@ Engine::Impl::Impl(const LlamaModelFile &model, const rt::Device &device, rt::JI
     pT = f32Buffer(B * H), pG = f32Buffer(B * F), pU = f32Buffer(B * F);
     auto halves = [&](size_t n) { return std::make_unique<rt::DeviceBuffer<rt::Half>>(device, n); };
     pXn16 = halves(B * H), pO16 = halves(B * H), pA16 = halves(B * F);
+    // sm_90a code runs on sm_90 only.
+    prefillTma = options.prefillTma && (device.backend() == rt::Backend::Interpreter ||
+                                        device.arch() == "sm_90");
+    if (prefillTma)
+      setUpPrefillTma();
   }
   hostPos = 0;
   position->copyFrom(&hostPos, 1, &stream);
@@ -282,10 +298,14 @@ Matrix Engine::Impl::uploadStacked(llvm::ArrayRef<const GGUFTensorInfo *> tensor
 }
 
 rt::Kernel Engine::Impl::kernel(const std::string &file, const std::string &function,
-                                const llk::Constants &constants, unsigned numWarps) {
+                                const llk::Constants &constants, unsigned numWarps,
+                                const std::string &arch, unsigned numStages) {
   rt::JITOptions o;
   o.constants = constants;
   o.numWarps = numWarps;
+  o.arch = arch;
+  if (numStages)
+    o.numStages = numStages;
   return jit.compile(rt::Source::fromFile(options.kernelDir + "/" + file), o, function);
 }
 
@@ -526,12 +546,16 @@ void Engine::Impl::addFusedLayer(const std::string &at, const Layer &L,
                        f16(L.vCache->address()), i32(position->address()), intArg(nkv),
                        intArg(ctx), intArg(config.headCount / config.headCountKV),
                        rt::Arg(scale), i32(counters->address() + 4)}});
+  // The residual kernels' last program normalizes 128 q8_1 blocks a pass
+  // (a 7B's whole vector in one): each pass is two L2 round trips of one
+  // program while the GPU waits, and at 128 the kernel's 124 registers
+  // still let 4 programs share an SM, as 32's 109 do.
   auto residual = [&](const char *what, const Matrix &w, uint64_t in,
                       const rt::DeviceMemory &gamma) {
     return Launch{at + what,
                   kernel("llama/linear_q8_0_res_norm.mlir", "linear_q8_0_res_norm",
                          {{"ROWS", linearRows}, {"BLOCKS", blocks(w.cols)},
-                          {"NORM_CHUNK", std::min<uint32_t>(32, pow2Ceil(H / 32))}},
+                          {"NORM_CHUNK", std::min<uint32_t>(128, pow2Ceil(H / 32))}},
                          4),
                   rt::Grid(ceilDiv(w.rows, linearRows)),
                   {f32(x->address()), f32(x->address()), i8(w.address()), f32(in),
@@ -548,28 +572,107 @@ void Engine::Impl::addFusedLayer(const std::string &at, const Layer &L,
   launches.push_back(residual("down + residual + next norm", L.down, a->address(), nextNorm));
 }
 
-/// The prefill of `tokens` tokens at positions [first, first + tokens): the
-/// q8_0 GEMM (examples/gemm_q8_0.mlir: f16 activations, the weights rounded
-/// to f16 in registers, f32 out) for every matrix, rope and the KV append
-/// of the whole batch, the causal attention of examples/llama/attn_prefill.mlir.
-/// No logits: the last prompt token goes through the decode step.
+/// 32 keys a step on the GPU (at 64 ptxas spills for D = 128).
+uint32_t Engine::Impl::prefillAttentionKeys() const {
+  return device.backend() == rt::Backend::Cuda ? 32 : 16;
+}
+
+/// The GEMMs' BLOCK_M = BLOCK_N.
+uint32_t Engine::Impl::prefillGemmBlock() const {
+  return device.backend() == rt::Backend::Cuda ? 128 : 64;
+}
+
+/// examples/llama/prefill_gemm.mlir (sm_90a; C = A B, or C += A B with
+/// `accumulate`): 128 x 128 x 64 blocks, 4 stages on the GPU (bench/
+/// RESULTS.md's fastest TMA GEMM at 512 x 4096 x 4096 and 512 x 11008 x 4096),
+/// the smallest warpgroup MMA takes for the interpreter's tiny models. 4
+/// warps, but 8 where the residual is added: its tile in the accumulator's
+/// layout beside the accumulator would not fit 4 warps' registers (ptxas
+/// spills).
+rt::Kernel Engine::Impl::prefillGemm(bool accumulate) {
+  const int64_t block = prefillGemmBlock();
+  return kernel("llama/prefill_gemm.mlir", "prefill_gemm",
+                {{"BLOCK_M", block}, {"BLOCK_N", block}, {"BLOCK_K", 64},
+                 {"ACCUMULATE", accumulate ? 1 : 0}},
+                accumulate ? 8 : 4, "sm_90a", 4);
+}
+
+void Engine::Impl::setUpPrefillTma() {
+  const uint64_t H = config.embeddingLength, F = config.feedForwardLength,
+                 W = H + 2 * config.kvEmbeddingLength(), B = options.prefillBatch;
+  pW16 = std::make_unique<rt::DeviceBuffer<rt::Half>>(device, std::max(W, F) * H);
+  // Both GEMMs' descriptors have the same boxes.
+  const rt::Kernel gemm = prefillGemm(false);
+  const std::vector<rt::ParamInfo> &params = gemm.info().params;
+  auto map = [&](std::optional<rt::TensorMap> &m, const rt::ParamInfo &param, uint64_t address,
+                 uint64_t rows, uint64_t cols) { m.emplace(device, param, address, rows, cols, cols * 2); };
+  map(mapXn16, params[0], pXn16->address(), B, H);
+  map(mapO16, params[0], pO16->address(), B, H);
+  map(mapA16, params[0], pA16->address(), B, F);
+  map(mapQkv, params[1], pW16->address(), H, W);
+  map(mapO, params[1], pW16->address(), H, H);
+  map(mapGateUp, params[1], pW16->address(), H, F);
+  map(mapDown, params[1], pW16->address(), F, H);
+}
+
+/// The prefill of `tokens` tokens at positions [first, first + tokens): a
+/// GEMM for every matrix (prefillTma: the matrix dequantized to f16 into
+/// pW16, then examples/llama/prefill_gemm.mlir, the o and down projections
+/// adding into the residual stream; otherwise examples/gemm_q8_0.mlir, which
+/// rounds the weights to f16 in registers, and a residual add: the same
+/// arithmetic), rope and the KV append of the whole batch, and the causal
+/// attention of examples/llama/attn_prefill.mlir on the tensor cores. No
+/// logits: the last prompt token goes through the decode step.
 std::vector<Launch> Engine::Impl::prefillLaunches(uint32_t T, uint32_t first) {
   const uint32_t H = config.embeddingLength, F = config.feedForwardLength, NH = config.headCount,
                  D = config.headDim(), nkv = config.kvEmbeddingLength(), W = H + 2 * nkv;
   const bool gpu = device.backend() == rt::Backend::Cuda;
-  // examples/kernels.list's GEMM blocks on the GPU; small ones for the
-  // interpreter's tiny models.
-  const llk::Constants gemmBlocks =
-      gpu ? llk::Constants{{"BLOCK_M", 128}, {"BLOCK_N", 64}, {"BLOCK_K", 64}, {"GROUP_SIZE_M", 8}}
-          : llk::Constants{{"BLOCK_M", 32}, {"BLOCK_N", 32}, {"BLOCK_K", 32}, {"GROUP_SIZE_M", 2}};
-  const uint32_t bm = gpu ? 128 : 32, bn = gpu ? 64 : 32;
-  const rt::Kernel gemm = kernel("gemm_q8_0.mlir", "gemm_q8_0_kernel", gemmBlocks, 4);
   auto halfPtr = [](uint64_t a) { return rt::Arg::pointer(a, rt::ScalarType::F16); };
-  auto matmul = [&](std::string what, uint64_t a, const Matrix &w, uint64_t c) {
-    return Launch{std::move(what), gemm, rt::Grid(ceilDiv(T, bm) * ceilDiv(w.rows, bn)),
-                  {halfPtr(a), i8(w.address()), f32(c), intArg(T), intArg(w.rows),
-                   intArg(w.cols), intArg(w.cols), intArg(w.rows)}};
+
+  // prefillTma: the dequantization in 128 x 64 tiles on the GPU (each
+  // program reads 64 rows of 4 blocks), small ones for the interpreter; the
+  // GEMMs' blocks (prefillGemm). Otherwise examples/kernels.list's q8_0 GEMM
+  // blocks on the GPU, small ones for the interpreter's tiny models.
+  const int64_t dqK = gpu ? 128 : 32, dqN = gpu ? 64 : 32;
+  const uint32_t bm = prefillTma ? prefillGemmBlock() : (gpu ? 128 : 32),
+                 bn = prefillTma ? prefillGemmBlock() : (gpu ? 64 : 32);
+  std::optional<rt::Kernel> dequant, gemm, gemmAdd;
+  if (prefillTma) {
+    dequant.emplace(kernel("llama/dequant_q8_0.mlir", "dequant_q8_0_trans",
+                           {{"BLOCK_K", dqK}, {"BLOCK_N", dqN}, {"BLOCK_Q", dqK * dqN / 32}},
+                           4));
+    gemm.emplace(prefillGemm(false));
+    gemmAdd.emplace(prefillGemm(true));
+  } else {
+    gemm.emplace(kernel("gemm_q8_0.mlir", "gemm_q8_0_kernel",
+                        {{"BLOCK_M", bm}, {"BLOCK_N", bn}, {"BLOCK_K", gpu ? 64 : 32},
+                         {"GROUP_SIZE_M", gpu ? 8 : 2}},
+                        4));
+  }
+  // C = A W^T (f32) for the q8_0 matrix W, A the batch's f16 rows (`aMap`
+  // its tensor map, `wtMap` that of W^T in pW16); with `residual`, C += A W^T.
+  auto linear = [&](std::vector<Launch> &out, std::string what, const Matrix &w, uint64_t a,
+                    const std::optional<rt::TensorMap> &aMap,
+                    const std::optional<rt::TensorMap> &wtMap, uint64_t c, bool residual) {
+    if (prefillTma) {
+      out.push_back({what + " dequantize", *dequant,
+                     rt::Grid(ceilDiv(w.cols, dqK), ceilDiv(w.rows, dqN)),
+                     {halfPtr(pW16->address()), i8(w.address()), intArg(w.rows), intArg(w.cols),
+                      intArg(w.rows)}});
+      out.push_back({std::move(what), residual ? *gemmAdd : *gemm,
+                     rt::Grid(ceilDiv(T, bm), ceilDiv(w.rows, bn)),
+                     {rt::Arg(*aMap), rt::Arg(*wtMap), f32(c), f32(c), intArg(T),
+                      intArg(w.rows), intArg(w.cols), intArg(w.rows)}});
+      return;
+    }
+    const uint64_t target = residual ? pT->address() : c;
+    out.push_back({what, *gemm, rt::Grid(ceilDiv(T, bm) * ceilDiv(w.rows, bn)),
+                   {halfPtr(a), i8(w.address()), f32(target), intArg(T), intArg(w.rows),
+                    intArg(w.cols), intArg(w.cols), intArg(w.rows)}});
+    if (residual)
+      out.push_back(add(what + " residual", c, target, T * H));
   };
+
   const int64_t rowBlock = std::min<uint32_t>(1024, pow2Ceil(std::max(H, F)));
   const rt::Kernel toHalf = kernel("llama/cpy_rows.mlir", "cpy_f32_f16_rows", {{"BLOCK", rowBlock}}, 4);
   auto rowsToHalf = [&](std::string what, uint64_t src, uint64_t dst, uint32_t cols) {
@@ -586,8 +689,14 @@ std::vector<Launch> Engine::Impl::prefillLaunches(uint32_t T, uint32_t first) {
   const int64_t be = std::min<uint32_t>(128, pow2Ceil(nkv));
   const rt::Kernel vAppend = kernel("llama/cpy_trans.mlir", "cpy_f32_f16_trans", {{"BT", 16}, {"BE", be}}, 4);
   const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(D)));
-  const rt::Kernel attention = kernel("llama/attn_prefill.mlir", "attn_prefill_kernel",
-                                      {{"BLOCK_T", ctx >= 256 ? 64 : 16}, {"D", D}}, 8);
+  // The attention: 128 tokens a program on the GPU, small blocks for the
+  // interpreter's tiny models.
+  const uint32_t attnM = gpu ? 128 : 16;
+  const rt::Kernel attention =
+      kernel("llama/attn_prefill.mlir", "attn_prefill_kernel",
+             {{"BLOCK_M", attnM}, {"BLOCK_N", prefillAttentionKeys()}, {"D", D}}, gpu ? 8 : 4);
+  const rt::Kernel swiglu =
+      kernel("llama/silu.mlir", "swiglu_f32", {{"BLOCK", 1024}}, 4);
   const uint64_t q = pQkv->address(), k = q + 4ull * H, v = k + 4ull * nkv;
 
   std::vector<Launch> out;
@@ -601,7 +710,7 @@ std::vector<Launch> Engine::Impl::prefillLaunches(uint32_t T, uint32_t first) {
     std::string at = "prefill layer " + std::to_string(l) + " ";
     out.push_back(norm(at + "attn_norm", *L.attnNorm));
     out.push_back(rowsToHalf(at + "attn_norm f16", pXn->address(), pXn16->address(), H));
-    out.push_back(matmul(at + "qkv", pXn16->address(), L.qkv, q));
+    linear(out, at + "qkv", L.qkv, pXn16->address(), mapXn16, mapQkv, q, false);
     out.push_back({at + "rope q", rope, rt::Grid(ceilDiv(H, ropeBlock), T),
                    {f32(q), f32(q), intArg(W), intArg(W), intArg(H), intArg(first),
                     rt::Arg(config.ropeFreqBase)}});
@@ -614,25 +723,20 @@ std::vector<Launch> Engine::Impl::prefillLaunches(uint32_t T, uint32_t first) {
     out.push_back({at + "V append", vAppend, rt::Grid(ceilDiv(first % 8 + T, 16), ceilDiv(nkv, be)),
                    {f32(v), halfPtr(L.vCache->address()), intArg(W), intArg(nkv), intArg(T),
                     intArg(ctx), intArg(first)}});
-    out.push_back({at + "attention", attention, rt::Grid(T, NH),
+    out.push_back({at + "attention", attention, rt::Grid(ceilDiv(T, attnM), NH),
                    {halfPtr(pO16->address()), f32(q), halfPtr(L.kCache->address()),
-                    halfPtr(L.vCache->address()), intArg(first), intArg(W), intArg(H),
+                    halfPtr(L.vCache->address()), intArg(first), intArg(T), intArg(W), intArg(H),
                     intArg(nkv), intArg(ctx), intArg(config.headCount / config.headCountKV),
                     rt::Arg(scale)}});
-    out.push_back(matmul(at + "o", pO16->address(), L.o, pT->address()));
-    out.push_back(add(at + "attention residual", pX->address(), pT->address(), T * H));
+    linear(out, at + "o", L.o, pO16->address(), mapO16, mapO, pX->address(), true);
     out.push_back(norm(at + "ffn_norm", *L.ffnNorm));
     out.push_back(rowsToHalf(at + "ffn_norm f16", pXn->address(), pXn16->address(), H));
-    out.push_back(matmul(at + "gate", pXn16->address(), L.gate, pG->address()));
-    out.push_back(matmul(at + "up", pXn16->address(), L.up, pU->address()));
-    const int64_t swigluBlock = 1024;
-    out.push_back({at + "swiglu",
-                   kernel("llama/silu.mlir", "swiglu_f32", {{"BLOCK", swigluBlock}}, 4),
-                   rt::Grid(ceilDiv(uint64_t(T) * F, swigluBlock)),
+    linear(out, at + "gate", L.gate, pXn16->address(), mapXn16, mapGateUp, pG->address(), false);
+    linear(out, at + "up", L.up, pXn16->address(), mapXn16, mapGateUp, pU->address(), false);
+    out.push_back({at + "swiglu", swiglu, rt::Grid(ceilDiv(uint64_t(T) * F, 1024)),
                    {f32(pG->address()), f32(pU->address()), f32(pG->address()), intArg(T * F)}});
     out.push_back(rowsToHalf(at + "swiglu f16", pG->address(), pA16->address(), F));
-    out.push_back(matmul(at + "down", pA16->address(), L.down, pT->address()));
-    out.push_back(add(at + "ffn residual", pX->address(), pT->address(), T * H));
+    linear(out, at + "down", L.down, pA16->address(), mapA16, mapDown, pX->address(), true);
   }
   return out;
 }
@@ -734,6 +838,7 @@ void Engine::prefill(llvm::ArrayRef<int32_t> tokens) {
 }
 
 bool Engine::batchedPrefill() const { return impl_->batchedPrefill; }
+uint32_t Engine::prefillAttentionKeys() const { return impl_->prefillAttentionKeys(); }
 
 void Engine::stepOnGreedy() {
   Impl &m = *impl_;

@@ -7,8 +7,10 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <thread>
 
 using namespace llk::llama;
 using llvm::StringRef;
@@ -134,9 +136,10 @@ Vocabulary llk::llama::syntheticVocabulary(uint32_t size) {
 namespace {
 /// SplitMix64: fast, and good enough for random weights.
 struct Random {
+  static constexpr uint64_t kIncrement = 0x9e3779b97f4a7c15ull;
   uint64_t state;
   uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    uint64_t z = (state += kIncrement);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
@@ -162,47 +165,79 @@ static GGMLType typeFor(const LlamaTensorSpec &spec, WeightFormat format) {
   return GGMLType::F32;
 }
 
+/// The bytes of values [first, first + n) of a tensor of values uniform in
+/// [center - scale, center + scale] as `type`, two values a draw of `random`
+/// (the tensor's stream advanced to `first`).
+static std::vector<uint8_t> randomChunk(GGMLType type, uint64_t n, float center, float scale,
+                                        Random random) {
+  std::vector<float> values(n);
+  for (uint64_t i = 0; i < n; i += 2) {
+    uint64_t bits = random.next();
+    values[i] = center + scale * static_cast<int32_t>(bits >> 32) * 0x1p-31f;
+    if (i + 1 < n)
+      values[i + 1] = center + scale * static_cast<int32_t>(bits) * 0x1p-31f;
+  }
+  std::vector<uint8_t> bytes;
+  switch (type) {
+  case GGMLType::Q8_0:
+    bytes.resize(n / kQ8_0BlockSize * kQ8_0BlockBytes);
+    quantizeQ8_0(values, bytes);
+    break;
+  case GGMLType::F16:
+  case GGMLType::BF16:
+    bytes.resize(2 * n);
+    for (uint64_t i = 0; i < n; ++i)
+      llvm::support::endian::write16le(
+          &bytes[2 * i], type == GGMLType::F16 ? floatToHalf(values[i])
+                                               : floatToBFloat16(values[i]));
+    break;
+  default: {
+    bytes.resize(4 * n);
+    for (uint64_t i = 0; i < n; ++i) {
+      uint32_t bits;
+      std::memcpy(&bits, &values[i], sizeof bits);
+      llvm::support::endian::write32le(&bytes[4 * i], bits);
+    }
+    break;
+  }
+  }
+  return bytes;
+}
+
 /// Writes `count` values uniform in [center - scale, center + scale] as
-/// `type`, chunk by chunk.
+/// `type`, chunk by chunk: the chunks of a round on the host's cores, each
+/// from the stream's state at its first value (SplitMix64 advances by a
+/// constant a draw), so the bytes are the same on any number of cores.
 static void writeRandomTensor(GGUFWriter &writer, GGMLType type, uint64_t count,
                               float center, float scale, Random random) {
-  constexpr uint64_t kChunk = 1 << 16; // a multiple of the q8_0 block
-  std::vector<float> values;
-  std::vector<uint8_t> bytes;
-  for (uint64_t done = 0; done < count;) {
-    uint64_t n = std::min(kChunk, count - done);
-    values.resize(n);
-    for (uint64_t i = 0; i < n; i += 2) {
-      uint64_t bits = random.next();
-      values[i] = center + scale * static_cast<int32_t>(bits >> 32) * 0x1p-31f;
-      if (i + 1 < n)
-        values[i + 1] = center + scale * static_cast<int32_t>(bits) * 0x1p-31f;
-    }
-    switch (type) {
-    case GGMLType::Q8_0:
-      bytes.resize(n / kQ8_0BlockSize * kQ8_0BlockBytes);
-      quantizeQ8_0(values, bytes);
-      break;
-    case GGMLType::F16:
-    case GGMLType::BF16:
-      bytes.resize(2 * n);
-      for (uint64_t i = 0; i < n; ++i)
-        llvm::support::endian::write16le(
-            &bytes[2 * i], type == GGMLType::F16 ? floatToHalf(values[i])
-                                                 : floatToBFloat16(values[i]));
-      break;
-    default: {
-      bytes.resize(4 * n);
-      for (uint64_t i = 0; i < n; ++i) {
-        uint32_t bits;
-        std::memcpy(&bits, &values[i], sizeof bits);
-        llvm::support::endian::write32le(&bytes[4 * i], bits);
+  constexpr uint64_t kChunk = 1 << 16; // a multiple of the q8_0 block, even
+  if (type == GGMLType::Q8_0 && count % kQ8_0BlockSize)
+    throw Error("random model: " + std::to_string(count) + " values are no whole q8_0 blocks");
+  const uint64_t chunks = (count + kChunk - 1) / kChunk;
+  const uint64_t workers = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+  const uint64_t perRound = workers * 16;
+  std::vector<std::vector<uint8_t>> bytes(std::min(chunks, perRound));
+  for (uint64_t first = 0; first < chunks; first += perRound) {
+    const uint64_t round = std::min(perRound, chunks - first);
+    auto work = [&](uint64_t worker) {
+      for (uint64_t c = worker; c < round; c += workers) {
+        uint64_t start = (first + c) * kChunk;
+        Random at{random.state + start / 2 * Random::kIncrement};
+        bytes[c] = randomChunk(type, std::min(kChunk, count - start), center, scale, at);
       }
-      break;
+    };
+    if (round == 1) {
+      work(0);
+    } else {
+      std::vector<std::thread> threads;
+      for (uint64_t w = 1; w < std::min(workers, round); ++w)
+        threads.emplace_back(work, w);
+      work(0);
+      for (std::thread &t : threads)
+        t.join();
     }
-    }
-    writer.writeTensorData(bytes);
-    done += n;
+    for (uint64_t c = 0; c < round; ++c)
+      writer.writeTensorData(bytes[c]);
   }
 }
 

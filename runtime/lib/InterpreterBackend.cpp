@@ -101,16 +101,18 @@ Module llk::rt::detail::loadForInterpreter(const Device &device, const Source &s
   metadata.arch = device.arch();
   metadata.constants = options.constants;
   for (llk::KernelMetadata &kernel : metadata.kernels) {
-    for (auto [i, param] : llvm::enumerate(kernel.params))
-      if (param.kind == llk::KernelParam::Kind::TensorDesc)
-        throw Error(ErrorCode::InvalidArgument,
-                    "kernel '" + kernel.name + "': argument " + std::to_string(i) +
-                        " is a !tile.tensordesc, which the interpreter backend "
-                        "cannot pass (a TensorMap needs the GPU; llk-run "
-                        "interprets descriptors)");
     auto func = host->module->lookupSymbol<mlir::func::FuncOp>(kernel.name);
     kernel.numWarps = func ? llk::tile::getNumWarps(func, 4) : 4;
     kernel.sharedBytes = 0; // the interpreter has no shared memory
+    // A descriptor's blocks are read whole (TensorMap passes the tensor, not
+    // a box): the box is the block.
+    for (auto [i, param] : llvm::enumerate(kernel.params))
+      if (param.kind == llk::KernelParam::Kind::TensorDesc && func) {
+        llvm::ArrayRef<int64_t> block =
+            llvm::cast<llk::tile::TensorDescType>(func.getArgumentTypes()[i])
+                .getBlockShape();
+        param.tmaBox.assign(block.begin(), block.end());
+      }
   }
   // The same metadata, and checks, as the GPU's modules.
   return Module::fromHost(device, parseModuleInfo(llk::metadataToJSON(metadata)),

@@ -3,6 +3,7 @@
 #include "Driver.h"
 
 #include "llk/Environment.h"
+#include "llk/Interpreter/TensorDescriptor.h"
 
 #include <atomic>
 #include <chrono>
@@ -422,8 +423,16 @@ TensorMap::TensorMap(const Device &device, const ParamInfo &param,
     throw invalid("a " + std::to_string(rows) + "x" + std::to_string(cols) +
                   " tensor does not fit rows " +
                   std::to_string(rowStrideBytes) + " bytes apart");
-  if (device.impl()->host())
-    throw invalid("the interpreter has no TMA");
+  if (device.impl()->host()) {
+    // The interpreter reads the blocks itself, with TMA's zero fill.
+    const llk::interp::TensorDescriptor desc{
+        reinterpret_cast<const void *>(static_cast<uintptr_t>(address)),
+        static_cast<int64_t>(rows), static_cast<int64_t>(cols),
+        static_cast<int64_t>(rowStrideBytes / elementBytes)};
+    memory_ = std::make_unique<DeviceMemory>(device, sizeof desc);
+    memory_->copyFromHost(&desc, sizeof desc);
+    return;
+  }
   // 64-byte aligned, as CUtensorMap is declared.
   alignas(64) CUtensorMap map;
   cuuint64_t dims[2] = {cols, rows};

@@ -29,6 +29,7 @@
 
 #include "llk/ConstantValue.h"
 #include "llk/Export.h"
+#include "llk/Interpreter/TensorDescriptor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -91,15 +92,6 @@ public:
 private:
   std::deque<uint64_t> storage; // stable addresses
   std::vector<const void *> slots;
-};
-
-/// What a `!tile.tensordesc` argument points at in the interpreter (on the
-/// GPU: a CUtensorMap): a row-major 2-D tensor of `rows` x `cols` elements
-/// of the descriptor's type at `base`, rows `rowStride` elements apart.
-/// Blocks read past its edges are zero, as TMA fills them.
-struct TensorDescriptor {
-  const void *base;
-  int64_t rows, cols, rowStride;
 };
 
 /// Runs tile kernels on host memory. Registered buffers, and what of them

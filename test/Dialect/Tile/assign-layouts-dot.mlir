@@ -84,3 +84,45 @@ func.func @small(%x: f16, %y: f16, %out: !tile.ptr<f32>) {
   tile.store %t, %out : !tile.ptr<f32>
   return
 }
+
+// -----
+
+// A key index shared (as CSE leaves it) by a K^T operand's offsets and a
+// mask on the dot's result: the accumulator's layout, which spreads first,
+// reaches the mask's indices but not the load's, which keeps its own copy
+// of them and the coalesced layout (contiguous along D, dimension 0), as an
+// attention's score mask needs.
+// CHECK-LABEL: func.func @index_shared_with_a_dot
+// CHECK: tile.load {{.*}} : tensor<64x32x!tile.ptr<f16>, #tile.blocked<sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]>>
+func.func @index_shared_with_a_dot(%k: !tile.ptr<f16> {tile.divisibility = 16}, %o: !tile.ptr<f32> {tile.divisibility = 16},
+                           %s: i32 {tile.divisibility = 16}) {
+  %rd = tile.make_range 0 to 64 : tensor<64xi32>
+  %rn = tile.make_range 0 to 32 : tensor<32xi32>
+  %n_row = tile.expand_dims %rn axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+  %d_col = tile.expand_dims %rd axis = 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %d_b = tile.broadcast %d_col : tensor<64x1xi32> -> tensor<64x32xi32>
+  %ss = tile.splat %s : i32 -> tensor<1x32xi32>
+  %n_off = arith.muli %n_row, %ss : tensor<1x32xi32>
+  %n_b = tile.broadcast %n_off : tensor<1x32xi32> -> tensor<64x32xi32>
+  %offs = arith.addi %d_b, %n_b : tensor<64x32xi32>
+  %ks = tile.splat %k : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>>
+  %kp = tile.addptr %ks, %offs : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+  %kt = tile.load %kp : tensor<64x32x!tile.ptr<f16>>
+  %q = arith.constant dense<1.0> : tensor<64x64xf16>
+  %acc0 = arith.constant dense<0.0> : tensor<64x32xf32>
+  %r = tile.dot %q, %kt, %acc0 : tensor<64x64xf16>, tensor<64x32xf16> -> tensor<64x32xf32>
+  %keys = tile.broadcast %n_row : tensor<1x32xi32> -> tensor<64x32xi32>
+  %lim = tile.splat %s : i32 -> tensor<64x32xi32>
+  %keep = arith.cmpi slt, %keys, %lim : tensor<64x32xi32>
+  %zero = arith.constant dense<0.0> : tensor<64x32xf32>
+  %rk = arith.select %keep, %r, %zero : tensor<64x32xi1>, tensor<64x32xf32>
+  %c32 = arith.constant dense<32> : tensor<64x1xi32>
+  %m_off = arith.muli %d_col, %c32 : tensor<64x1xi32>
+  %m_b = tile.broadcast %m_off : tensor<64x1xi32> -> tensor<64x32xi32>
+  %n_b2 = tile.broadcast %n_row : tensor<1x32xi32> -> tensor<64x32xi32>
+  %o_offs = arith.addi %m_b, %n_b2 : tensor<64x32xi32>
+  %os = tile.splat %o : !tile.ptr<f32> -> tensor<64x32x!tile.ptr<f32>>
+  %op = tile.addptr %os, %o_offs : tensor<64x32x!tile.ptr<f32>>, tensor<64x32xi32>
+  tile.store %rk, %op : tensor<64x32x!tile.ptr<f32>>
+  return
+}

@@ -13,7 +13,7 @@
 // CHECK-LABEL: func.func @dot_offsets
 // CHECK: tile.expand_dims {{.*}} -> tensor<1x64xi32, #tile.blocked<{{[^>]*}}order = [1, 0]>>
 // CHECK: tile.broadcast {{.*}} -> tensor<64x64xi32, #tile.blocked<{{[^>]*}}order = [1, 0]>>
-// CHECK-NEXT: tile.convert_layout {{.*}} -> tensor<64x64xi32, #tile.blocked<{{.*}}warpRepeat = [2, 1]>>
+// CHECK: tile.convert_layout {{.*}} -> tensor<64x64xi32, #tile.blocked<{{.*}}warpRepeat = [2, 1]>>
 // CHECK: tile.dot {{.*}} -> tensor<64x64xf32, #tile.blocked<{{.*}}warpRepeat = [2, 1]>>
 // PTX: .entry dot_offsets
 func.func @dot_offsets(%acc: !tile.ptr<f32> {tile.divisibility = 16},

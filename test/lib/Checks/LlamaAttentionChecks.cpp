@@ -2,8 +2,9 @@
 //
 // The kernels of examples/llama/attn_*.mlir against float64 references:
 // scores K.q (attn_scores), probabilities times the transposed V cache
-// (attn_values), and the fused flash-decoding pair (attn_decode partial and
-// combine). Cache formats as in the spec: K f16 [C][NH_kv][D], V f16
+// (attn_values), the fused flash-decoding pair (attn_decode partial and
+// combine), and the prompt's causal attention on the tensor cores
+// (attn_prefill). Cache formats as in the spec: K f16 [C][NH_kv][D], V f16
 // [NH_kv][D][C]. Cache slots at and past n_kv hold NaN, and so does row
 // padding of the inputs: a kernel that lets any of them into its result
 // fails.
@@ -35,6 +36,13 @@ struct AttnShape {
            (g > 1 ? " g=" + std::to_string(g) : "");
   }
 };
+
+/// `v` rounded to f16 (to nearest even).
+double roundToHalf(double v) {
+  uint8_t bytes[2];
+  llk::interp::encodeElement(ElemType::F16, v, bytes);
+  return llk::interp::decodeElement(ElemType::F16, bytes);
+}
 
 /// Overwrites element `i` of an input with NaN (bytes and value).
 void poison(HostBuffer &buffer, size_t i) {
@@ -252,8 +260,12 @@ void attnDecodePartialPos(Problem &p, const AttnShape &s, int64_t nChunks,
 
 /// attn_prefill_kernel (attn_prefill.mlir): `tokens` new tokens at positions
 /// n_past.. (the cache holds s.nKv = n_past + tokens), each attending to the
-/// keys up to its own position; q rows qStride apart, o f16 rows of NH * D.
-void attnPrefill(Problem &p, const AttnShape &s, int64_t tokens, int64_t qStride) {
+/// keys up to its own position; q rows qStride apart, o f16 rows of NH * D,
+/// programs of `blockM` tokens. The kernel's q goes into the tensor cores as
+/// f16: so does the reference's. (It rounds P to f16 for P V too, which the
+/// tolerance covers: 2^-12 relative each, unbiased.)
+void attnPrefill(Problem &p, const AttnShape &s, int64_t tokens, int64_t qStride,
+                 int64_t blockM) {
   const int64_t nPast = s.nKv - tokens, width = s.nh * s.d;
   const double scale = decodeScale(s);
   HostBuffer &o = p.output("o", ElemType::F16, {tokens, width});
@@ -268,7 +280,7 @@ void attnPrefill(Problem &p, const AttnShape &s, int64_t tokens, int64_t qStride
         for (int64_t u = 0; u < nKv; ++u) {
           double dot = 0;
           for (int64_t i = 0; i < s.d; ++i)
-            dot += cache.K(u, h / s.g, i) * q[t * qStride + h * s.d + i];
+            dot += cache.K(u, h / s.g, i) * roundToHalf(q[t * qStride + h * s.d + i]);
           sc[u] = scale * dot;
           m = std::max(m, sc[u]);
         }
@@ -287,13 +299,14 @@ void attnPrefill(Problem &p, const AttnShape &s, int64_t tokens, int64_t qStride
   p.pointerArg(*cache.k);
   p.pointerArg(*cache.v);
   p.scalarArg(ElemType::I32, nPast);
+  p.scalarArg(ElemType::I32, tokens);
   p.scalarArg(ElemType::I32, qStride);
   p.scalarArg(ElemType::I32, width);
   p.scalarArg(ElemType::I32, s.nhKv() * s.d);
   p.scalarArg(ElemType::I32, s.cap);
   p.scalarArg(ElemType::I32, s.g);
   p.scalarArg(ElemType::F32, scale);
-  p.grid = {static_cast<uint32_t>(tokens), static_cast<uint32_t>(s.nh), 1};
+  setGrid(p, ceilDiv(tokens, blockM), s.nh);
   p.bytes = 2 * cache.bytesPerCache() + 4.0 * tokens * width + 2.0 * tokens * width;
 }
 
@@ -371,6 +384,10 @@ std::vector<GpuCase> valuesCases() {
                      }});
   return cases;
 }
+
+/// llk-llama's prefill attention on the GPU: 128 tokens a program, 32 keys
+/// a step.
+const llk::Constants kPrefillGpuConstants = {{"BLOCK_M", 128}, {"BLOCK_N", 32}, {"D", kD}};
 
 const llk::Constants kDecodeGpuConstants = {
     {"BLOCK_T", 64}, {"D", kD}, {"MAX_CHUNKS", 32}};
@@ -450,19 +467,25 @@ std::vector<KernelCheck> llk::checks::llamaAttentionChecks() {
        {{"BLOCK_T", 16}, {"D", kD}, {"MAX_CHUNKS", 4}}, 1e-5,
        [small](Problem &p) { attnDecodePartialPos(p, small, 4, 16, /*fused=*/true); },
        decodePartialPosCases(true)},
-      // 6 new tokens after 31 cached ones (n_kv = 37 in a cache of 48); q
-      // rows of a QKV output (stride 4 * 128 + 2 * 2 * 128).
+      // 21 new tokens after 16 cached ones (n_kv = 37 in a cache of 48) in
+      // programs of 16 tokens against 16 keys a step: whole blocks, diagonal
+      // blocks and a partial program; q rows of a QKV output (stride 4 * 128
+      // + 2 * 2 * 128).
       {"attn_prefill", "llama/attn_prefill.mlir", "attn_prefill_kernel",
-       {{"BLOCK_T", 16}, {"D", kD}}, 1e-3,
-       [small](Problem &p) { attnPrefill(p, small, 6, 1024); },
-       {{"7b 512 tokens from 0", [](Problem &p) {
-          p.constants = {{"BLOCK_T", 64}, {"D", kD}};
+       {{"BLOCK_M", 16}, {"BLOCK_N", 16}, {"D", kD}}, 1e-3,
+       [small](Problem &p) { attnPrefill(p, small, 21, 1024, 16); },
+       {{"7b 511 tokens from 0", [](Problem &p) {
+          p.constants = kPrefillGpuConstants;
           p.numWarps = 8;
-          attnPrefill(p, {kNH, 1, kD, 512, kCap}, 512, 3 * kNH * kD); }},
+          attnPrefill(p, {kNH, 1, kD, 511, kCap}, 511, 3 * kNH * kD, 128); }},
         {"7b 512 tokens after 3584", [](Problem &p) {
-          p.constants = {{"BLOCK_T", 64}, {"D", kD}};
+          p.constants = kPrefillGpuConstants;
           p.numWarps = 8;
-          attnPrefill(p, {kNH, 1, kD, 4096, kCap}, 512, 3 * kNH * kD); }}}},
+          attnPrefill(p, {kNH, 1, kD, 4096, kCap}, 512, 3 * kNH * kD, 128); }},
+        {"tinyllama 300 tokens after 37 g=8", [](Problem &p) {
+          p.constants = {{"BLOCK_M", 128}, {"BLOCK_N", 32}, {"D", 64}};
+          p.numWarps = 8;
+          attnPrefill(p, {32, 8, 64, 337, 576}, 300, 32 * 64 + 2 * 4 * 64, 128); }}}},
       {"attn_decode_combine", "llama/attn_decode.mlir",
        "attn_decode_combine_kernel",
        {{"BLOCK_T", 16}, {"D", kD}, {"MAX_CHUNKS", 8}}, 1e-5,

@@ -572,13 +572,13 @@ std::vector<KernelCheck> llk::checks::llamaModelChecks() {
        {{"ROWS", 4}, {"BLOCKS", 8}, {"NORM_CHUNK", 1}}, 2e-3,
        [](Problem &p) { linearQ8_0ResNorm(p, 64, 13 * kQK, 4); },
        {{"4096x4096", [](Problem &p) {
-          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_CHUNK", 32}};
+          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_CHUNK", 128}};
           linearQ8_0ResNorm(p, kH, kH, 8); }},
         {"4096x11008", [](Problem &p) {
-          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_CHUNK", 32}};
+          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_CHUNK", 128}};
           linearQ8_0ResNorm(p, kH, kF, 8); }},
         {"5120x13824", [](Problem &p) {
-          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_CHUNK", 32}};
+          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_CHUNK", 128}};
           linearQ8_0ResNorm(p, 5120, 13824, 8); }}}},
       // A block with fewer logits than K: its missing ones at -inf.
       {"topk_partial_short", "llama/topk.mlir", "topk_partial",

@@ -1,8 +1,9 @@
 //===- LlamaQuantChecks.cpp - Llama's int8 (q8_0 / q8_1) kernels ----------===//
 //
-// quantize_q8_1, linear_q8_0 and mul_mat_vec_q (examples/llama/) and the
-// prompt-phase GEMM on q8_0 weights (examples/gemm_q8_0.mlir) against
-// float64 references. The packed formats are built and read byte by byte, as
+// quantize_q8_1, linear_q8_0 and mul_mat_vec_q (examples/llama/), the
+// prompt-phase GEMM on q8_0 weights (examples/gemm_q8_0.mlir), and the
+// prompt's other path: the weights dequantized to f16 (dequant_q8_0.mlir)
+// for the TMA GEMM (prefill_gemm.mlir), against float64 references. The packed formats are built and read byte by byte, as
 // llama.cpp stores them (../shared/spec/llama-kernels.md):
 //   block_q8_0 = 34 bytes { f16 d; int8 qs[32]; }
 //   block_q8_1 = 36 bytes { f16 d; f16 s; int8 qs[32]; }
@@ -205,6 +206,100 @@ GpuCase gemmQ8_0Case(int64_t m, int64_t n, int64_t k) {
           }};
 }
 
+//===----------------------------------------------------------------------===//
+// dequant_q8_0_trans and prefill_gemm (prompt phase, TMA)
+//===----------------------------------------------------------------------===//
+
+/// wt = f16(W)^T for an n x k block_q8_0 matrix W: the reference is each
+/// exact d * q rounded to f16, as the kernel rounds it: exact.
+void dequantQ8_0Trans(Problem &p, int64_t n, int64_t k, int64_t blockK, int64_t blockN) {
+  HostBuffer &wt = p.output("wt", ElemType::F16, {k, n});
+  HostBuffer &w = randomQ8_0(p, "w", n, k);
+  PackedView wv = viewQ8_0(w, k);
+  uint8_t half[2];
+  for (int64_t r = 0; r < n; ++r)
+    for (int64_t q = 0; q < k; ++q) {
+      putHalf(half, wv.d(r, q / kQK) * wv.q(r, q / kQK, q % kQK));
+      wt.reference[q * n + r] = getHalf(half);
+    }
+  p.pointerArg(wt);
+  p.pointerArg(w);
+  p.scalarArg(ElemType::I32, n);
+  p.scalarArg(ElemType::I32, k);
+  p.scalarArg(ElemType::I32, n); // ld
+  setGrid(p, ceilDiv(k, blockK), ceilDiv(n, blockN));
+  p.bytes = w.bytes.size() + 2.0 * n * k;
+}
+
+/// The GPU's tiles: 128 x 64, 4 warps (llk-llama's).
+GpuCase dequantCase(int64_t n, int64_t k) {
+  return {std::to_string(n) + "x" + std::to_string(k), [=](Problem &p) {
+            dequantQ8_0Trans(p, n, k, 128, 64);
+            p.constants = {{"BLOCK_K", 128}, {"BLOCK_N", 64}, {"BLOCK_Q", 256}};
+            p.numWarps = 4;
+          }};
+}
+
+/// C = [R +] A B with A m x k and B k x n f16 (descriptors), C and R f32.
+void prefillGemm(Problem &p, int64_t m, int64_t n, int64_t k, bool accumulate, int64_t block) {
+  HostBuffer &a = p.randn("a", ElemType::F16, {m, k});
+  HostBuffer &b = p.randn("b", ElemType::F16, {k, n});
+  HostBuffer &c = p.output("c", ElemType::F32, {m, n});
+  HostBuffer &r = p.randn("r", ElemType::F32, {m, n});
+  parallelRows(m, [&](int64_t begin, int64_t end) {
+    std::vector<double> row(n);
+    for (int64_t i = begin; i < end; ++i) {
+      for (int64_t j = 0; j < n; ++j)
+        row[j] = accumulate ? r[i * n + j] : 0.0;
+      for (int64_t q = 0; q < k; ++q)
+        for (int64_t j = 0; j < n; ++j)
+          row[j] += a[i * k + q] * b[q * n + j];
+      for (int64_t j = 0; j < n; ++j)
+        c.reference[i * n + j] = row[j];
+    }
+  });
+  p.descriptorArg(a);
+  p.descriptorArg(b);
+  p.pointerArg(c);
+  p.pointerArg(r);
+  p.scalarArg(ElemType::I32, m);
+  p.scalarArg(ElemType::I32, n);
+  p.scalarArg(ElemType::I32, k);
+  p.scalarArg(ElemType::I32, n); // stride_cm
+  p.arch = "sm_90a";
+  setGrid(p, ceilDiv(m, block), ceilDiv(n, block));
+  p.bytes = 2.0 * (m * k + k * n) + 4.0 * m * n * (accumulate ? 2 : 1);
+}
+
+/// llk-llama's blocks: 128 x 128 x 64, 4 warps (8 with the residual); a
+/// 511-token batch (the prompt of 512 but its last token, which the decode
+/// step takes).
+GpuCase prefillGemmCase(int64_t n, int64_t k, bool accumulate) {
+  return {"511x" + std::to_string(n) + "x" + std::to_string(k), [=](Problem &p) {
+            prefillGemm(p, 511, n, k, accumulate, 128);
+            p.constants = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 64}};
+            p.numWarps = accumulate ? 8 : 4;
+          }};
+}
+
+KernelCheck prefillGemmCheck(bool accumulate) {
+  // Small shape as gemm_tma's: M and N edges and a K tail in 64 x 64 x 64
+  // blocks. GPU: the 7B layer's GEMMs (Q/K/V, gate/up, and the o and down
+  // projections with the residual).
+  std::vector<GpuCase> cases;
+  if (accumulate)
+    cases = {prefillGemmCase(4096, 4096, true), prefillGemmCase(4096, 11008, true)};
+  else
+    cases = {prefillGemmCase(12288, 4096, false), prefillGemmCase(11008, 4096, false)};
+  return {accumulate ? "prefill_gemm_residual" : "prefill_gemm",
+          "llama/prefill_gemm.mlir",
+          "prefill_gemm",
+          {{"BLOCK_M", 64}, {"BLOCK_N", 64}, {"BLOCK_K", 64}, {"ACCUMULATE", accumulate ? 1 : 0}},
+          1e-5,
+          [=](Problem &p) { prefillGemm(p, 100, 72, 80, accumulate, 64); },
+          cases};
+}
+
 } // namespace
 
 std::vector<KernelCheck> llk::checks::llamaQuantChecks() {
@@ -235,5 +330,14 @@ std::vector<KernelCheck> llk::checks::llamaQuantChecks() {
        1e-3, [](Problem &p) { gemmQ8_0(p, 37, 40, 5 * kQK, 32, 32); },
        {gemmQ8_0Case(512, 4096, 4096), gemmQ8_0Case(512, 11008, 4096),
         gemmQ8_0Case(512, 4096, 11008), gemmQ8_0Case(333, 1000, 4128)}},
+      // The f16 weights of the TMA path. Small shape: N = 40 (a partial tile
+      // of 32 columns), K = 5 blocks (a partial tile of 64).
+      {"dequant_q8_0_trans", "llama/dequant_q8_0.mlir", "dequant_q8_0_trans",
+       {{"BLOCK_K", 64}, {"BLOCK_N", 32}, {"BLOCK_Q", 64}}, 1e-7,
+       [](Problem &p) { dequantQ8_0Trans(p, 40, 5 * kQK, 64, 32); },
+       {dequantCase(12288, 4096), dequantCase(11008, 4096), dequantCase(4096, 11008),
+        dequantCase(4001, 4128)}},
+      prefillGemmCheck(false),
+      prefillGemmCheck(true),
   };
 }

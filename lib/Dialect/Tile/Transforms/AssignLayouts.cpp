@@ -22,6 +22,16 @@
 // converted. A dot's operands relate to nothing: they keep the layouts of
 // their loads, and the dot lowering stages them through shared memory.
 //
+// In kernels with dots, index tiles (ranges, constants, splats of scalars,
+// and the shape and integer ops on them: offsets and masks) are recomputed
+// for each use first. CSE merges equal ones (the key indices of a K tile and
+// of the score mask, the rows of Q and of the accumulator), and the
+// accumulator's layout, which spreads before any access anchors, would reach
+// an access through one of them and take the access's place. (Two accesses
+// sharing an index tile need no copies: the second anchor converts the index
+// tile, which is cheaper than converting data.) Copies that end up with the
+// same layout are merged again by the CSE that follows in the pipeline.
+//
 //===----------------------------------------------------------------------===//
 
 #include "llk/Analysis/AxisInfo.h"
@@ -113,6 +123,51 @@ unsigned reduceAxis(Operation *op) {
   if (auto reduce = dyn_cast<ReduceOp>(op))
     return reduce.getAxis();
   return cast<GenericReduceOp>(op).getAxis();
+}
+
+/// Whether `op` makes an index tile from attributes, scalars and other
+/// index tiles (`index`): a range, a constant, a splat of a scalar, or a
+/// shape or integer op. Such tiles are free to recompute.
+bool isIndexOp(Operation *op, const llvm::DenseSet<Operation *> &index) {
+  if (op->getNumResults() != 1 || op->getNumRegions() || !tileType(op->getResult(0)))
+    return false;
+  if (isa<MakeRangeOp, arith::ConstantOp>(op))
+    return true;
+  if (auto splat = dyn_cast<SplatOp>(op))
+    return !tileType(splat.getSrc());
+  bool shapeOp = isa<ExpandDimsOp, BroadcastOp>(op);
+  bool integerOp = isa<arith::ArithDialect>(op->getDialect()) &&
+                   tileType(op->getResult(0)).getElementType().isSignlessInteger();
+  if (!shapeOp && !integerOp)
+    return false;
+  return llvm::all_of(op->getOperands(), [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    return !tileType(v) || (def && index.contains(def));
+  });
+}
+
+/// Gives every use of an index tile its own copy of the ops that make it
+/// (placed after each original, which dominates all its uses): users first,
+/// so that a copy's operands get their own copies in turn.
+void rematerializeIndexTiles(func::FuncOp func) {
+  llvm::DenseSet<Operation *> index;
+  SmallVector<Operation *> order;
+  func.walk([&](Operation *op) {
+    if (isIndexOp(op, index)) {
+      index.insert(op);
+      order.push_back(op);
+    }
+  });
+  for (Operation *op : llvm::reverse(order)) {
+    SmallVector<OpOperand *> uses = llvm::map_to_vector(
+        op->getResult(0).getUses(), [](OpOperand &use) { return &use; });
+    if (uses.size() < 2)
+      continue;
+    OpBuilder b(op->getContext());
+    b.setInsertionPointAfter(op);
+    for (OpOperand *use : llvm::drop_begin(uses))
+      use->set(b.clone(*op)->getResult(0));
+  }
 }
 
 class LayoutAssigner {
@@ -665,6 +720,8 @@ struct TileAssignLayoutsPass
     // Record the choice: the lowering sizes the thread block from it.
     func->setAttr(TileDialect::kNumWarpsAttr,
                   IntegerAttr::get(IntegerType::get(&getContext(), 32), warps));
+    if (func.walk([](DotOp) { return WalkResult::interrupt(); }).wasInterrupted())
+      rematerializeIndexTiles(func);
     LayoutAssigner(func, warps, wgmma).run();
     if (failed(checkLaidOut(func)) || failed(checkElemsPerThread(func, warps)))
       return signalPassFailure();

@@ -64,6 +64,12 @@ struct EngineOptions {
   /// Prompt tokens processed together (q8_0 models: GEMMs, the batch's rope,
   /// KV append and causal attention); 0 or 1: one decode step a token.
   uint32_t prefillBatch = 512;
+  /// The batch's GEMMs on f16 weights: each matrix dequantized into a
+  /// scratch buffer (transposed) just before its GEMM, which reads both
+  /// operands by TMA into warpgroup MMA (examples/llama/prefill_gemm.mlir;
+  /// sm_90 (sm_90a code), and the interpreter). Otherwise, and on other
+  /// GPUs, the q8_0 GEMM that dequantizes in registers (examples/gemm_q8_0.mlir).
+  bool prefillTma = true;
 };
 
 /// The largest top-k the device computes (the kernel's K rounds of argmax);
@@ -111,6 +117,10 @@ public:
   /// Whether prefill() batches: every layer fused (all q8_0) and
   /// options.prefillBatch > 1.
   bool batchedPrefill() const;
+  /// The keys the batch's attention takes a step: it rounds its
+  /// probabilities to f16 against the running maximum of those blocks (what
+  /// a reference must repeat).
+  uint32_t prefillAttentionKeys() const;
 
   /// Results of the last step (each waits for it): the first candidate, the
   /// top options.candidates candidates (by logit, then id), the logits.
