@@ -47,6 +47,7 @@ namespace llk::rt::detail {
   X(cuMemcpyDtoHAsync, 3020)                                                   \
   X(cuMemcpyDtoDAsync, 3020)                                                   \
   X(cuMemsetD8, 3020)                                                          \
+  X(cuMemsetD8Async, 3020)                                                     \
   X(cuStreamCreate, 2000)                                                      \
   X(cuStreamDestroy, 4000)                                                     \
   X(cuStreamSynchronize, 2000)                                                 \

@@ -228,6 +228,16 @@ void Event::record(const Stream *stream) {
   check(driver().cuEventRecord(event_, stream ? stream->handle() : nullptr),
         "cuEventRecord");
 }
+void Event::record(const LaunchOptions &on) {
+  if (on.stream || !on.rawStream) {
+    record(on.stream);
+    return;
+  }
+  if (device_->host())
+    throw Error(ErrorCode::InvalidArgument,
+                "an interpreter event recorded on a CUDA stream");
+  check(driver().cuEventRecord(event_, on.rawStream), "cuEventRecord");
+}
 void Event::synchronize() const {
   if (device_->host())
     return;
@@ -390,6 +400,78 @@ void DeviceMemory::fill(uint8_t byte) {
   }
   device_->makeCurrent();
   check(driver().cuMemsetD8(address_, byte, bytes_), "cuMemsetD8");
+}
+
+/// The CUDA stream of a launch with `on`; on the interpreter none, and a raw
+/// CUDA stream is refused.
+static CUstream streamOf(const Device::Impl &device, const LaunchOptions &on,
+                         const char *what) {
+  CUstream stream = on.stream ? on.stream->handle() : on.rawStream;
+  if (device.host() && stream)
+    throw Error(ErrorCode::InvalidArgument,
+                std::string(what) + " on a CUDA stream on the interpreter backend");
+  return stream;
+}
+
+/// On the interpreter: [address, address + bytes) lies in one live
+/// allocation (memory from elsewhere is not the device's).
+static void checkHostRange(Device::Impl &device, uint64_t address, size_t bytes,
+                           const char *what) {
+  std::lock_guard<std::mutex> lock(device.memoryMutex);
+  auto it = device.allocations.upper_bound(address);
+  if (it != device.allocations.begin()) {
+    --it;
+    if (address - it->first <= it->second && bytes <= it->second - (address - it->first))
+      return;
+  }
+  throw Error(ErrorCode::InvalidArgument,
+              std::string(what) + ": " + std::to_string(bytes) + " bytes at " +
+                  std::to_string(address) + " are not in one allocation of the device");
+}
+
+void DeviceMemory::fill(uint8_t byte, const LaunchOptions &on) {
+  CUstream stream = streamOf(*device_, on, "fill");
+  if (device_->host()) {
+    fill(byte);
+    return;
+  }
+  if (!bytes_)
+    return;
+  device_->makeCurrent();
+  check(driver().cuMemsetD8Async(address_, byte, bytes_, stream), "cuMemsetD8Async");
+}
+
+void DeviceMemory::copyFromAddress(uint64_t source, size_t bytes,
+                                   const LaunchOptions &on) {
+  checkRange(bytes, bytes_);
+  CUstream stream = streamOf(*device_, on, "copy");
+  if (!bytes)
+    return;
+  if (device_->host()) {
+    checkHostRange(*device_, source, bytes, "copy from an address");
+    std::memmove(reinterpret_cast<void *>(address_),
+                 reinterpret_cast<const void *>(source), bytes);
+    return;
+  }
+  device_->makeCurrent();
+  check(driver().cuMemcpyDtoDAsync(address_, source, bytes, stream), "cuMemcpyDtoDAsync");
+}
+
+void DeviceMemory::copyToAddress(uint64_t destination, size_t bytes,
+                                 const LaunchOptions &on) const {
+  checkRange(bytes, bytes_);
+  CUstream stream = streamOf(*device_, on, "copy");
+  if (!bytes)
+    return;
+  if (device_->host()) {
+    checkHostRange(*device_, destination, bytes, "copy to an address");
+    std::memmove(reinterpret_cast<void *>(destination),
+                 reinterpret_cast<const void *>(address_), bytes);
+    return;
+  }
+  device_->makeCurrent();
+  check(driver().cuMemcpyDtoDAsync(destination, address_, bytes, stream),
+        "cuMemcpyDtoDAsync");
 }
 
 //===----------------------------------------------------------------------===//

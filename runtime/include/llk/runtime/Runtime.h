@@ -226,6 +226,8 @@ private:
   std::shared_ptr<HostState> host_;
 };
 
+struct LaunchOptions;
+
 class LLK_API Event {
 public:
   explicit Event(const Device &device);
@@ -236,6 +238,9 @@ public:
   Event &operator=(const Event &) = delete;
   /// Records on `stream` (null: the default stream).
   void record(const Stream *stream = nullptr);
+  /// Records on the stream a launch with `on` goes to (its `stream`, else its
+  /// `rawStream`).
+  void record(const LaunchOptions &on);
   void synchronize() const;
   /// Milliseconds from `start` to `end`, both recorded and complete. On the
   /// interpreter, host time between the two record() calls (launches run
@@ -272,6 +277,15 @@ public:
   void copyFromDevice(const DeviceMemory &source, size_t bytes,
                       const Stream *stream = nullptr);
   void fill(uint8_t byte);
+  /// The same, ordered on the stream a launch with `on` goes to.
+  void fill(uint8_t byte, const LaunchOptions &on);
+  /// Device to device, from or to memory this object does not own (a
+  /// kernel argument's: another library's allocation), on the stream of
+  /// `on`: `bytes` (at most bytes()) from `source` to the start of this, or
+  /// from the start of this to `destination`. On the interpreter the other
+  /// range must lie in one live allocation (InvalidArgument otherwise).
+  void copyFromAddress(uint64_t source, size_t bytes, const LaunchOptions &on);
+  void copyToAddress(uint64_t destination, size_t bytes, const LaunchOptions &on) const;
 
 private:
   std::shared_ptr<Device::Impl> device_;
@@ -384,6 +398,13 @@ public:
     tensorMap_ = true;
   }
   static Arg pointer(uint64_t address, std::optional<ScalarType> element);
+  /// The device address of a CUtensorMap of `element`s made elsewhere (a
+  /// TensorMap's, through the C interface): what a !tile.tensordesc takes.
+  static Arg tensorMap(uint64_t address, ScalarType element) {
+    Arg a(true, element, address);
+    a.tensorMap_ = true;
+    return a;
+  }
   static Arg scalar(ScalarType type, uint64_t bits) { return Arg(false, type, bits); }
   static Arg f16(uint16_t bits) { return Arg(false, ScalarType::F16, bits); }
   static Arg bf16(uint16_t bits) { return Arg(false, ScalarType::BF16, bits); }
