@@ -11,7 +11,7 @@
 #     benchmark's PTX (bench/gemm/build_ptx.sh) as gemm-ptx.tar.xz, unless
 #     LLK_GEMM_PTX=0.
 #
-#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|decode|tokenizer|all|gemm|llama|plot|sanitize] [args...]
+#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|decode|tokenizer|all|gemm|llama|python|plot|sanitize] [args...]
 #     On the GPU machine, from the repository root: `checks` runs
 #     llk-gpu-check (every kernel check, its small and GPU shapes, against
 #     float64 references, timed), `runtime` the runtime's own GPU check and
@@ -28,7 +28,10 @@
 #     random q8_0 models shaped like TinyLlama, Llama-2 7B and 13B, decode
 #     and prompt tok/s beside the bandwidth floor and the ggml estimate;
 #     `gemm` (not in `all`) bench/gemm/bench.py, f16 then bf16 (llk vs cuBLAS
-#     vs Triton); `plot` bench/plot.py on $OUT (needs matplotlib). Output
+#     vs Triton); `python` (not in `all`) pytest on the Python package
+#     (python/tests) with LLK_BACKEND=cuda: torch tensors, CuPy arrays,
+#     streams, graphs, TMA descriptors, the autotuner (the args go to
+#     pytest); `plot` bench/plot.py on $OUT (needs matplotlib). Output
 #     also under $OUT, the benchmarks' CSVs too (bench/README.md). The args
 #     go to the program of the mode named (with `all`, to llk-gpu-check and
 #     bench.py; the others use defaults).
@@ -78,6 +81,9 @@ prepare)
   cp -r examples "$carry/examples"
   mkdir -p "$carry/bench" && cp -r bench/llama bench/gemm bench/common bench/plot.py "$carry/bench/"
   cp scripts/gpu-check.sh "$carry/"
+  # The Python package (pure Python over the carried libllk.so) and its tests.
+  mkdir -p "$carry/python" && cp -r python/llk python/tests python/pyproject.toml "$carry/python/"
+  find "$carry/python" -name __pycache__ -prune -exec rm -rf {} +
   mkdir -p "$carry/scripts" && cp scripts/gen-tile-kernel.py "$carry/scripts/"
   # PTX + metadata for the benchmark: every kernels.list line, named after it.
   grep -vE '^\s*(#|$)' examples/kernels.list | while read -r name source consts warps; do
@@ -116,6 +122,9 @@ run)
     tar -C "$here" -xJf "$here/programs.tar.xz" || exit 1
   fi
   export LLK_LIBDEVICE=${LLK_LIBDEVICE:-/usr/local/cuda/nvvm/libdevice/libdevice.10.bc}
+  # The Python package, over the carried libllk.so (LLVM and MLIR inside).
+  export LLK_LIBRARY=${LLK_LIBRARY:-$(ls "$here"/lib/libllk.so* 2>/dev/null | head -1)}
+  export PYTHONPATH=$here/python${PYTHONPATH:+:$PYTHONPATH}
   export LLK_CACHE_DIR=${LLK_CACHE_DIR:-$(mktemp -d)/llk-cache}
   [[ -n ${OUT:-} ]] && mkdir -p "$OUT"
   status=0
@@ -265,6 +274,13 @@ run)
         | log "gemm-$dtype.txt"
       status=$(( status || PIPESTATUS[0] ))
     done
+  fi
+  if [[ $what == python ]]; then
+    # pytest on the package against torch tensors (and CuPy arrays, numpy
+    # arrays staged through device memory) on the GPU.
+    (cd "$here" && LLK_BACKEND=cuda LLK_TEST_PTX=$here/ptx/add.ptx PYTHONUNBUFFERED=1 \
+      python3 -m pytest -q -rs -p no:cacheprovider python/tests "$@") 2>&1 | log python-tests.txt
+    status=$(( status || PIPESTATUS[0] ))
   fi
   if [[ $what == plot ]]; then
     python3 "$here/bench/plot.py" "${OUT:?plot: set OUT, the folder of the CSVs}" "$@" || status=1

@@ -305,6 +305,21 @@ int llk_kernel_grid_dependency_wait(llk_kernel kernel) {
   });
 }
 
+llk_status llk_kernel_occupancy(llk_kernel kernel, unsigned dynamic_shared_bytes,
+                                int *programs_per_sm) {
+  if (!programs_per_sm)
+    return capi::nullHandle("programs_per_sm");
+  return capi::guard([&] {
+    *programs_per_sm =
+        capi::lookup(kernel, "kernel")->kernel.maxActiveProgramsPerSM(dynamic_shared_bytes);
+  });
+}
+
+llk_status llk_kernel_set_shared_memory_carveout(llk_kernel kernel, int percent) {
+  return capi::guard(
+      [&] { capi::lookup(kernel, "kernel")->kernel.setSharedMemoryCarveout(percent); });
+}
+
 llk_status llk_kernel_launch(llk_kernel kernel, const unsigned grid[3],
                              const llk_arg *args, size_t num_args, void *stream,
                              unsigned dynamic_shared_bytes) {

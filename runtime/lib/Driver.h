@@ -39,6 +39,7 @@ namespace llk::rt::detail {
   X(cuFuncSetAttribute, 9000)                                                  \
   X(cuFuncGetAttribute, 2020)                                                  \
   X(cuLaunchKernelEx, 11060)                                                   \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor, 6050)                         \
   X(cuMemAlloc, 3020)                                                          \
   X(cuMemFree, 3020)                                                           \
   X(cuMemcpyHtoD, 3020)                                                        \

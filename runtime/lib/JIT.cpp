@@ -464,7 +464,11 @@ const Autotuner::Result &Autotuner::tune(const std::string &key, const ArgList &
   if (auto it = results_.find(key); it != results_.end())
     return it->second;
   bool print = llk::env::printAutotuning();
-  std::string what = "llk autotune '" + kernel_ + "' [" + key + "]";
+  // Named after the kernel (the source's only one when none was named).
+  auto progress = [&](const std::string &name) {
+    return "llk autotune '" + (name.empty() ? source_.name : name) + "' [" + key + "]";
+  };
+  std::string what = progress(kernel_);
 
   CacheKey record = recordKey(key);
   if (std::optional<std::string> saved = jit_.cache().loadRecord("autotune", record)) {
@@ -509,6 +513,19 @@ const Autotuner::Result &Autotuner::tune(const std::string &key, const ArgList &
   for (const Config &c : configs_)
     options.push_back(optionsFor(c));
   std::vector<std::exception_ptr> compileFailures = jit_.compileAll(source_, options);
+  std::vector<std::optional<Kernel>> kernels(configs_.size());
+  for (size_t i = 0; i < configs_.size(); ++i) {
+    try {
+      if (compileFailures[i])
+        std::rethrow_exception(compileFailures[i]);
+      kernels[i] = jit_.compile(source_, options[i], kernel_);
+      kernels_.emplace(i, *kernels[i]);
+      if (kernel_.empty() && what == progress(""))
+        what = progress(kernels[i]->name());
+    } catch (const Error &e) {
+      result.failures[i] = e.what();
+    }
+  }
   if (print)
     std::fprintf(stderr, "%s: %zu configurations compiled in %.2f s\n", what.c_str(),
                  configs_.size(), seconds(t0));
@@ -527,12 +544,10 @@ const Autotuner::Result &Autotuner::tune(const std::string &key, const ArgList &
     flush.emplace(device, options_.flushBytes);
   for (size_t i = 0; i < configs_.size(); ++i) {
     try {
-      if (compileFailures[i])
-        std::rethrow_exception(compileFailures[i]);
-      Kernel kernel = jit_.compile(source_, options[i], kernel_);
-      kernels_.emplace(i, kernel);
+      if (!kernels[i])
+        throw Error(ErrorCode::Compile, result.failures[i]);
       Grid grid = gridOf ? gridOf(i) : grid_(configs_[i]);
-      result.timings[i] = time(kernel, grid, args, launch, flush ? &*flush : nullptr);
+      result.timings[i] = time(*kernels[i], grid, args, launch, flush ? &*flush : nullptr);
       result.ms[i] = result.timings[i].median;
       if (print) {
         const Timing &t = result.timings[i];

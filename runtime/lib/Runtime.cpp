@@ -783,6 +783,32 @@ void Kernel::launch(const Grid &grid, const ArgList &args,
           info.name);
 }
 
+int Kernel::maxActiveProgramsPerSM(unsigned dynamicSharedBytes) const {
+  if (impl_->module->host)
+    return 1;
+  impl_->module->device->makeCurrent();
+  int programs = 0;
+  check(driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            &programs, impl_->function, int(info_->numWarps * 32),
+            size_t(info_->dynamicSharedBytes) + dynamicSharedBytes),
+        "cuOccupancyMaxActiveBlocksPerMultiprocessor", info_->name);
+  return programs;
+}
+
+void Kernel::setSharedMemoryCarveout(int percent) const {
+  if (percent < -1 || percent > 100)
+    throw Error(ErrorCode::InvalidArgument,
+                "kernel '" + info_->name + "': a shared-memory carve-out is -1 or 0 to 100 "
+                "percent, not " + std::to_string(percent),
+                "", 0, info_->name);
+  if (impl_->module->host)
+    return;
+  impl_->module->device->makeCurrent();
+  check(driver().cuFuncSetAttribute(impl_->function,
+                                    CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, percent),
+        "cuFuncSetAttribute(PREFERRED_SHARED_MEMORY_CARVEOUT)", info_->name);
+}
+
 /// Runs the kernel on the interpreter over every live allocation of the
 /// device; an interpreter error becomes Execution, with the kernel's name.
 static void runOnHost(const std::shared_ptr<Module::Impl> &module,

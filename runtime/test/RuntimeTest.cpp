@@ -2127,6 +2127,14 @@ TEST(CAPI, KernelMetadataAndLaunchOptions) {
   EXPECT_EQ(llk_kernel_grid_dependency_wait(k), 0);
   EXPECT_EQ(llk_kernel_shared_bytes(nullptr), 0);
   EXPECT_TRUE(lastErrorHas("null kernel")) << llk_last_error();
+  int programs = 0;
+  EXPECT_EQ(llk_kernel_occupancy(k, 0, &programs), LLK_SUCCESS);
+  EXPECT_EQ(programs, 1); // the interpreter runs one at a time
+  EXPECT_EQ(llk_kernel_occupancy(k, 0, nullptr), LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(llk_kernel_set_shared_memory_carveout(k, 100), LLK_SUCCESS);
+  EXPECT_EQ(llk_kernel_set_shared_memory_carveout(k, -1), LLK_SUCCESS);
+  EXPECT_EQ(llk_kernel_set_shared_memory_carveout(k, 101), LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(lastErrorHas("carve-out is -1 or 0 to 100")) << llk_last_error();
 
   unsigned grid[3] = {1, 1, 1};
   llk_arg args[] = {llk_arg_ptr(llk_buffer_address(c.out), LLK_F32),

@@ -150,6 +150,13 @@ LLK_API llk_status llk_kernel_param_info(llk_kernel kernel, size_t index,
 LLK_API int64_t llk_kernel_shared_bytes(llk_kernel kernel);
 LLK_API int64_t llk_kernel_dynamic_shared_bytes(llk_kernel kernel);
 LLK_API int llk_kernel_grid_dependency_wait(llk_kernel kernel);
+/* Programs of the kernel that fit on one SM at once with
+ * dynamic_shared_bytes on top of its own (1 on the interpreter). */
+LLK_API llk_status llk_kernel_occupancy(llk_kernel kernel, unsigned dynamic_shared_bytes,
+                                        int *programs_per_sm);
+/* The L1/shared-memory carve-out the kernel prefers: -1 (the driver's
+ * default) or 0 to 100 percent of the most shared memory. A hint. */
+LLK_API llk_status llk_kernel_set_shared_memory_carveout(llk_kernel kernel, int percent);
 LLK_API llk_status llk_kernel_destroy(llk_kernel kernel);
 
 /* stream: a CUstream or NULL for the default stream. */

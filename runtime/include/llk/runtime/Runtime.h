@@ -489,6 +489,16 @@ public:
   /// Block = (numWarps * 32, 1, 1); grid = programs.
   void launch(const Grid &grid, const ArgList &args,
               const LaunchOptions &options = {}) const;
+  /// Programs of this kernel that fit on one SM at once with
+  /// `dynamicSharedBytes` on top of its own (cuOccupancyMaxActiveBlocks-
+  /// PerMultiprocessor); 1 on the interpreter, which runs one at a time.
+  int maxActiveProgramsPerSM(unsigned dynamicSharedBytes = 0) const;
+  /// The carve-out of the unified L1/shared memory this kernel prefers, in
+  /// percent of the most shared memory (CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_
+  /// MEMORY_CARVEOUT; -1: no preference, the driver's default; 100: as much
+  /// shared memory as there is, so that more programs fit on an SM). A hint;
+  /// nothing on the interpreter.
+  void setSharedMemoryCarveout(int percent) const;
 
   struct Impl;
 
