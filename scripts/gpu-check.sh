@@ -28,7 +28,9 @@
 #     random q8_0 models shaped like TinyLlama, Llama-2 7B and 13B, decode
 #     and prompt tok/s beside the bandwidth floor and the ggml estimate;
 #     `gemm` (not in `all`) bench/gemm/bench.py, f16 then bf16 (llk vs cuBLAS
-#     vs Triton); `python` (not in `all`) pytest on the Python package
+#     vs Triton); both benchmarks launch llk kernels through the Python
+#     package, and `--launcher both` times them through the old CuPy path too,
+#     in the same run, and prints the medians' largest difference; `python` (not in `all`) pytest on the Python package
 #     (python/tests) with LLK_BACKEND=cuda: torch tensors, CuPy arrays,
 #     streams, graphs, TMA descriptors, the autotuner (the args go to
 #     pytest); `plot` bench/plot.py on $OUT (needs matplotlib). Output

@@ -388,9 +388,10 @@ class Launch:
         self.options = _capi.LaunchOptions(None, int(dynamic_shared_bytes), int(bool(dependent)),
                                            int(bool(synchronize)))
 
-    def __call__(self):
+    def __call__(self, stream=None):
+        """Launches; `stream` (as Kernel.launch's) overrides the bound one."""
         p = self.prepared
-        stream = self.stream
+        stream = _stream_handle(stream) if stream is not None else self.stream
         if stream is None:
             stream = _stream_of(p.framework, self.kernel.device)
         self.options.stream = stream

@@ -234,3 +234,21 @@ def test_dependent_launches_of_kernels_that_wait(examples, rng):
     add[(1, rows)](x, y, out, ky, dependent=True)
     want = x.astype(np.float64).reshape(rows, ky) + y
     assert rel_error(out.reshape(rows, ky), want) < 1e-7
+
+
+def test_torch_cpu_tensors(rng):
+    # Host tensors of every float type, bf16 included, staged as numpy's.
+    torch = pytest.importorskip("torch")
+    for t, tol in (("f32", 1e-7), ("f16", 1e-3), ("bf16", 8e-3)):
+        dtype = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[t]
+        k = llk.compile(ADD, constants={"T": dtype, "BLOCK": 64})
+        n = 150
+        x = torch.from_numpy(rng.standard_normal(n)).to(dtype)
+        y = torch.from_numpy(rng.standard_normal(n)).to(dtype)
+        out = torch.full((n,), float("nan"), dtype=dtype)
+        k[3](x, y, out, n)
+        assert rel_error(out.double().numpy(), (x.double() + y.double()).numpy()) < tol, t
+    if not on_interpreter():
+        return
+    with pytest.raises(TypeError, match="a torch tensor of torch.bool"):
+        k[1](torch.zeros(4, dtype=torch.bool), x, out, 4)
