@@ -14,6 +14,7 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -198,6 +199,7 @@ LogicalResult llk::compileModule(
   TimingScope untimed;
   TimingScope &timingScope = timing ? *timing : untimed;
   PassManager pm(ctx);
+  pm.enableVerifier(options.verifyEachPass);
   if (configure && failed(configure(pm)))
     return failure();
   if (timing)
@@ -217,6 +219,9 @@ LogicalResult llk::compileModule(
       pm.addPass(std::make_unique<DumpStagePass>(dump, "3-llvm.mlir"));
   }
   if (failed(pm.run(module)))
+    return failure();
+  // Once, after the last pass, unless the pass manager did after each.
+  if (!options.verifyEachPass && failed(verify(module)))
     return failure();
   if (metadata) {
     if (failed(completeFromLowered(module, info)))

@@ -104,6 +104,10 @@ static cl::opt<std::string> metadataFilename(
 static cl::opt<bool> noMetadata("no-metadata", cl::init(false),
                                 cl::desc("do not write launch metadata"),
                                 cl::cat(category));
+static cl::opt<bool> verifyEach(
+    "verify-each", cl::init(false),
+    cl::desc("verify the IR after every pass (default: once, after the last)"),
+    cl::cat(category));
 
 // MLIR's timing and IR-printing options, listed by --help beside llkc's.
 static cl::OptionCategory debugCategory("Timing and IR printing");
@@ -197,6 +201,7 @@ int main(int argc, char **argv) {
   }
   options.lateCopies = lateCopies;
   options.mmaPrefetch = mmaPrefetch;
+  options.verifyEachPass = verifyEach;
   options.target.libdevicePath =
       libdevice.empty() ? llk::env::libdevicePath() : libdevice;
   llk::Stage stage = emit;

@@ -63,6 +63,10 @@ struct CompileOptions {
   /// (1-tile.mlir, 2-layout.mlir, 3-llvm.mlir, 4-llvm-ir.ll, 5-kernel.ptx;
   /// the JIT's LLK_DUMP_IR).
   std::string dumpDirectory;
+  /// Verify the IR after every pass, as mlir-opt does (llkc --verify-each:
+  /// to find the pass that breaks it), rather than once after the last;
+  /// verifying a lowered GEMM a dozen times was 19% of its compile.
+  bool verifyEachPass = false;
 };
 
 /// Why `numWarps` / `numStages` cannot override the kernels' (as
