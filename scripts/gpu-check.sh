@@ -11,7 +11,7 @@
 #     benchmark's PTX (bench/gemm/build_ptx.sh) as gemm-ptx.tar.xz, unless
 #     LLK_GEMM_PTX=0.
 #
-#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|decode|tokenizer|all|gemm|llama|python|plot|sanitize] [args...]
+#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|decode|tokenizer|all|gemm|llama|python|firstlaunch|plot|sanitize] [args...]
 #     On the GPU machine, from the repository root: `checks` runs
 #     llk-gpu-check (every kernel check, its small and GPU shapes, against
 #     float64 references, timed), `runtime` the runtime's own GPU check and
@@ -33,7 +33,10 @@
 #     in the same run, and prints the medians' largest difference; `python` (not in `all`) pytest on the Python package
 #     (python/tests) with LLK_BACKEND=cuda: torch tensors, CuPy arrays,
 #     streams, graphs, TMA descriptors, the autotuner (the args go to
-#     pytest); `plot` bench/plot.py on $OUT (needs matplotlib). Output
+#     pytest); `firstlaunch` (not in `all`) bench/jit/first_launch.py: the
+#     JIT's first compile + launch of an attention and a GEMM kernel, cold
+#     and warm cache, beside Triton's first call of its own (a CSV and a
+#     Markdown table); `plot` bench/plot.py on $OUT (needs matplotlib). Output
 #     also under $OUT, the benchmarks' CSVs too (bench/README.md). The args
 #     go to the program of the mode named (with `all`, to llk-gpu-check and
 #     bench.py; the others use defaults).
@@ -81,7 +84,7 @@ prepare)
   done
   rm -rf "$carry" && mkdir -p "$carry/ptx"
   cp -r examples "$carry/examples"
-  mkdir -p "$carry/bench" && cp -r bench/llama bench/gemm bench/common bench/plot.py "$carry/bench/"
+  mkdir -p "$carry/bench" && cp -r bench/llama bench/gemm bench/jit bench/common bench/plot.py "$carry/bench/"
   cp scripts/gpu-check.sh "$carry/"
   # The Python package (pure Python over the carried libllk.so) and its tests.
   mkdir -p "$carry/python" && cp -r python/llk python/tests python/pyproject.toml "$carry/python/"
@@ -282,6 +285,11 @@ run)
     # arrays staged through device memory) on the GPU.
     (cd "$here" && LLK_BACKEND=cuda LLK_TEST_PTX=$here/ptx/add.ptx PYTHONUNBUFFERED=1 \
       python3 -m pytest -q -rs -p no:cacheprovider python/tests "$@") 2>&1 | log python-tests.txt
+    status=$(( status || PIPESTATUS[0] ))
+  fi
+  if [[ $what == firstlaunch ]]; then
+    # The JIT's first compile + launch, cold and warm, beside Triton's.
+    PYTHONUNBUFFERED=1 python3 "$here/bench/jit/first_launch.py" "$@" 2>&1 | log first-launch.txt
     status=$(( status || PIPESTATUS[0] ))
   fi
   if [[ $what == plot ]]; then
