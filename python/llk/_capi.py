@@ -171,6 +171,15 @@ def _candidates():
     return [p for p in found if os.path.exists(p)] + ["libllk.so"]
 
 
+# RTLD_LOCAL: nothing of the library's is seen by others. RTLD_DEEPBIND:
+# the library's references to what it defines itself bind to its own
+# definitions before the process's. A libllk.so built with
+# LLK_STATIC_LLVM=ON (the GPU carry's) holds its own C++ runtime, and
+# torch puts the system's libstdc++ in the global scope (RTLD_GLOBAL):
+# without DEEPBIND the library's code took that one's data (locale facet
+# ids), and its string streams failed (the disk cache read no entry).
+_MODE = ctypes.RTLD_LOCAL | getattr(os, "RTLD_DEEPBIND", 0)
+
 _lib = None
 _lock = threading.Lock()
 
@@ -185,7 +194,7 @@ def lib():
             errors = []
             for path in _candidates():
                 try:
-                    loaded = ctypes.CDLL(path, mode=ctypes.RTLD_LOCAL)
+                    loaded = ctypes.CDLL(path, mode=_MODE)
                     break
                 except OSError as e:
                     errors.append(f"{path}: {e}")

@@ -1,5 +1,7 @@
 """llk.autotune: configurations (num_stages included) tuned per key, the
 winner launched, what the kernel overwrites restored, progress lines."""
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -8,26 +10,7 @@ from test_compile import ADD
 from test_launch import rel_error
 
 # x[i] *= 2 in place: tuning runs it many times.
-DOUBLE = """
-func.func @double_in_place(%x: !tile.ptr<f32> {tile.divisibility = 16}, %n: i32) {
-  %pid = tile.program_id x
-  %block = arith.constant ${BLOCK} : i32
-  %start = arith.muli %pid, %block : i32
-  %range = tile.make_range 0 to ${BLOCK} : tensor<${BLOCK}xi32>
-  %starts = tile.splat %start : i32 -> tensor<${BLOCK}xi32>
-  %offsets = arith.addi %starts, %range : tensor<${BLOCK}xi32>
-  %ns = tile.splat %n : i32 -> tensor<${BLOCK}xi32>
-  %mask = arith.cmpi slt, %offsets, %ns : tensor<${BLOCK}xi32>
-  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<${BLOCK}x!tile.ptr<f32>>
-  %xp = tile.addptr %xs, %offsets : tensor<${BLOCK}x!tile.ptr<f32>>, tensor<${BLOCK}xi32>
-  %xv = tile.load %xp mask %mask : tensor<${BLOCK}x!tile.ptr<f32>>
-  %c2 = arith.constant 2.0 : f32
-  %two = tile.splat %c2 : f32 -> tensor<${BLOCK}xf32>
-  %y = arith.mulf %xv, %two : tensor<${BLOCK}xf32>
-  tile.store %y, %xp mask %mask : tensor<${BLOCK}x!tile.ptr<f32>>
-  return
-}
-"""
+DOUBLE = Path(__file__).parent / "kernels" / "double_in_place.mlir"
 
 CONFIGS = [llk.Config({"BLOCK": 64}, num_warps=1), llk.Config({"BLOCK": 128}, num_warps=2),
            llk.Config({"BLOCK": 128}, num_warps=4, num_stages=2)]
@@ -90,7 +73,8 @@ def test_the_winner_persists_in_the_cache(rng):
                           rep=2)
     assert second.tune(grid(n), x, n) == best
     # From the cache: no measurements behind it.
-    assert all(t is None or t[1] != t[1] for t in second.timings(x, n).values())
+    times = second.timings(x, n)
+    assert all(t is None or t[1] != t[1] for t in times.values()), times
 
 
 def test_errors():

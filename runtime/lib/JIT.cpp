@@ -15,6 +15,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ThreadPool.h"
@@ -22,6 +23,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -472,23 +474,26 @@ const Autotuner::Result &Autotuner::tune(const std::string &key, const ArgList &
 
   CacheKey record = recordKey(key);
   if (std::optional<std::string> saved = jit_.cache().loadRecord("autotune", record)) {
-    // "best <index>\nconfig <str>\nms <t0> <t1> ...\n"
-    std::istringstream in(*saved);
-    std::string word, configLine;
+    // "best <index>\nconfig <str>\nms <t0> <t1> ...\n", read with StringRef
+    // (no C++ stream: see Cache.cpp's readEntry).
+    llvm::SmallVector<llvm::StringRef, 3> lines;
+    llvm::StringRef(*saved).split(lines, '\n', 3, false);
     size_t best = 0;
-    if (in >> word && word == "best" && in >> best && best < configs_.size()) {
-      in.ignore();
-      std::getline(in, configLine);
-      if (configLine == "config " + configs_[best].str()) {
+    if (lines.size() >= 2 && lines[0].consume_front("best ") &&
+        !lines[0].getAsInteger(10, best) && best < configs_.size()) {
+      if (lines[1] == "config " + configs_[best].str()) {
         Result result;
         result.best = best;
         result.fromCache = true;
-        if (in >> word && word == "ms")
-          for (size_t i = 0; i < configs_.size(); ++i) {
-            std::string t;
-            in >> t;
-            result.ms.push_back(t == "inf" ? std::numeric_limits<double>::infinity()
-                                           : std::atof(t.c_str()));
+        llvm::SmallVector<llvm::StringRef, 16> times;
+        if (lines.size() == 3)
+          llvm::SplitString(lines[2], times);
+        if (times.size() == configs_.size() + 1 && times[0] == "ms")
+          for (llvm::StringRef t : llvm::ArrayRef(times).drop_front()) {
+            double ms = std::numeric_limits<double>::infinity();
+            if (t != "inf" && t.getAsDouble(ms))
+              ms = std::numeric_limits<double>::infinity();
+            result.ms.push_back(ms);
           }
         if (print)
           std::fprintf(stderr, "%s: best %s (from the cache)\n", what.c_str(),
@@ -581,17 +586,17 @@ const Autotuner::Result &Autotuner::tune(const std::string &key, const ArgList &
   if (print)
     std::fprintf(stderr, "%s: best %s (%.4f ms) after %.2f s\n", what.c_str(),
                  configs_[result.best].str().c_str(), result.ms[result.best], seconds(t0));
-  std::ostringstream out;
-  out << "best " << result.best << "\nconfig " << configs_[result.best].str()
-      << "\nms";
-  for (double t : result.ms)
+  std::string out = "best " + std::to_string(result.best) + "\nconfig " +
+                    configs_[result.best].str() + "\nms";
+  for (double t : result.ms) {
+    char number[32] = "inf"; // to_chars: the shortest exact form, no locale
     if (std::isfinite(t))
-      out << " " << t;
-    else
-      out << " inf";
-  out << "\n";
+      *std::to_chars(number, number + sizeof number - 1, t).ptr = 0;
+    out += std::string(" ") + number;
+  }
+  out += "\n";
   try {
-    jit_.cache().storeRecord("autotune", record, out.str());
+    jit_.cache().storeRecord("autotune", record, out);
   } catch (const Error &) {
     // Not persisted: the next process tunes again.
   }

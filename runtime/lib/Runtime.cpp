@@ -441,37 +441,36 @@ void DeviceMemory::fill(uint8_t byte, const LaunchOptions &on) {
   check(driver().cuMemsetD8Async(address_, byte, bytes_, stream), "cuMemsetD8Async");
 }
 
-void DeviceMemory::copyFromAddress(uint64_t source, size_t bytes,
-                                   const LaunchOptions &on) {
-  checkRange(bytes, bytes_);
-  CUstream stream = streamOf(*device_, on, "copy");
+/// A device-to-device copy between an allocation of `device` and `other`, an
+/// address it does not own (on the interpreter, checked to lie in one live
+/// allocation), on the stream of `on`.
+static void copyWithAddress(Device::Impl &device, uint64_t destination, uint64_t source,
+                            uint64_t other, size_t bytes, const LaunchOptions &on) {
+  CUstream stream = streamOf(device, on, "copy");
   if (!bytes)
     return;
-  if (device_->host()) {
-    checkHostRange(*device_, source, bytes, "copy from an address");
-    std::memmove(reinterpret_cast<void *>(address_),
+  if (device.host()) {
+    checkHostRange(device, other, bytes,
+                   other == source ? "copy from an address" : "copy to an address");
+    std::memmove(reinterpret_cast<void *>(destination),
                  reinterpret_cast<const void *>(source), bytes);
     return;
   }
-  device_->makeCurrent();
-  check(driver().cuMemcpyDtoDAsync(address_, source, bytes, stream), "cuMemcpyDtoDAsync");
+  device.makeCurrent();
+  check(driver().cuMemcpyDtoDAsync(destination, source, bytes, stream),
+        "cuMemcpyDtoDAsync");
+}
+
+void DeviceMemory::copyFromAddress(uint64_t source, size_t bytes,
+                                   const LaunchOptions &on) {
+  checkRange(bytes, bytes_);
+  copyWithAddress(*device_, address_, source, source, bytes, on);
 }
 
 void DeviceMemory::copyToAddress(uint64_t destination, size_t bytes,
                                  const LaunchOptions &on) const {
   checkRange(bytes, bytes_);
-  CUstream stream = streamOf(*device_, on, "copy");
-  if (!bytes)
-    return;
-  if (device_->host()) {
-    checkHostRange(*device_, destination, bytes, "copy to an address");
-    std::memmove(reinterpret_cast<void *>(destination),
-                 reinterpret_cast<const void *>(address_), bytes);
-    return;
-  }
-  device_->makeCurrent();
-  check(driver().cuMemcpyDtoDAsync(destination, address_, bytes, stream),
-        "cuMemcpyDtoDAsync");
+  copyWithAddress(*device_, destination, address_, destination, bytes, on);
 }
 
 //===----------------------------------------------------------------------===//

@@ -1559,27 +1559,11 @@ TEST(Autotuner, TimingsAreMedianAndPercentiles) {
   EXPECT_EQ((Config{{{"BLOCK", 64}}, 2}).str(), "BLOCK=64 num_warps=2");
 }
 
-/// x[i] *= 2 for i < n, in place: what tuning must not leave changed.
-static const char *const kDoubleInPlace = R"(
-func.func @double_in_place(%x: !tile.ptr<f32> {tile.divisibility = 16}, %n: i32) {
-  %pid = tile.program_id x
-  %block = arith.constant ${BLOCK} : i32
-  %start = arith.muli %pid, %block : i32
-  %range = tile.make_range 0 to ${BLOCK} : tensor<${BLOCK}xi32>
-  %starts = tile.splat %start : i32 -> tensor<${BLOCK}xi32>
-  %offsets = arith.addi %starts, %range : tensor<${BLOCK}xi32>
-  %ns = tile.splat %n : i32 -> tensor<${BLOCK}xi32>
-  %mask = arith.cmpi slt, %offsets, %ns : tensor<${BLOCK}xi32>
-  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<${BLOCK}x!tile.ptr<f32>>
-  %xp = tile.addptr %xs, %offsets : tensor<${BLOCK}x!tile.ptr<f32>>, tensor<${BLOCK}xi32>
-  %xv = tile.load %xp mask %mask : tensor<${BLOCK}x!tile.ptr<f32>>
-  %c2 = arith.constant 2.0 : f32
-  %two = tile.splat %c2 : f32 -> tensor<${BLOCK}xf32>
-  %y = arith.mulf %xv, %two : tensor<${BLOCK}xf32>
-  tile.store %y, %xp mask %mask : tensor<${BLOCK}x!tile.ptr<f32>>
-  return
+/// x[i] *= 2 for i < n, in place: what tuning must not leave changed (the
+/// Python package's tests tune it too).
+static std::string doubleInPlacePath() {
+  return std::string(LLK_SOURCE_DIR) + "/python/tests/kernels/double_in_place.mlir";
 }
-)";
 
 TEST(Interpreter, AutotunerRestoresWhatItOverwrites) {
   InterpreterJIT t;
@@ -1590,7 +1574,7 @@ TEST(Interpreter, AutotunerRestoresWhatItOverwrites) {
     return Grid(unsigned((n + c.constants.at("BLOCK").getInteger() - 1) /
                          c.constants.at("BLOCK").getInteger()));
   };
-  Source source = Source::fromText(kDoubleInPlace, "double.mlir");
+  Source source = Source::fromFile(doubleInPlacePath());
   std::vector<float> x0 = randomFloats(n, 11);
   DeviceBuffer<float> x(t.device, n);
   x.copyFrom(x0);
@@ -2174,6 +2158,7 @@ TEST(CAPI, KernelMetadataAndLaunchOptions) {
 TEST(CAPI, AutotunerTunesAndRestores) {
   CInterpreter c;
   const int n = 100;
+  const std::string doubleInPlace = readAll(doubleInPlacePath());
   std::vector<float> x0 = randomFloats(n, 5);
   llk_buffer x = nullptr;
   ASSERT_EQ(llk_buffer_create(c.device, n * 4, &x), LLK_SUCCESS);
@@ -2182,7 +2167,7 @@ TEST(CAPI, AutotunerTunesAndRestores) {
   llk_config configs[] = {{small, 1, 1, 0}, {large, 1, 2, 2}};
   llk_autotune_options quick = {0.0, 1.0, 1};
   llk_autotuner tuner = nullptr;
-  ASSERT_EQ(llk_autotuner_create(c.jit, kDoubleInPlace, "double.mlir", nullptr, configs, 2,
+  ASSERT_EQ(llk_autotuner_create(c.jit, doubleInPlace.c_str(), "double.mlir", nullptr, configs, 2,
                                  &quick, &tuner),
             LLK_SUCCESS)
       << llk_last_error();
@@ -2217,7 +2202,7 @@ TEST(CAPI, AutotunerTunesAndRestores) {
   EXPECT_EQ(llk_autotuner_kernel(tuner, 2, &k), LLK_ERROR_INVALID_ARGUMENT);
   // A second tuner over the same cache finds the winner there.
   llk_autotuner again = nullptr;
-  ASSERT_EQ(llk_autotuner_create(c.jit, kDoubleInPlace, "double.mlir", nullptr, configs, 2,
+  ASSERT_EQ(llk_autotuner_create(c.jit, doubleInPlace.c_str(), "double.mlir", nullptr, configs, 2,
                                  &quick, &again),
             LLK_SUCCESS);
   size_t best2 = 99;
@@ -2231,10 +2216,10 @@ TEST(CAPI, AutotunerTunesAndRestores) {
   const char *bad[] = {"BLOCK"};
   llk_config broken[] = {{bad, 1, 1, 0}};
   llk_autotuner none = nullptr;
-  EXPECT_EQ(llk_autotuner_create(c.jit, kDoubleInPlace, nullptr, nullptr, broken, 1, nullptr,
+  EXPECT_EQ(llk_autotuner_create(c.jit, doubleInPlace.c_str(), nullptr, nullptr, broken, 1, nullptr,
                                  &none),
             LLK_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(llk_autotuner_create(c.jit, kDoubleInPlace, nullptr, nullptr, configs, 0, nullptr,
+  EXPECT_EQ(llk_autotuner_create(c.jit, doubleInPlace.c_str(), nullptr, nullptr, configs, 0, nullptr,
                                  &none),
             LLK_ERROR_INVALID_ARGUMENT);
   EXPECT_TRUE(lastErrorHas("at least one config")) << llk_last_error();
