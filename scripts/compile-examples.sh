@@ -75,7 +75,7 @@ fi
 [[ -x "$ptxas" ]] || echo "note: $ptxas not found; PTX was not assembled"
 [[ -x "$program" ]] || echo "note: $program not built (no cuda.h); the runtime was not run"
 [[ -x "$checker" ]] || echo "note: $checker not found; kernels were not run on the interpreter"
-echo "interpreter: small shapes (see lib/Checks), seed $seed (LLK_SEED=$seed repeats it)"
+echo "interpreter: small shapes (see test/lib/Checks), seed $seed (LLK_SEED=$seed repeats it)"
 echo
 echo "$passed passed, $failed failed"
 ((failed == 0))

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Uses llk as another project would, from an install of BUILD: installs it
 # to a fresh prefix (libllk.so, libllk_runtime.a, llkc, llk-opt, llk-run,
-# the headers, the CMake package, pkg-config's llk_runtime.pc), runs the
+# the headers, the CMake package, pkg-config's llk_runtime.pc; none of the
+# kernel checks, which are test code), runs the
 # installed llkc, builds examples/consumer against the prefix with
 # find_package(llk) and runs its programs (C++ and C99 on the interpreter,
 # and one over the compiler's C++ API),
@@ -43,6 +44,11 @@ install_llk() {
            lib/pkgconfig/llk_runtime.pc; do
     [[ -e $prefix/$f ]] || { echo "not installed: $f"; missing=1; }
   done
+  # The kernel checks are test code (test/lib/Checks), never installed.
+  if find "$prefix" \( -name 'KernelChecks.h' -o -name '*LLKChecks*' -o -path '*/llk/Checks' \) |
+       grep .; then
+    echo "installed, but test code"; missing=1
+  fi
   return $missing
 }
 

@@ -69,7 +69,7 @@ from llk_specs import Launch, cdiv, f32, i32, ptr  # noqa: E402
 EPS = float(np.float32(1e-5))      # passed to the kernels as f32; the references use the same value
 DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 TOL = {"f32": 1e-5, "f16": 1e-3, "bf16": 8e-3}
-# {label, n1, n2, rows_per_chunk}: as lib/Checks/LlamaApexChecks.cpp's GPU shapes
+# {label, n1, n2, rows_per_chunk}: as test/lib/Checks/LlamaApexChecks.cpp's GPU shapes
 SHAPES = [("1x4096", 1, 4096, 1), ("512x4096", 512, 4096, 4), ("333x4000", 333, 4000, 4)]
 SMALL_SHAPES = [("1x4096", 1, 4096, 1), ("64x4096", 64, 4096, 4), ("33x4000", 33, 4000, 4)]
 STAGE2_BLOCK = 256                 # apex_norm_bwd_gamma: BLOCK=256 (kernels.list)
@@ -78,7 +78,7 @@ MAX_N2 = 4096                      # fwd G=512 (x8), bwd/rms BLOCK=4096 (kernels
 
 # ============================================================ launch specs
 # Argument order from the headers of examples/llama/apex_*.mlir (and
-# lib/Checks/LlamaApexChecks.cpp). Each PTX holds the _f32/_f16/_bf16
+# test/lib/Checks/LlamaApexChecks.cpp). Each PTX holds the _f32/_f16/_bf16
 # functions of its source, so the entry is named.
 
 def fwd_launch(norm, dt, n1, n2, o, t):
@@ -226,7 +226,7 @@ class EmuRunner:
 
 # ============================================================ torch side
 def make_inputs(norm, dt, n1, n2, gen, dev):
-    """As lib/Checks/LlamaApexChecks.cpp: LayerNorm x uniform in [1, 5] (mean
+    """As test/lib/Checks/LlamaApexChecks.cpp: LayerNorm x uniform in [1, 5] (mean
     off 0), RMSNorm x standard normal; gamma magnitudes in [0.5, 1.5], every
     third negative; beta uniform in [-1, 1]; dy standard normal. Made in f32,
     stored in the dtype; the references read the stored values."""

@@ -7,6 +7,7 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include <set>
 
@@ -34,6 +35,20 @@ llk::parseDefine(llvm::StringRef define) {
   return llvm::createStringError(
       "-D expects NAME=VALUE with VALUE an integer or an element type (" +
       types + "), got '" + define + "'");
+}
+
+llvm::Expected<Constants>
+llk::parseDefines(llvm::ArrayRef<std::string> defines) {
+  Constants constants;
+  for (const std::string &define : defines) {
+    auto binding = parseDefine(define);
+    if (!binding)
+      return binding.takeError();
+    if (!constants.insert(*binding).second)
+      return llvm::createStringError("-D binds '" + binding->first +
+                                     "' twice");
+  }
+  return constants;
 }
 
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
@@ -178,6 +193,65 @@ LogicalResult KernelSource::emit(Diagnostic &diag) {
   return success();
 }
 
+/// Result numbers (`%name#N`) a kernel may use. MLIR's parser sizes a table
+/// by the largest N it sees, so a huge one exhausts memory (an abort) before
+/// any diagnostic; no kernel op has this many results.
+static constexpr uint64_t kMaxResultNumber = 1 << 16;
+
+LogicalResult KernelSource::checkResultNumbers(llvm::StringRef text) {
+  unsigned line = 1, column = 1;
+  auto advance = [&](size_t count, size_t &i) {
+    for (size_t end = std::min(i + count, text.size()); i < end; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+  };
+  auto isNameChar = [](char c) {
+    return llvm::isAlnum(c) || c == '_' || c == '$' || c == '.' || c == '-';
+  };
+  for (size_t i = 0; i < text.size();) {
+    char c = text[i];
+    if (c == '/' && text.substr(i).starts_with("//")) {
+      size_t eol = text.find('\n', i);
+      advance((eol == llvm::StringRef::npos ? text.size() : eol) - i, i);
+    } else if (c == '"') {
+      size_t j = i + 1;
+      while (j < text.size() && text[j] != '"' && text[j] != '\n')
+        j += text[j] == '\\' ? 2 : 1;
+      advance(j + 1 - i, i);
+    } else if (c == '%') {
+      size_t j = i + 1;
+      while (j < text.size() && isNameChar(text[j]))
+        ++j;
+      if (j + 1 < text.size() && text[j] == '#' && llvm::isDigit(text[j + 1])) {
+        size_t k = j + 1;
+        uint64_t number = 0;
+        while (k < text.size() && llvm::isDigit(text[k]))
+          number = std::min<uint64_t>(number * 10 + (text[k++] - '0'),
+                                      kMaxResultNumber + 1);
+        if (number > kMaxResultNumber) {
+          size_t at = i;
+          advance(j + 1 - i, at); // the column of the number
+          emitError(FileLineColLoc::get(&context, bufferName, line, column))
+              << "result number '" << text.slice(j + 1, k)
+              << "' is out of range: an op's results are numbered below "
+              << kMaxResultNumber;
+          return failure();
+        }
+        j = k;
+      }
+      advance(j - i, i);
+    } else {
+      advance(1, i);
+    }
+  }
+  return success();
+}
+
 OwningOpRef<ModuleOp>
 KernelSource::parse(const Constants &constants) {
   replacements.clear();
@@ -255,6 +329,9 @@ KernelSource::parse(const Constants &constants) {
       ok = false;
     }
   if (!ok)
+    return nullptr;
+
+  if (failed(checkResultNumbers(result)))
     return nullptr;
 
   llvm::SourceMgr bound;

@@ -1,6 +1,6 @@
 //===- DeviceProblem.h - a kernel check's problem on a device ---*- C++ -*-===//
 //
-// What llk-gpu-check and llk-difftest share: a lib/Checks problem (its
+// What llk-gpu-check and llk-difftest share: a test/lib/Checks problem (its
 // inputs, outputs and arguments) compiled, uploaded and launched through the
 // runtime on a device, its outputs copied back.
 //
@@ -9,7 +9,7 @@
 #ifndef LLK_RUNTIME_TOOLS_DEVICEPROBLEM_H
 #define LLK_RUNTIME_TOOLS_DEVICEPROBLEM_H
 
-#include "llk/Checks/KernelChecks.h"
+#include "Checks/KernelChecks.h"
 #include "llk/runtime/JIT.h"
 
 #include <deque>

@@ -14,7 +14,7 @@
 //   assembled by ptxas, and the interpreter must run it without error
 //   (every access in bounds, no read of unwritten output, no division by
 //   zero).
-// * --checks: every kernel check of lib/Checks at its small shape, its
+// * --checks: every kernel check of test/lib/Checks at its small shape, its
 //   inputs and float64 reference: the GPU's output against the
 //   interpreter's (bit for bit for the kernels of bitExactChecks, within
 //   the check's tolerance for the others), and each against float64.

@@ -1,6 +1,6 @@
 //===- llk-gpu-check.cpp - every kernel check, on the GPU -----------------===//
 //
-// Runs the kernel checks of lib/Checks — the same inputs and float64
+// Runs the kernel checks of test/lib/Checks — the same inputs and float64
 // references the interpreter runs in CI — on the GPU through the runtime:
 // JIT-compiles each kernel, uploads the inputs, poisons the outputs, launches,
 // compares, and times the launch (median of CUDA-event-timed repetitions).

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "llk/Checks/KernelChecks.h"
+#include "Checks/KernelChecks.h"
 #include "llk/Environment.h"
 
 #include "llk/Interpreter/Interpreter.h"

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "llk/Checks/KernelChecks.h"
+#include "Checks/KernelChecks.h"
 
 #include <algorithm>
 #include <cstdio>

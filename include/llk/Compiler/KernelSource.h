@@ -35,6 +35,11 @@ LLK_API bool isConstantName(llvm::StringRef name);
 LLK_API llvm::Expected<std::pair<std::string, ConstantValue>>
 parseDefine(llvm::StringRef define);
 
+/// The constants of `-D NAME=VALUE` arguments (parseDefine each; llkc,
+/// llk-opt). On failure, the message: a malformed one, or a name bound twice.
+LLK_API llvm::Expected<Constants>
+parseDefines(llvm::ArrayRef<std::string> defines);
+
 /// The most bytes a kernel source may have. The largest kernels are tens of
 /// kilobytes; the bound keeps an endless input (a device, a pipe) from
 /// growing the compiler until the system ends it.
@@ -74,6 +79,9 @@ private:
   /// specialized text.
   unsigned writtenColumn(unsigned line, unsigned column) const;
   mlir::LogicalResult emit(mlir::Diagnostic &diag);
+  /// Rejects result numbers (`%x#N`) the parser cannot take safely in the
+  /// specialized text, with a diagnostic at the number.
+  mlir::LogicalResult checkResultNumbers(llvm::StringRef text);
   void print(mlir::Location loc, llvm::SourceMgr::DiagKind kind,
              const llvm::Twine &message);
 

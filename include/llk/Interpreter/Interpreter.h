@@ -133,6 +133,11 @@ private:
   std::unique_ptr<Impl> impl;
 };
 
+/// The names of the operations the interpreter runs, sorted: those its op
+/// families handle, and the terminators and func.func its core runs itself.
+/// They are KernelOps.h's table (the unit tests compare the two).
+LLK_API std::vector<llvm::StringRef> getInterpretedOpNames();
+
 /// Binds the `${NAME}` constants of the kernel source in `path` and parses
 /// and verifies it in `context` (which needs the dialects of
 /// llk::registerAllDialects). On failure returns null and sets `error` to the

@@ -7,8 +7,10 @@
 // both, with what to write instead where there is a replacement, rather than
 // compiled by one and misread by the other.
 //
-// Adding an op here means lowering it and interpreting it; the interpreter's
-// tests run a kernel per entry and compile them all to PTX.
+// Adding an op here means lowering it and interpreting it (a handler in the
+// interpreter's op family, lib/Interpreter/*Ops.cpp); the interpreter's tests
+// check that its handlers are exactly this table's ops, run a kernel per
+// entry and compile them all to PTX.
 //
 //===----------------------------------------------------------------------===//
 
