@@ -17,7 +17,9 @@ launch, synchronized; Triton: the first call of the @triton.jit kernel,
 which compiles it (and, cold, its launcher) — and its result is checked
 against a float64 reference. Cold: LLK_CACHE_DIR and TRITON_CACHE_DIR fresh
 for each process; warm: one process fills them, then each repeat reads
-them. The driver's own PTX cache is off (CUDA_CACHE_DISABLE=1) for all.
+them; a warm llk process that compiled or loaded no cubin from the cache
+fails (issue 25: a second process loads the cached cubin). The driver's
+own PTX cache is off (CUDA_CACHE_DISABLE=1) for all.
 Medians of --repeats processes; rows to --csv (default
 $OUT/first-launch.csv) and a Markdown table to stdout.
 """
@@ -89,6 +91,7 @@ def child(impl, kernel):
         stats = llk.device().jit_stats()
         result.update(setup_ms=1e3 * (t1 - t0), compile_ms=1e3 * (t2 - t1),
                       launch_ms=1e3 * (t3 - t2), first_ms=1e3 * (t3 - t1),
+                      compiles=stats["compiles"], cubin_loads=stats["cubin_loads"],
                       how=f"{stats['compiles']} compiles, {stats['disk_hits']} disk hits, "
                           f"{stats['cubin_loads']} cubin loads, {stats['ptx_loads']} PTX loads")
     else:
@@ -178,6 +181,13 @@ def main():
                            err=max(r["rel_err"] for r in runs),
                            check="PASS" if all(r["check"] == "PASS" for r in runs) else "FAIL",
                            how=runs[-1]["how"])
+                if impl == "llk" and state == "warm" and any(
+                        r["compiles"] or not r["cubin_loads"] for r in runs):
+                    # The second process must load the cached cubin (no
+                    # compile, no PTX JIT by the driver).
+                    row["check"] = "FAIL"
+                    print(f"{kernel} llk warm: not a cubin load from the cache: {row['how']}",
+                          file=sys.stderr)
                 failed |= row["check"] != "PASS"
                 rows.append(row)
                 print(f"{kernel:9s} {impl:6s} {state}: first call {row['first']:8.1f} ms "
