@@ -281,7 +281,7 @@ llk_status llk_kernel_param_info(llk_kernel kernel, size_t index,
                       " parameters, not " + std::to_string(index + 1));
     const ParamInfo &p = k.params[index];
     *info = llk_param_info{};
-    info->is_pointer = p.pointer;
+    info->is_pointer = p.passedAsPointer();
     info->type = static_cast<llk_type>(p.type);
     info->is_tensor_desc = p.isTensorDesc();
     for (size_t d = 0; d < 2 && d < p.tmaBox.size(); ++d)

@@ -760,8 +760,9 @@ TEST(Cache, DumpIRWritesEveryStage) {
   EXPECT_NE(readAll(stages + "/4-llvm-ir.ll").find("define ptx_kernel void @softmax_kernel"),
             std::string::npos);
   EXPECT_EQ(readAll(stages + "/5-kernel.ptx"), m.ptx);
-  if (!m.cubin.empty())
+  if (!m.cubin.empty()) {
     EXPECT_EQ(readAll(stages + "/6-kernel.cubin"), m.cubin);
+  }
   fs::remove_all(dir);
 }
 
