@@ -140,6 +140,13 @@ def two(opts):
         slowest = max(rows, key=lambda r: r["base"][i])
         total_b = sum(r["base"][i] for r in rows)
         total_n = sum(r["new"][i] for r in rows)
+        med_b = statistics.median(r["base"][i] for r in rows) * 1e3
+        med_n = statistics.median(r["new"][i] for r in rows) * 1e3
+        max_b = max(r["base"][i] for r in rows) * 1e3
+        max_n = max(r["new"][i] for r in rows) * 1e3
+        print(f"{label}: median over the kernels {med_b:.1f} -> {med_n:.1f} ms, slowest "
+              f"{max_b:.1f} -> {max_n:.1f} ms (goals {GOALS_MS['median']:.0f} and "
+              f"{GOALS_MS['slowest']:.0f} ms)")
         print(f"{label}: median ratio new/base {statistics.median(ratios):.3f} "
               f"(min {min(ratios):.3f}, max {max(ratios):.3f}); slowest kernel "
               f"{slowest['name']} {slowest['base'][i]*1e3:.1f} -> "
