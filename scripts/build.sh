@@ -12,7 +12,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ python3 llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
-          libgtest-dev zlib1g-dev libzstd-dev xz-utils python3-numpy)
+          libgtest-dev zlib1g-dev libzstd-dev xz-utils
+          python3-venv python3-setuptools python3-numpy python3-pytest)
 if [[ -z "${LLK_SKIP_INSTALL:-}" ]]; then
   missing=()
   for p in "${packages[@]}"; do

@@ -12,7 +12,7 @@
 #     LLK_GEMM_PTX=0; the attention benchmark's (bench/attention/build_ptx.py,
 #     every configuration for sm_90 and sm_90a) as attention-ptx.tar.xz.
 #
-#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|decode|tokenizer|all|gemm|attention|llama|plot|sanitize] [args...]
+#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|decode|tokenizer|all|gemm|attention|llama|python|firstlaunch|plot|sanitize] [args...]
 #     On the GPU machine, from the repository root: `checks` runs
 #     llk-gpu-check (every kernel check, its small and GPU shapes, against
 #     float64 references, timed), `runtime` the runtime's own GPU check and
@@ -35,8 +35,17 @@
 #     vs Triton); `attention` (not in `all`) bench/attention/bench.py:
 #     FlashAttention forward and backward, llk vs a Triton kernel after the
 #     fused-attention tutorial vs torch SDPA, float64 checks first, the Llama
-#     prompt case last (args go to bench.py: --quick, --modes fwd, ...);
-#     `plot` bench/plot.py on $OUT (needs matplotlib). Output
+#     prompt case last (args go to bench.py: --quick, --modes fwd, ...); the
+#     Llama, GEMM and attention benchmarks launch llk kernels through the
+#     Python package, and `--launcher both` times them through the old CuPy
+#     path too, in the same run, and prints the medians' largest difference;
+#     `python` (not in `all`) pytest on the Python package (python/tests)
+#     with LLK_BACKEND=cuda: torch tensors, CuPy arrays, streams, graphs, TMA
+#     descriptors, the autotuner (the args go to pytest); `firstlaunch` (not
+#     in `all`) bench/jit/first_launch.py: the JIT's first compile + launch
+#     of an attention and a GEMM kernel, cold and warm cache, beside Triton's
+#     first call of its own (a CSV and a Markdown table); `plot`
+#     bench/plot.py on $OUT (needs matplotlib). Output
 #     also under $OUT, the benchmarks' CSVs too (bench/README.md). The args
 #     go to the program of the mode named (with `all`, to llk-gpu-check and
 #     bench.py; the others use defaults).
@@ -84,8 +93,11 @@ prepare)
   done
   rm -rf "$carry" && mkdir -p "$carry/ptx"
   cp -r examples "$carry/examples"
-  mkdir -p "$carry/bench" && cp -r bench/llama bench/gemm bench/attention bench/common bench/plot.py "$carry/bench/"
+  mkdir -p "$carry/bench" && cp -r bench/llama bench/gemm bench/attention bench/jit bench/common bench/plot.py "$carry/bench/"
   cp scripts/gpu-check.sh "$carry/"
+  # The Python package (pure Python over the carried libllk.so) and its tests.
+  mkdir -p "$carry/python" && cp -r python/llk python/tests python/pyproject.toml "$carry/python/"
+  find "$carry/python" -name __pycache__ -prune -exec rm -rf {} +
   mkdir -p "$carry/scripts" && cp scripts/gen-tile-kernel.py "$carry/scripts/"
   # PTX + metadata for the benchmark: every kernels.list line, named after it.
   grep -vE '^\s*(#|$)' examples/kernels.list | while read -r name source consts warps; do
@@ -127,6 +139,9 @@ run)
     tar -C "$here" -xJf "$here/programs.tar.xz" || exit 1
   fi
   export LLK_LIBDEVICE=${LLK_LIBDEVICE:-/usr/local/cuda/nvvm/libdevice/libdevice.10.bc}
+  # The Python package, over the carried libllk.so (LLVM and MLIR inside).
+  export LLK_LIBRARY=${LLK_LIBRARY:-$(ls "$here"/lib/libllk.so* 2>/dev/null | head -1)}
+  export PYTHONPATH=$here/python${PYTHONPATH:+:$PYTHONPATH}
   export LLK_CACHE_DIR=${LLK_CACHE_DIR:-$(mktemp -d)/llk-cache}
   [[ -n ${OUT:-} ]] && mkdir -p "$OUT"
   status=0
@@ -283,6 +298,18 @@ run)
         | log "gemm-$dtype.txt"
       status=$(( status || PIPESTATUS[0] ))
     done
+  fi
+  if [[ $what == python ]]; then
+    # pytest on the package against torch tensors (and CuPy arrays, numpy
+    # arrays staged through device memory) on the GPU.
+    (cd "$here" && LLK_BACKEND=cuda LLK_TEST_PTX=$here/ptx/add.ptx PYTHONUNBUFFERED=1 \
+      python3 -m pytest -q -rs -p no:cacheprovider python/tests "$@") 2>&1 | log python-tests.txt
+    status=$(( status || PIPESTATUS[0] ))
+  fi
+  if [[ $what == firstlaunch ]]; then
+    # The JIT's first compile + launch, cold and warm, beside Triton's.
+    PYTHONUNBUFFERED=1 python3 "$here/bench/jit/first_launch.py" "$@" 2>&1 | log first-launch.txt
+    status=$(( status || PIPESTATUS[0] ))
   fi
   if [[ $what == attention ]]; then  # CSV: $OUT/attention.csv
     attention_ptx=$(mktemp -d)

@@ -29,6 +29,11 @@ forward and its three backward kernels (delta, dK/dV, dQ); Triton the
 tutorial's forward and its preprocess + backward kernel (K pre-scaled, as
 the tutorial does, included); SDPA through autograd (its backward is
 o.backward(do)), as a user runs it.
+
+llk's kernels are loaded and launched through the llk package (llk.load of
+build_ptx.py's PTX and metadata); --launcher both times them through the
+CuPy path the benchmark had before as well, in the same rounds (rows
+"llk-old <arch>"), and prints the largest difference of the two medians.
 """
 import argparse
 import importlib.util
@@ -128,6 +133,9 @@ def parse_args(argv=None):
     p.add_argument("--no-checks", action="store_true", help="skip the float64 checks at small shapes")
     p.add_argument("--rounds", type=int, default=ROUNDS)
     p.add_argument("--quick", action="store_true", help="sequences 1k and 4k, one round")
+    p.add_argument("--launcher", choices=("llk", "old", "both"), default="llk",
+                   help="launch llk's kernels through the llk package, the old CuPy path, or both "
+                        "in the same run (rows 'llk <arch>' and 'llk-old <arch>', compared at the end)")
     a = p.parse_args(argv)
     a.modes = a.modes.split(",")
     if not a.modes or any(m not in ("fwd", "bwd") for m in a.modes):
@@ -230,14 +238,61 @@ def load_module(name, path):
     return module
 
 
+class PackageLauncher:
+    """Launches through the llk package: llk.load of build_ptx.py's PTX and
+    its metadata (the arguments checked against it, the dynamic shared
+    memory set from it), each launch on torch's current stream."""
+
+    label = "llk"
+
+    def __init__(self):
+        import llk
+        self.llk = llk
+
+    def load(self, path, entry, meta):
+        return self.llk.load(path, kernel=entry)
+
+    def launch(self, kernel, grid, block, args, shared):
+        kernel.launch(grid, *args, stream=torch_stream())
+
+
+class OldLauncher:
+    """The launch path the benchmark had before the llk package, kept for one
+    comparison run (--launcher old|both) and then deleted: CuPy's RawModule,
+    the metadata's shared bytes set by hand, launches through CuPy."""
+
+    label = "llk-old"
+
+    def __init__(self, cupy, llama_bench):
+        self.cupy = cupy
+        self.cupy_launcher = llama_bench.CupyLauncher(cupy)
+
+    def load(self, path, entry, meta):
+        fn = self.cupy.RawModule(path=str(path)).get_function(entry)
+        if meta.get("dynamic_shared_bytes", 0):
+            fn.max_dynamic_shared_size_bytes = meta["dynamic_shared_bytes"]
+        return fn
+
+    def launch(self, fn, grid, block, args, shared):
+        self.cupy_launcher.launch(fn, grid, block,
+                                  [P(a) if hasattr(a, "data_ptr") else a for a in args], shared)
+
+
+def torch_stream():
+    import torch
+    return torch.cuda.current_stream().cuda_stream
+
+
 class LlkAttention:
     """examples/attention/'s kernels for one element type, head dim and
-    causality, built for `arch` by build_ptx.py, launched through CuPy on
-    torch's current stream."""
+    causality, built for `arch` by build_ptx.py, launched by `launcher`
+    (PackageLauncher or OldLauncher) on torch's current stream; its rows are
+    named "<launcher.label> <arch>"."""
 
-    def __init__(self, ptx_dir, dtype, d, causal, arch, cupy, launcher):
+    def __init__(self, ptx_dir, dtype, d, causal, arch, launcher):
         self.arch = arch
         self.launcher = launcher
+        self.name = f"{launcher.label} {arch}"
         self.kernels = {}
         for config in configs.configurations():
             if config.dtype != dtype or config.d != d or (config.causal != causal and
@@ -248,11 +303,9 @@ class LlkAttention:
                 raise FileNotFoundError(f"{path}: run bench/attention/build_ptx.py")
             meta = next(k for k in json.loads(Path(str(path) + ".json").read_text())["kernels"]
                         if k["name"] == config.entry)
-            fn = cupy.RawModule(path=str(path)).get_function(config.entry)
-            shared = meta.get("dynamic_shared_bytes", 0)
-            if shared:
-                fn.max_dynamic_shared_size_bytes = shared
-            self.kernels[config.kernel] = (config, fn, shared, meta["num_warps"])
+            fn = launcher.load(path, config.entry, meta)
+            self.kernels[config.kernel] = (config, fn, meta.get("dynamic_shared_bytes", 0),
+                                           meta["num_warps"])
 
     def _launch(self, kernel, grid, args):
         config, fn, shared, warps = self.kernels[kernel]
@@ -272,7 +325,7 @@ class LlkAttention:
     def forward(self, q, k, v, o, lse, scale):
         B, H, n_q, n_k, group = self._dims(q, k)
         bm = self.kernels["fwd"][0].blocks.block_m
-        args = [P(q), P(k), P(v), P(o), P(lse), np.int32(n_q), np.int32(n_k), np.int32(H), np.int32(group)]
+        args = [q, k, v, o, lse, np.int32(n_q), np.int32(n_k), np.int32(H), np.int32(group)]
         args += self._strides(q) + self._strides(k) + [np.float32(scale)]
         self._launch("fwd", (cdiv(n_q, bm), B * H, 1), args)
 
@@ -281,12 +334,12 @@ class LlkAttention:
         qs, ks = self._strides(q), self._strides(k)
         blocks = {name: self.kernels[name][0].blocks for name in ("bwd_preprocess", "bwd_dkdv", "bwd_dq")}
         self._launch("bwd_preprocess", (cdiv(n_q, blocks["bwd_preprocess"].block_m), B * H, 1),
-                     [P(o), P(do), P(delta), np.int32(n_q), np.int32(H)] + qs)
+                     [o, do, delta, np.int32(n_q), np.int32(H)] + qs)
         tail = [np.int32(n_q), np.int32(n_k), np.int32(H), np.int32(group)] + qs + ks + [np.float32(scale)]
         self._launch("bwd_dkdv", (cdiv(n_k, blocks["bwd_dkdv"].block_n), B * (H // group), 1),
-                     [P(q), P(k), P(v), P(do), P(lse), P(delta), P(dk), P(dv)] + tail)
+                     [q, k, v, do, lse, delta, dk, dv] + tail)
         self._launch("bwd_dq", (cdiv(n_q, blocks["bwd_dq"].block_m), B * H, 1),
-                     [P(q), P(k), P(v), P(do), P(lse), P(delta), P(dq)] + tail)
+                     [q, k, v, do, lse, delta, dq] + tail)
 
 
 def cdiv(a, b):
@@ -309,7 +362,11 @@ class Run:
         self.dtype = {"f16": torch.float16, "bf16": torch.bfloat16}[args.dtype]
         self.tol = TOLERANCES[args.dtype]
         llama_bench = load_module("llama_bench", HERE.parent / "llama" / "bench.py")
-        self.launcher = llama_bench.CupyLauncher(cupy)
+        self.llama_bench = llama_bench
+        self.launchers = {"llk": [PackageLauncher()], "old": [OldLauncher(cupy, llama_bench)],
+                          "both": [PackageLauncher(), OldLauncher(cupy, llama_bench)]}[args.launcher]
+        # (kernel, mode and shape, arch) -> {launcher label: median us}.
+        self.launcher_times = {}
         self.ok = True
         self.llk = {}
         if not args.no_triton:
@@ -321,7 +378,7 @@ class Run:
         self.backends = {"flash": SDPBackend.FLASH_ATTENTION, "cudnn": SDPBackend.CUDNN_ATTENTION}
         cap = torch.cuda.get_device_capability()
         self.gpu = f"{torch.cuda.get_device_name()} (sm_{cap[0]}{cap[1]})"
-        software = f"torch {torch.__version__}, cupy {cupy.__version__}" + (
+        software = f"torch {torch.__version__}, cupy {cupy.__version__}, llk launcher {args.launcher}" + (
             "" if args.no_triton else f", triton {self.triton_version}")
         self.csv = results_csv(args, self.gpu, software)
         print(f"device: {self.gpu}, {software}", flush=True)
@@ -330,11 +387,12 @@ class Run:
     def implementations(self, d, causal):
         out = []
         for arch in self.args.archs:
-            key = (d, causal, arch)
-            if key not in self.llk:
-                self.llk[key] = LlkAttention(self.args.ptx_dir, self.args.dtype, d, causal, arch,
-                                             self.cupy, self.launcher)
-            out.append(self.llk[key])
+            for launcher in self.launchers:
+                key = (d, causal, arch, launcher.label)
+                if key not in self.llk:
+                    self.llk[key] = LlkAttention(self.args.ptx_dir, self.args.dtype, d, causal,
+                                                 arch, launcher)
+                out.append(self.llk[key])
         return out
 
     def tensors(self, shape):
@@ -442,7 +500,7 @@ class Run:
             for impl in self.implementations(shape.d, shape.causal):
                 o, lse = self.llk_forward(impl, shape, q, k, v)
                 grads = self.llk_backward(impl, shape, q, k, v, o, lse, do)
-                runs.append((f"llk {impl.arch}", o, lse, grads))
+                runs.append((impl.name, o, lse, grads))
             for backend in self.backends:
                 try:
                     o, *grads = self.sdpa_grads(shape, backend, q, k, v, do)
@@ -524,7 +582,7 @@ class Run:
                 delta = torch.empty_like(lse)
                 run = lambda impl=impl, o=o, lse=lse, g=(dq, dk, dv), delta=delta: impl.backward(
                     q, k, v, o, lse, do, *g, delta, self.scale(shape))
-            contenders[f"llk {impl.arch}"] = (run, errors_vs_sdpa(outs), "llk")
+            contenders[impl.name] = (run, errors_vs_sdpa(outs), "llk")
         if self.triton_enabled() and (mode == "fwd" or shape.n_q == shape.n_k and shape.group == 1):
             t = self.ta.TritonAttention(shape.causal, self.scale(shape))
             o = t.forward(q, k, v)
@@ -544,6 +602,9 @@ class Run:
             for name, (run, _, _) in contenders.items():
                 times[name].append(self.time_ms(run, warm=r > 0))
         median = {name: statistics.median(t) for name, t in times.items()}
+        for impl in self.implementations(shape.d, shape.causal):
+            self.launcher_times.setdefault((kernel, f"{mode} {shape.label()}", impl.arch), {})[
+                impl.launcher.label] = 1e3 * median[impl.name]
         errors = {name: err for name, (_, err, impl) in contenders.items() if impl != "sdpa"}
         rows = timing_rows(kernel, shape, mode, times, errors, backend, tol)
         for row in rows:
@@ -571,9 +632,9 @@ class Run:
                 o, lse = self.llk_forward(impl, shape, q, k, v)
                 for what, got, want in (("o", o, o_ref), ("lse", lse, lse_ref)):
                     err = reference.rel_error(got.double().cpu().numpy(), want)
-                    status = self.check(f"llk {impl.arch} {what} {shape.label()}", err, self.tol["f64"])
+                    status = self.check(f"{impl.name} {what} {shape.label()}", err, self.tol["f64"])
                     self.csv.add(kernel="attention_llama_prompt", shape=shape.label(), impl="llk",
-                                 variant=f"llk {impl.arch} {what}", timing="check", rel_err=err,
+                                 variant=f"{impl.name} {what}", timing="check", rel_err=err,
                                  tol=self.tol["f64"], check=status, notes="vs float64 (reference.py)")
             median, _ = self.bench_shape(shape, "fwd", kernel="attention_llama_prompt")
             best = min((n for n in median if n.startswith("llk")), key=median.get)
@@ -610,6 +671,8 @@ def main(argv=None):
     if not args.no_llama:
         run.llama_prompt()
     run.save()
+    for line in run.llama_bench.launcher_comparison(run.launcher_times):
+        print(line, flush=True)
     print(f"{'all checks passed' if run.ok else 'FAILED checks'}; {time.time() - t0:.0f} s"
           + (f"; {args.csv}" if args.csv else ""), flush=True)
     return 0 if run.ok else 1

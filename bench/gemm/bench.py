@@ -8,8 +8,11 @@ torch + triton + cupy).
     python3 bench/gemm/bench.py build/gemm-ptx --dtype bf16   # the bf16 table
 
 Loads every build/gemm-ptx/gemm{,_tma,_splitk}_<dtype>_<BM>x<BN>x<BK>_w<W>_s<S>*.ptx
-with cupy.RawModule (with the dynamic shared memory its <ptx>.json metadata
-asks for: pipelined configurations past 48 KB), checks each against torch's
+with the llk package (llk.load: the PTX and its <ptx>.json metadata; the
+runtime provides the dynamic shared memory pipelined configurations need
+past 48 KB and encodes the TMA descriptors; --launcher old: the CuPy path
+this benchmark had before, --launcher both: each family's best through both
+in the same rounds, compared), checks each against torch's
 float64 product (relative Frobenius error of the output; f16 rounding is
 ~2e-4, bf16's 8x that), times every configuration once per GEMM shape and
 keeps the best of each family (as Triton's autotuner does for its configs),
@@ -32,6 +35,7 @@ import sys
 from pathlib import Path
 
 import cupy
+import llk
 import numpy as np
 import torch
 import triton
@@ -119,8 +123,9 @@ class LlkGemm:
     partials, locks and a schedule from the occupancy), gemm_tma_splitk_*
     (both) or gemm_tma_persistent_* (descriptors, one program per slot)."""
 
-    def __init__(self, path):
+    def __init__(self, path, launcher="llk"):
         name = os.path.basename(path)
+        self.path, self.launcher = path, launcher
         # Optional tags after the stages: _sm90a (built for sm_90a: dots on
         # wgmma), _late, _pre, _c<N> (build_ptx.sh names them).
         # <source>_<T>: gemm[_tma][_splitk|_persistent], T f16 or bf16; or matmul.
@@ -146,6 +151,21 @@ class LlkGemm:
             self.label += " splitk"
         if self.persistent:
             self.label += " persistent"
+        self.slots = None  # gemm_splitk: programs resident at once (schedule)
+        self.prepared = (None, None)
+        if launcher == "llk":
+            # The llk package: the PTX and its metadata (llk.load); the
+            # runtime provides the dynamic shared memory a pipelined kernel
+            # needs past 48 KB, and encodes the TMA descriptors with the box
+            # the metadata gives.
+            self.k = llk.load(path, kernel=self.entry)
+            self.dynamic_shared = self.k.dynamic_shared_bytes
+            # Prefer the largest shared-memory carveout, so that as many
+            # programs fit on an SM as the registers allow (3-4 for the
+            # _c3/_c4 configurations).
+            self.k.set_shared_memory_carveout(100)
+            return
+        # The old launcher (--launcher old|both, kept for one comparison run).
         self.module = cupy.RawModule(path=path)
         self.function = self.module.get_function(self.entry)
         # llkc's launch metadata: a buffer past 48 KB is dynamic shared
@@ -154,25 +174,24 @@ class LlkGemm:
             meta = next(k for k in json.load(f)["kernels"] if k["name"] == self.entry)
         # gemm_tma: the boxes its A and B descriptors must be encoded with.
         self.tma_boxes = [p["tma_box"] for p in meta["params"] if p["kind"] == "tensordesc"]
-        self.slots = None  # gemm_splitk: programs resident at once (schedule)
-        self.prepared = (None, None)
         self.dynamic_shared = meta.get("dynamic_shared_bytes", 0)
         if self.dynamic_shared:
             self.function.max_dynamic_shared_size_bytes = self.dynamic_shared
-        # Prefer the largest shared-memory carveout, so that as many programs
-        # fit on an SM as the registers allow (3-4 for the _c3/_c4
-        # configurations).
         self.function.preferred_shared_memory_carveout = 100
 
     def resident(self):
         """Programs of this kernel resident on the GPU at once."""
         if self.slots is None:
-            per_sm = ctypes.c_int()
-            check_cu(libcuda().cuOccupancyMaxActiveBlocksPerMultiprocessor(
-                ctypes.byref(per_sm), ctypes.c_void_p(self.function.kernel.ptr),
-                32 * self.warps, ctypes.c_size_t(self.dynamic_shared)),
-                "cuOccupancyMaxActiveBlocksPerMultiprocessor")
-            self.slots = per_sm.value * torch.cuda.get_device_properties(0).multi_processor_count
+            if self.launcher == "llk":
+                per_sm = self.k.occupancy()
+            else:
+                programs = ctypes.c_int()
+                check_cu(libcuda().cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                    ctypes.byref(programs), ctypes.c_void_p(self.function.kernel.ptr),
+                    32 * self.warps, ctypes.c_size_t(self.dynamic_shared)),
+                    "cuOccupancyMaxActiveBlocksPerMultiprocessor")
+                per_sm = programs.value
+            self.slots = per_sm * torch.cuda.get_device_properties(0).multi_processor_count
         return self.slots
 
     def schedule(self, M, N, K):
@@ -191,41 +210,58 @@ class LlkGemm:
         key = tuple((t.data_ptr(), tuple(t.shape), tuple(t.stride())) for t in (a, b, c))
         if key != self.prepared[0]:
             self.prepared = (key, self.launch(a, b, c))
-        grid, args = self.prepared[1]
-        self.function(grid, (32 * self.warps, 1, 1), args, shared_mem=self.dynamic_shared)
+        if self.launcher == "llk":
+            self.prepared[1]()  # a bound llk.Launch, on torch's current stream
+        else:
+            grid, args = self.prepared[1]
+            self.function(grid, (32 * self.warps, 1, 1), args, shared_mem=self.dynamic_shared)
         return c
 
     def launch(self, a, b, c):
-        """(grid, args) of the launch that computes C = A B."""
+        """The launch that computes C = A B: an llk.Launch (Kernel.bind: the
+        arguments converted and checked once), or the old launcher's (grid,
+        args)."""
         M, K = a.shape
         N = b.shape[1]
         gm, gn = triton.cdiv(M, self.bm), triton.cdiv(N, self.bn)
+        package = self.launcher == "llk"
+
+        def tensor(t):
+            return t if package else cupy.asarray(t)
+
+        def descriptor(t, index):  # A's is parameter 0, B's parameter 1
+            return self.k.tensor_descriptor(index, t) if package else \
+                encode_tensor_map(t, self.tma_boxes[index])
+
+        def i32(v):
+            return int(v) if package else np.int32(v)
+
         if self.splitk:
             num_full, split_k = self.schedule(M, N, K)
             units = (gm * gn - num_full) * split_k
             # Partials, and one lock a split block (zero; each launch leaves
             # them zero).
-            work = cupy.empty(max(units, 1) * self.bm * self.bn, dtype=cupy.float32)
-            locks = cupy.zeros(max(gm * gn - num_full, 1), dtype=cupy.int32)
-            schedule = (np.int32(num_full), np.int32(split_k))
+            work = torch.empty(max(units, 1) * self.bm * self.bn, dtype=torch.float32, device="cuda")
+            locks = torch.zeros(max(gm * gn - num_full, 1), dtype=torch.int32, device="cuda")
+            schedule = (i32(num_full), i32(split_k))
             if self.tma:
-                args = (encode_tensor_map(a, self.tma_boxes[0]), encode_tensor_map(b, self.tma_boxes[1]),
-                        cupy.asarray(c), work, locks, np.int32(M), np.int32(N), np.int32(K),
-                        np.int32(c.stride(0))) + schedule
+                args = (descriptor(a, 0), descriptor(b, 1), tensor(c), tensor(work), tensor(locks),
+                        i32(M), i32(N), i32(K), i32(c.stride(0))) + schedule
             else:
-                args = (cupy.asarray(a), cupy.asarray(b), cupy.asarray(c), work, locks,
-                        np.int32(M), np.int32(N), np.int32(K), np.int32(a.stride(0)),
-                        np.int32(b.stride(0)), np.int32(c.stride(0))) + schedule
-            return (num_full + units, 1, 1), args
-        grid = ((gm * gn, 1, 1) if self.kernel == "matmul" else
-                (min(gm * gn, self.resident()), 1, 1) if self.persistent else (gm, gn, 1))
-        if self.tma:
-            args = (encode_tensor_map(a, self.tma_boxes[0]), encode_tensor_map(b, self.tma_boxes[1]),
-                    cupy.asarray(c), np.int32(M), np.int32(N), np.int32(K), np.int32(c.stride(0)))
+                args = (tensor(a), tensor(b), tensor(c), tensor(work), tensor(locks), i32(M), i32(N),
+                        i32(K), i32(a.stride(0)), i32(b.stride(0)), i32(c.stride(0))) + schedule
+            grid = (num_full + units, 1, 1)
         else:
-            args = (cupy.asarray(a), cupy.asarray(b), cupy.asarray(c),
-                    np.int32(M), np.int32(N), np.int32(K),
-                    np.int32(a.stride(0)), np.int32(b.stride(0)), np.int32(c.stride(0)))
+            grid = ((gm * gn, 1, 1) if self.kernel == "matmul" else
+                    (min(gm * gn, self.resident()), 1, 1) if self.persistent else (gm, gn, 1))
+            if self.tma:
+                args = (descriptor(a, 0), descriptor(b, 1), tensor(c), i32(M), i32(N), i32(K),
+                        i32(c.stride(0)))
+            else:
+                args = (tensor(a), tensor(b), tensor(c), i32(M), i32(N), i32(K),
+                        i32(a.stride(0)), i32(b.stride(0)), i32(c.stride(0)))
+        if package:
+            return self.k.bind(grid, *args)
         return grid, args
 
 
@@ -283,6 +319,10 @@ def main():
                         help="skip Triton (quick llk vs cuBLAS runs while tuning)")
     parser.add_argument("--csv", default=None,
                         help="write the table's rows as CSV there (default: $OUT/gemm-<dtype>.csv when $OUT is set)")
+    parser.add_argument("--launcher", choices=("llk", "old", "both"), default="llk",
+                        help="how llk kernels are loaded and launched: the llk package (default), the old "
+                        "CuPy/ctypes path, or both: the sweep through the package, then each family's best "
+                        "timed through both in the same rounds (rows 'llk <family>' and 'llk-old <family>')")
     args = parser.parse_args()
     torch.manual_seed(0)
     dev = torch.device("cuda")
@@ -295,13 +335,17 @@ def main():
         ceiling="cuBLAS (torch.matmul) at the same shape, timed in the same rounds", anchor="cublas",
         timing=f"triton.testing.do_bench; the median of {ROUNDS} rounds in which cuBLAS, Triton and each "
         "llk family's best configuration of the sweep are timed in turn (matmul rows: one do_bench)",
-        software=software, llk_ptx=args.ptx_dir)
+        software=software, llk_ptx=args.ptx_dir,
+        llk_launcher={"llk": "the llk package (llk.load + Kernel.bind)", "old": "CuPy RawModule + ctypes",
+                      "both": "llk: the llk package; llk-old: CuPy RawModule + ctypes"}[args.launcher])
 
     dtype, tolerance, gemm_name = DTYPES[args.dtype], TOLERANCES[args.dtype], f"gemm_{args.dtype}"
     # Every GEMM source at this type: gemm, gemm_tma, gemm_splitk, ...
-    gemms = [LlkGemm(p) for p in sorted(glob.glob(os.path.join(args.ptx_dir, f"gemm*_{args.dtype}_*.ptx")))]
+    sweep_launcher = "old" if args.launcher == "old" else "llk"
+    gemms = [LlkGemm(p, sweep_launcher)
+             for p in sorted(glob.glob(os.path.join(args.ptx_dir, f"gemm*_{args.dtype}_*.ptx")))]
     matmuls = [] if args.dtype != "f16" else [
-        LlkGemm(p) for p in sorted(glob.glob(os.path.join(args.ptx_dir, "matmul_*.ptx")))]
+        LlkGemm(p, sweep_launcher) for p in sorted(glob.glob(os.path.join(args.ptx_dir, "matmul_*.ptx")))]
     if not gemms:
         sys.exit(f"no {gemm_name}_*.ptx under {args.ptx_dir}; run bench/gemm/build_ptx.sh")
     ok = True
@@ -338,6 +382,7 @@ def main():
                 ("wgmma+TMA", [g for g in gemms if g.tma])]
     families = [(name, members) for name, members in families if members]
     rows = []
+    launcher_diffs = []  # |llk / old - 1| per family and shape (--launcher both)
     for shape in args.shapes.split(","):
         m, n, k = map(int, shape.split("x"))
         a = torch.randn(m, k, device=dev, dtype=dtype)
@@ -350,6 +395,7 @@ def main():
             return rel_error(g(a, b, c), ref)
 
         best = {}
+        old_errors = {}  # family -> the old launcher's error (--launcher both)
         for name, members in families:
             for g in members:
                 err = poisoned_error(g)
@@ -374,6 +420,14 @@ def main():
         if not args.no_triton:
             contenders.append(("Triton", lambda: triton_matmul(a, b)))
         contenders += [(name, (lambda g=g: g(a, b, c))) for name, (g, _, _) in best.items()]
+        if args.launcher == "both":
+            # Each family's best again through the old launcher, checked first.
+            for name, (g, _, _) in list(best.items()):
+                old = LlkGemm(g.path, "old")
+                err = poisoned_error(old)
+                ok &= err < tolerance
+                old_errors[name] = err
+                contenders.append((f"{name} (old launcher)", (lambda g=old: g(a, b, c))))
         times = {name: [] for name, _ in contenders}
         for _ in range(ROUNDS):
             for name, run in contenders:
@@ -388,16 +442,24 @@ def main():
         if "Triton" in median:
             errors["Triton"] = rel_error(triton_matmul(a, b), ref)
         for name, ms in median.items():
-            g = best[name][0] if name in best else None
-            err = best[name][2] if g else errors[name]
+            family = name.removesuffix(" (old launcher)")
+            g = best[family][0] if family in best else None
+            err = (old_errors[family] if family != name else best[name][2]) if g else errors[name]
+            prefix = "llk-old" if family != name else "llk"
             run_csv.add(kernel=gemm_name, shape=shape,
-                        impl=f"llk {name}" if g else {"cuBLAS": "cublas", "Triton": "triton"}[name],
+                        impl=f"{prefix} {family}" if g else {"cuBLAS": "cublas", "Triton": "triton"}[name],
                         variant=g.label if g else "", timing="do_bench", median_us=1e3 * ms,
                         lo_us=1e3 * min(times[name]), hi_us=1e3 * max(times[name]), ceiling="cuBLAS",
                         ceiling_us=1e3 * median["cuBLAS"], throughput=tflops(m, n, k, ms), unit="TFLOP/s",
                         rel_err=err, tol=tolerance, check="PASS" if err < tolerance else "FAIL")
         rows.append((shape, m, n, k, median["cuBLAS"], median.get("Triton", float("nan")),
                      best_rows))
+        for name in best:
+            if f"{name} (old launcher)" in median:
+                ratio = median[name] / median[f"{name} (old launcher)"]
+                launcher_diffs.append(abs(ratio - 1))
+                print(f"  launchers {shape} {name}: llk package {median[name]:.4f} ms, old "
+                      f"{median[name + ' (old launcher)']:.4f} ms ({100 * (ratio - 1):+.2f}%)")
     print()
     header = f"{'M x N x K':>18s} | {'cuBLAS':>8s} | {'Triton':>8s}"
     for name, _ in families:
@@ -424,6 +486,10 @@ def main():
                         tol=tolerance, check="PASS" if matmul_errors[g.label] < tolerance else "FAIL",
                         notes="grouped order, leaky_relu fused; error at the check shapes; "
                         "ceiling: cuBLAS's plain GEMM in the table's rounds")
+    if launcher_diffs:
+        worst = max(launcher_diffs)
+        print(f"launchers: the largest difference of the medians is {100 * worst:.2f}% over "
+              f"{len(launcher_diffs)} rows ({'within' if worst <= 0.02 else 'OVER'} 2%)")
     print("ALL CHECKS PASSED" if ok else "SOME CHECKS FAILED")
     if csv_path:
         run_csv.fill_ratios()

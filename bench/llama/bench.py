@@ -349,6 +349,84 @@ class LlkModules:
                 log(f"  note: {ptx} argument {i}: pointer to {a.type} passed for !tile.ptr<{p['type']}>")
 
 
+class LlkKernels:
+    """The llk kernels of --ptx-dir through the llk package: llkc's PTX and
+    its metadata loaded with llk.load (cuModuleLoad, as CuPy's RawModule
+    does), the arguments checked against the metadata and converted once
+    (Kernel.bind), each launch on torch's current stream (a dependent launch
+    for a kernel that waits in tile.grid_dependency_wait, when asked)."""
+
+    def __init__(self, ptx_dir, label="llk"):
+        import llk
+        self.llk = llk
+        self.dir = Path(ptx_dir) if ptx_dir else None
+        self.label = label
+        self.cache = {}
+
+    def kernel(self, ptx, entry=None):
+        if self.dir is None:
+            raise LlkMissing("no --ptx-dir")
+        path = self.dir / ptx
+        if not path.exists():
+            raise LlkMissing(f"{ptx} not in {self.dir}")
+        if (ptx, entry) not in self.cache:
+            self.cache[(ptx, entry)] = self.llk.load(path, kernel=entry)
+        return self.cache[(ptx, entry)]
+
+    def bind(self, ptx, entry, grid, args, dependent=False):
+        """A callable that launches the kernel of `ptx` on llk_specs args."""
+        k = self.kernel(ptx, entry)
+        launch = k.bind(grid, *[a.llk_value() for a in args],
+                        dependent=dependent and k.grid_dependency_wait)
+        return lambda: launch(torch.cuda.current_stream().cuda_stream)
+
+
+class OldLlkKernels:
+    """The launch path the benchmark had before the llk package, kept for one
+    comparison run (--launcher old|both) and then deleted: the PTX loaded by
+    CuPy's RawModule, the metadata read from the .json (or parsed from the
+    PTX), launches through CuPy or, dependent ones, ctypes cuLaunchKernelEx."""
+
+    def __init__(self, cupy, ptx_dir, label="llk"):
+        self.modules = LlkModules(cupy, ptx_dir)
+        self.launcher = CupyLauncher(cupy)
+        self.label = label
+
+    def bind(self, ptx, entry, grid, args, dependent=False):
+        _, fn, meta, _ = self.modules.get(ptx, entry)
+        self.modules.check_args(meta, args, ptx)
+        grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
+        return self.launcher.bind(fn, grid, (meta["num_warps"] * 32, 1, 1), [x.value for x in args],
+                                  dependent=dependent and bool(meta.get("grid_dependency_wait")))
+
+
+def llk_launchers(which, cupy, ptx_dir):
+    """--launcher: llk (the package), old (the CuPy path) or both (rows
+    "llk" and "llk-old", timed in the same run)."""
+    if which == "llk":
+        return [LlkKernels(ptx_dir)]
+    if which == "old":
+        return [OldLlkKernels(cupy, ptx_dir)]
+    return [LlkKernels(ptx_dir), OldLlkKernels(cupy, ptx_dir, label="llk-old")]
+
+
+def launcher_comparison(results):
+    """Lines comparing the two launchers' medians, row by row ({(kernel,
+    shape, variant): {label: median}}), and the largest difference."""
+    lines, worst = [], 0.0
+    for (kernel, shape, variant), times in results.items():
+        if "llk" in times and "llk-old" in times:
+            ratio = times["llk"] / times["llk-old"]
+            worst = max(worst, abs(ratio - 1.0))
+            lines.append(f"- {kernel} {shape}{' ' + variant if variant else ''}: llk package "
+                         f"{times['llk']:.2f} us, old launcher {times['llk-old']:.2f} us "
+                         f"({100 * (ratio - 1):+.2f}%)")
+    if lines:
+        lines.append(f"- launchers: the largest difference of the medians is {100 * worst:.2f}% "
+                     f"over {len(lines)} rows ({'within' if worst <= 0.02 else 'OVER'} 2%)")
+    return lines
+
+
 # ============================================================ formats (torch)
 def llk_buffer(t):
     """A copy of `t` in storage zero-padded to whole 16-byte granules, for
@@ -456,12 +534,11 @@ def matvec_probe_table(cupy, ptx_dir, variants):
     [(name, kernel, programs(N)[, threads[, dynamic shared bytes]])]; a
     kernel takes (y, w, x, n_rows, n_cols) and runs `threads` (128 unless
     given) a program."""
-    kept = {}  # kind -> the kept llk kernel, its rows a program and threads a program
+    kept = {}  # kind -> the kept llk kernel and its rows a program
     if ptx_dir:
-        M = LlkModules(cupy, ptx_dir)
+        kernels = LlkKernels(ptx_dir)
         for kind, name in (("mmvq", "mul_mat_vec_q"), ("linear", "linear_q8_0")):
-            _, fn, k, _ = M.get(f"{name}.ptx", name)
-            kept[kind] = (fn, llk_specs.MATVEC_ROWS[name], k["num_warps"] * 32)
+            kept[kind] = (kernels.kernel(f"{name}.ptx", name), llk_specs.MATVEC_ROWS[name])
     seed = SeedModule(cupy, "sm_90")["mul_mat_vec_q8_0_q8_1"]
     L = CupyLauncher(cupy)
     P = lambda t: np.uint64(t.data_ptr())
@@ -492,8 +569,9 @@ def matvec_probe_table(cupy, ptx_dir, variants):
                     run("seed", lambda s: L.launch(seed, (1, N, 1), (32, 1, 1),
                                                    [P(s), P(xv), P(y), np.int32(K), np.int32(N)]))
                 if kind in kept:
-                    fn, rows_a_program, threads = kept[kind]
-                    run("llk kept", lambda s: L.launch(fn, (cdiv(N, rows_a_program),), (threads,), args(s)))
+                    k, rows_a_program = kept[kind]
+                    run("llk kept", lambda s: k[cdiv(N, rows_a_program)](
+                        y, s, xv, N, K, stream=torch.cuda.current_stream().cuda_stream))
                 for name, fn, programs, *launch in variants[kind]:
                     threads, shared = (launch + [128, 0][len(launch):])[:2]
                     if shared:
@@ -878,12 +956,13 @@ def build_cases(a, S, L, tk):
     return cases
 
 
-def build_llk_runs(case, sets, M, L, floor_us, table, dependent=False):
+def build_llk_runs(case, sets, launchers, floor_us, table, dependent=False):
     """The llk implementation(s) of a case from its launch spec: a list of
-    (label, [callable per input set], note), and a reason when there is none.
-    Rows for variants that cannot run (PTX missing, bad arguments) are added
-    to `table` directly. With `dependent`, kernels that hold
-    tile.grid_dependency_wait are launched as dependent launches."""
+    (label, [callable per input set], note) for each launcher (labels "llk"
+    or "llk:<variant>", "llk-old..." for the old launcher), and a reason
+    when there is none. Rows for variants that cannot run (PTX missing, bad
+    arguments) are added to `table` directly. With `dependent`, kernels that
+    hold tile.grid_dependency_wait are launched as dependent launches."""
     fn = llk_specs.SPECS.get(case.kernel)
     if fn is None:
         return [], "no launch spec"
@@ -905,33 +984,27 @@ def build_llk_runs(case, sets, M, L, floor_us, table, dependent=False):
         return [], "spec: shape not supported"
     variants = list(specs[0].keys()) if isinstance(specs[0], dict) else [None]
     runs, reasons = [], []
-    for v in variants:
-        label = "llk" if v is None else f"llk:{v}"
-        try:
-            bound = []
-            for s in specs:
-                steps = []
-                for ln in (s[v] if v is not None else s):
-                    _, kfn, kmeta, _ = M.get(ln.ptx, ln.entry)
-                    M.check_args(kmeta, ln.args, ln.ptx)
-                    grid = tuple(int(g) for g in ln.grid) + (1,) * (3 - len(ln.grid))
-                    steps.append(L.bind(kfn, grid, (kmeta["num_warps"] * 32, 1, 1), [x.value for x in ln.args],
-                                        dependent=dependent and bool(kmeta.get("grid_dependency_wait"))))
-                bound.append(steps)
-        except Exception as e:
-            if not isinstance(e, LlkMissing):
-                traceback.print_exc()
-            msg = str(e).splitlines()[0] if str(e) else type(e).__name__
-            reasons.append(f"{label}: {msg}")
-            table.add(case, label, floor_us, check="skip" if isinstance(e, LlkMissing) else "ERROR", notes=msg)
-            continue
+    for launcher in launchers:
+        for v in variants:
+            label = launcher.label if v is None else f"{launcher.label}:{v}"
+            try:
+                bound = [[launcher.bind(ln.ptx, ln.entry, ln.grid, ln.args, dependent=dependent)
+                          for ln in (s[v] if v is not None else s)] for s in specs]
+            except Exception as e:
+                if not isinstance(e, LlkMissing):
+                    traceback.print_exc()
+                msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+                reasons.append(f"{label}: {msg}")
+                table.add(case, label, floor_us, check="skip" if isinstance(e, LlkMissing) else "ERROR",
+                          notes=msg)
+                continue
 
-        def runner(steps):
-            def r():
-                for step in steps:
-                    step()
-            return r
-        runs.append((label, [runner(s) for s in bound], ""))
+            def runner(steps):
+                def r():
+                    for step in steps:
+                        step()
+                return r
+            runs.append((label, [runner(s) for s in bound], ""))
     return runs, ("; ".join(reasons) if not runs else None)
 
 
@@ -991,6 +1064,9 @@ def main():
                     "implementations launch as usual")
     ap.add_argument("--csv", default=None,
                     help="write the rows as CSV there (default: $OUT/llama[-graph][-dependent].csv when $OUT is set)")
+    ap.add_argument("--launcher", choices=("llk", "old", "both"), default="llk",
+                    help="how llk kernels are loaded and launched: the llk package (default), the old "
+                    "CuPy/ctypes path, or both in the same run (rows llk and llk-old, compared at the end)")
     a = ap.parse_args()
 
     import cupy
@@ -1009,7 +1085,7 @@ def main():
 
     L = CupyLauncher(cupy)
     S = SeedModule(cupy, arch) if "seed" in impls else None
-    M = LlkModules(cupy, a.ptx_dir)
+    launchers = llk_launchers(a.launcher, cupy, a.ptx_dir) if "llk" in impls else []
     timer = Timer(a.batches, graph=a.graph)
 
     copy_bw = copy_bandwidth(timer)
@@ -1027,7 +1103,9 @@ def main():
                                              if a.dependent else ""),
         software=f"torch {torch.__version__}, triton {triton.__version__}, cupy {cupy.__version__}; "
         f"seed CUDA: {S.how if S else 'not run'}",
-        random_seed=seed, llk_ptx=a.ptx_dir or "(none: llk rows skipped)")
+        random_seed=seed, llk_ptx=a.ptx_dir or "(none: llk rows skipped)",
+        llk_launcher={"llk": "the llk package (llk.load + Kernel.bind)", "old": "CuPy RawModule + ctypes",
+                      "both": "llk: the llk package; llk-old: CuPy RawModule + ctypes"}[a.launcher])
     table = Table(run_csv, timing)
 
     header = [
@@ -1037,7 +1115,7 @@ def main():
         f"- device: {gpu}",
         f"- torch {torch.__version__}, triton {triton.__version__}, cupy {cupy.__version__}",
         f"- seed CUDA kernels: {S.how if S else 'not run'}",
-        f"- llk PTX: {a.ptx_dir or '(none: llk rows skipped)'}",
+        f"- llk PTX: {a.ptx_dir or '(none: llk rows skipped)'}; launcher: {run_csv.meta['llk-launcher']}",
         f"- command: {run_csv.meta['command']}",
         f"- random seed: {seed}",
         f"- timing: {'one CUDA-graph replay of k launches a batch' if a.graph else 'k stream launches a batch'}"
@@ -1050,6 +1128,7 @@ def main():
     ]
     summary = []
     failures = 0
+    launcher_times = {}  # (kernel, shape, variant) -> {"llk" | "llk-old": median us}
 
     cases = build_cases(a, S, L, tk)
     dead = False
@@ -1087,7 +1166,7 @@ def main():
             runs.append(("seed-cuda", [(lambda t=t: case.seed(t)) for t in sets], case.seed_note))
         llk_note = None      # why no llk row ran (summary)
         if "llk" in impls:
-            llk_runs, llk_note = build_llk_runs(case, sets, M, L, floor_us, table, dependent=a.dependent)
+            llk_runs, llk_note = build_llk_runs(case, sets, launchers, floor_us, table, dependent=a.dependent)
             runs = llk_runs + runs
             if llk_note and not llk_note.startswith("llk"):  # no per-variant row was written
                 table.add(case, "llk", floor_us, check="skip", notes=llk_note)
@@ -1111,6 +1190,9 @@ def main():
                 if not ok:
                     failures += 1
                 results[label] = (tm.median, ok, pct)
+                if label.startswith("llk") and ok:
+                    impl, _, variant = label.partition(":")
+                    launcher_times.setdefault((case.kernel, case.label, variant), {})[impl] = tm.median
             except Exception as e:
                 failures += 1
                 msg = str(e).splitlines()[0] if str(e) else type(e).__name__
@@ -1125,7 +1207,7 @@ def main():
                     break
 
         # summary line
-        llk = {k: v for k, v in results.items() if k.startswith("llk") and v[1]}
+        llk = {k: v for k, v in results.items() if k.partition(":")[0] == "llk" and v[1]}
         parts = []
         if llk:
             best = min(llk, key=lambda k: llk[k][0])
@@ -1145,6 +1227,9 @@ def main():
         del sets, t0, inputs, outs, runs
         torch.cuda.empty_cache()
 
+    comparison = launcher_comparison(launcher_times)
+    if comparison:
+        summary += ["", "Launchers (the same PTX; median per launch):"] + comparison
     text = "\n".join(header + table.lines + ["", "Speed ratios are times: llk/triton = Triton time ÷ llk time "
                                       "(above 1: llk is faster); % of copy = floor ÷ time.", ""] + summary) + "\n"
     print(text)

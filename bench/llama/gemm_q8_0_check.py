@@ -6,23 +6,19 @@ f16-rounded dequantized weights. Shapes: 512x4096x4096 and an awkward
 
     python3 bench/llama/gemm_q8_0_check.py PTX BLOCK_M BLOCK_N
 """
-import json
 import sys
 from pathlib import Path
 
-import cupy
-import numpy as np
+import llk
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench as B  # noqa: E402
 
 ptx, bm, bn = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-# The pipelined kernel keeps its ring of buffers in dynamic shared memory
-# (llkc's metadata beside the PTX says how much).
-smem = json.loads(Path(ptx + ".json").read_text())["kernels"][0]["dynamic_shared_bytes"]
-fn = cupy.RawModule(path=ptx).get_function("gemm_q8_0_kernel")
-fn.max_dynamic_shared_size_bytes = smem
+# The PTX and its metadata (the runtime provides the dynamic shared memory
+# of the pipelined kernel's ring of buffers).
+kernel = llk.load(ptx, kernel="gemm_q8_0_kernel")
 fails = 0
 for M, N, K in ((512, 4096, 4096), (333, 1000, 4128)):
     g = torch.Generator(device="cuda")
@@ -36,10 +32,7 @@ for M, N, K in ((512, 4096, 4096), (333, 1000, 4128)):
     wd = (d.float()[..., None] * qs.float()).half().double().reshape(N, K).cpu()
     ref = a.double().cpu() @ wd.T
     grid = ((M + bm - 1) // bm) * ((N + bn - 1) // bn)
-    fn((grid, 1, 1), (128, 1, 1),
-       (np.uint64(a.data_ptr()), np.uint64(w.data_ptr()), np.uint64(c.data_ptr()),
-        np.int32(M), np.int32(N), np.int32(K), np.int32(K), np.int32(N)),
-       shared_mem=smem)
+    kernel[grid](a, w, c, M, N, K, K, N)
     torch.cuda.synchronize()
     err = ((c.double().cpu() - ref).norm() / ref.norm()).item()
     ok = err < 1e-3

@@ -17,10 +17,9 @@ row then says so).
     Launch(ptx, grid, args, entry=None)
       ptx    file name under --ptx-dir (llkc output). Beside it, llkc writes
              <ptx>.json (format 1: kernels[].name/params/num_warps/
-             shared_bytes); bench.py takes block = num_warps*32 from it and
-             checks `args` against its params (count, pointer/scalar, scalar
-             types). Without the JSON it falls back to the PTX (.entry name,
-             .maxntid, .param widths).
+             shared_bytes), which llk.load reads: block = num_warps*32,
+             `args` checked against its params (count, pointer/scalar,
+             types).
       grid   (x,) / (x, y) / (x, y, z): the programs (tile.program_id x|y|z)
       args   in source order, built with the helpers below:
                ptr(tensor, byte_offset=0)   a !tile.ptr<T> (.param .u64)
@@ -50,9 +49,11 @@ Kernels and what c.t / c.shape hold (all tensors contiguous; f32 unless said):
                  -> out[NH,D]                        shape NH, NH_KV, D, C, n_kv, scale
                  out[h] = softmax(scale * K[:n_kv,h] q[h]) . V[h,:, :n_kv]
 
-bench.py loads the PTX with cupy.RawModule(code=...), launches on the torch
-current stream, and compares the outputs against float64 references; a
-spec only has to say which PTX, which grid and which arguments.
+bench.py loads the PTX with the llk package (llk.load: the PTX and its
+metadata), checks and converts the arguments once (Kernel.bind), launches
+on the torch current stream, and compares the outputs against float64
+references; a spec only has to say which PTX, which grid and which
+arguments.
 """
 import os
 from dataclasses import dataclass, field
@@ -71,6 +72,14 @@ class Arg:
     kind: str            # "pointer" | "scalar"
     type: str            # llk type name: f32, i32, ... (pointer: element type)
     value: Any           # np.uint64 address or numpy scalar
+
+    def llk_value(self):
+        """The argument as the llk package takes it: a typed llk.Pointer, or
+        the numpy scalar (of exactly the parameter's type)."""
+        if self.kind == "pointer":
+            import llk
+            return llk.Pointer(int(self.value), self.type)
+        return self.value
 
 
 def ptr(tensor, byte_offset=0, type=None):

@@ -3,7 +3,7 @@
 autograd (issue 5: "Norm backward is also checked against PyTorch autograd on
 the device").
 
-Runs ON THE GPU MACHINE (torch, cupy, numpy), from the repo root:
+Runs ON THE GPU MACHINE (torch, numpy, the llk package), from the repo root:
 
     python3 bench/llama/norm_autograd.py --ptx-dir DIR [--seed N] [--factor F]
 
@@ -125,20 +125,15 @@ def bwd_launches(norm, dt, me, n1, n2, rpc, o, t, fw, scratch):
 
 # ============================================================ runners
 class GpuRunner:
-    """Launches through bench.py's LlkModules (CuPy RawModule on the PTX,
-    block from the .json, arguments checked against its params)."""
+    """Launches through the llk package (bench.py's LlkKernels: llk.load of
+    the PTX and its .json, the arguments checked against its params)."""
 
     def __init__(self, ptx_dir):
-        import cupy
-        self.M = bench.LlkModules(cupy, ptx_dir)
-        self.L = bench.CupyLauncher(cupy)
+        self.kernels = bench.LlkKernels(ptx_dir)
 
     def run(self, launches):
         for ln in launches:
-            _, kfn, kmeta, _ = self.M.get(ln.ptx, ln.entry)
-            self.M.check_args(kmeta, ln.args, ln.ptx)
-            grid = tuple(int(g) for g in ln.grid) + (1,) * (3 - len(ln.grid))
-            self.L.launch(kfn, grid, (kmeta["num_warps"] * 32, 1, 1), [a.value for a in ln.args])
+            self.kernels.bind(ln.ptx, ln.entry, ln.grid, ln.args)()
         torch.cuda.synchronize()
 
 

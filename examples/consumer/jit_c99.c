@@ -206,7 +206,23 @@ static void check_scale(llk_jit jit, llk_device device, int interpreter) {
   args[1] = llk_arg_ptr(llk_buffer_address(by), LLK_F32);
   args[2] = llk_arg_f32(-1.5f);
   args[3] = llk_arg_i32(N);
-  s = llk_kernel_launch(kernel, grid, args, 4, NULL, 0);
+  {
+    /* What a binding reads to convert its arguments, then a launch that
+     * waits for the kernel. */
+    llk_param_info info;
+    llk_launch_options options = {NULL, 0, 0, 1};
+    CHECK(llk_kernel_param_info(kernel, 2, &info) == LLK_SUCCESS && !info.is_pointer &&
+              info.type == LLK_F32 && !info.is_tensor_desc,
+          "parameter 2: pointer %d, type %d", info.is_pointer, (int)info.type);
+    CHECK(llk_kernel_param_info(kernel, 0, &info) == LLK_SUCCESS && info.is_pointer &&
+              info.read_overrun_bytes == 0,
+          "parameter 0: overrun %ld", (long)info.read_overrun_bytes);
+    CHECK(llk_kernel_shared_bytes(kernel) >= 0 &&
+              llk_kernel_dynamic_shared_bytes(kernel) == 0 &&
+              llk_kernel_grid_dependency_wait(kernel) == 0,
+          "scale's shared memory and wait");
+    s = llk_kernel_launch_ex(kernel, grid, args, 4, &options);
+  }
   CHECK(s == LLK_SUCCESS, "launching scale");
   CHECK(llk_buffer_copy_to_host(by, y, sizeof y) == LLK_SUCCESS, "copying back");
   for (i = 0; i < N; ++i)
@@ -225,6 +241,54 @@ static void check_scale(llk_jit jit, llk_device device, int interpreter) {
   llk_buffer_destroy(bx);
   llk_buffer_destroy(by);
   llk_kernel_destroy(kernel);
+}
+
+/* Two configurations of scale tuned on its arguments; the winner's kernel. */
+static void check_autotune(llk_jit jit, llk_device device) {
+  static const char *const small[2] = {"BLOCK=32", "T=f32"};
+  static const char *const large[2] = {"BLOCK=64", "T=f32"};
+  llk_config configs[2];
+  llk_autotune_options quick = {0.0, 1.0, 1};
+  llk_autotuner tuner = NULL;
+  llk_kernel kernel = NULL;
+  llk_buffer bx = NULL, by = NULL;
+  llk_arg args[4];
+  llk_timing timing;
+  unsigned grids[6] = {4, 1, 1, 2, 1, 1};
+  size_t best = 2;
+  llk_status s;
+  configs[0].defines = small;
+  configs[0].num_defines = 2;
+  configs[0].num_warps = 1;
+  configs[0].num_stages = 0;
+  configs[1] = configs[0];
+  configs[1].defines = large;
+  configs[1].num_warps = 2;
+  s = llk_autotuner_create(jit, scale_source, "scale.mlir", NULL, configs, 2, &quick,
+                           &tuner);
+  CHECK(s == LLK_SUCCESS, "creating an autotuner");
+  if (s != LLK_SUCCESS)
+    return;
+  CHECK(llk_buffer_create(device, 100 * sizeof(float), &bx) == LLK_SUCCESS &&
+            llk_buffer_create(device, 100 * sizeof(float), &by) == LLK_SUCCESS,
+        "buffers");
+  args[0] = llk_arg_ptr(llk_buffer_address(bx), LLK_F32);
+  args[1] = llk_arg_ptr(llk_buffer_address(by), LLK_F32);
+  args[2] = llk_arg_f32(2.0f);
+  args[3] = llk_arg_i32(100);
+  s = llk_autotuner_tune(tuner, "n=100", grids, args, 4, NULL, NULL, 0, &best);
+  CHECK(s == LLK_SUCCESS && best < 2, "tuning gave status %d, best %u", (int)s,
+        (unsigned)best);
+  CHECK(llk_autotuner_timing(tuner, "n=100", best, &timing) == LLK_SUCCESS &&
+            (timing.from_cache || timing.reps >= 1) && timing.median_ms >= 0,
+        "the winner's timing (%d reps)", timing.reps);
+  CHECK(llk_autotuner_kernel(tuner, best, &kernel) == LLK_SUCCESS &&
+            llk_kernel_num_warps(kernel) == configs[best].num_warps,
+        "the winner's kernel");
+  llk_kernel_destroy(kernel);
+  llk_buffer_destroy(bx);
+  llk_buffer_destroy(by);
+  CHECK(llk_autotuner_destroy(tuner) == LLK_SUCCESS, "destroying the autotuner");
 }
 
 static void check_compile_errors(llk_jit jit) {
@@ -267,6 +331,7 @@ int main(void) {
   CHECK(llk_jit_create(device, NULL, &jit) == LLK_SUCCESS, "llk_jit_create");
   check_scalars(jit, device);
   check_scale(jit, device, interpreter);
+  check_autotune(jit, device);
   check_compile_errors(jit);
   CHECK(llk_jit_get_stats(jit, &stats) == LLK_SUCCESS && stats.compiles >= 2,
         "%u compiles", stats.compiles);

@@ -27,6 +27,7 @@ enum class Knob {
   Ptxas,         // LLK_PTXAS: the ptxas that makes cubins
   AlwaysCompile, // LLK_ALWAYS_COMPILE: the JIT compiles, never reads its cache
   DumpIR,        // LLK_DUMP_IR: a directory for every JIT compile's stages
+  PrintAutotuning, // LLK_PRINT_AUTOTUNING: a line per configuration tuned
   InterpMaxSteps, // LLK_INTERP_MAX_STEPS: the interpreter's watchdog, in ops
   KernelDir,     // LLK_KERNEL_DIR: where the Llama engine finds its kernels
   TestSeed,      // LLK_TEST_SEED: the unit tests' random seed
@@ -56,6 +57,8 @@ LLK_API std::optional<std::string> ptxasPath();
 LLK_API bool alwaysCompile();
 /// LLK_DUMP_IR: where each JIT compile writes its stages; empty: nowhere.
 LLK_API std::string dumpIRDirectory();
+/// LLK_PRINT_AUTOTUNING: the autotuner prints each configuration's time.
+LLK_API bool printAutotuning();
 
 } // namespace llk::env
 

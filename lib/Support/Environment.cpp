@@ -21,6 +21,7 @@ const char *env::name(Knob knob) {
   case Knob::Ptxas: return "LLK_PTXAS";
   case Knob::AlwaysCompile: return "LLK_ALWAYS_COMPILE";
   case Knob::DumpIR: return "LLK_DUMP_IR";
+  case Knob::PrintAutotuning: return "LLK_PRINT_AUTOTUNING";
   case Knob::InterpMaxSteps: return "LLK_INTERP_MAX_STEPS";
   case Knob::KernelDir: return "LLK_KERNEL_DIR";
   case Knob::TestSeed: return "LLK_TEST_SEED";
@@ -79,3 +80,5 @@ std::optional<std::string> env::ptxasPath() {
 bool env::alwaysCompile() { return isOn(Knob::AlwaysCompile); }
 
 std::string env::dumpIRDirectory() { return get(Knob::DumpIR).value_or(""); }
+
+bool env::printAutotuning() { return isOn(Knob::PrintAutotuning); }

@@ -86,6 +86,29 @@ void llk::rt::capi::succeed() {
   lastCudaError.clear();
 }
 
+ArgList llk::rt::capi::toArgList(const llk_arg *args, size_t count) {
+  ArgList list;
+  list.reserve(count);
+  for (size_t i = 0; i < count; ++i) {
+    const llk_arg &a = args[i];
+    if (a.is_pointer == LLK_ARG_TENSOR_MAP) {
+      if (a.type == LLK_UNTYPED)
+        throw Error(ErrorCode::InvalidArgument,
+                    "argument " + std::to_string(i) +
+                        " is a tensor map that is not live (destroyed, or never created)");
+      list.push_back(Arg::tensorMap(a.bits, toScalarType(a.type)));
+    } else if (a.is_pointer) {
+      std::optional<ScalarType> element;
+      if (a.type != LLK_UNTYPED)
+        element = toScalarType(a.type);
+      list.push_back(Arg::pointer(a.bits, element));
+    } else {
+      list.push_back(Arg::scalar(toScalarType(a.type), a.bits));
+    }
+  }
+  return list;
+}
+
 extern "C" {
 
 const char *llk_last_error(void) { return lastError.c_str(); }
@@ -100,6 +123,15 @@ const char *llk_build_id(void) {
 
 llk_arg llk_arg_ptr(uint64_t address, llk_type element) {
   return llk_arg{1, element, address};
+}
+llk_arg llk_arg_tensor_map(llk_tensor_map map) {
+  llk_arg arg{LLK_ARG_TENSOR_MAP, LLK_UNTYPED, 0};
+  capi::guard([&] {
+    auto m = capi::lookup(map, "tensor map");
+    arg = llk_arg{LLK_ARG_TENSOR_MAP, static_cast<llk_type>(m->map.type()),
+                  m->map.address()};
+  });
+  return arg;
 }
 llk_arg llk_arg_i8(int8_t value) {
   return llk_arg{0, LLK_I8, static_cast<uint8_t>(value)};
@@ -237,30 +269,106 @@ llk_status llk_kernel_destroy(llk_kernel kernel) {
   return capi::destroy(kernel, "kernel");
 }
 
+llk_status llk_kernel_param_info(llk_kernel kernel, size_t index,
+                                 llk_param_info *info) {
+  if (!info)
+    return capi::nullHandle("info");
+  return capi::guard([&] {
+    const KernelInfo &k = capi::lookup(kernel, "kernel")->kernel.info();
+    if (index >= k.params.size())
+      throw Error(ErrorCode::InvalidArgument,
+                  "kernel '" + k.name + "' has " + std::to_string(k.params.size()) +
+                      " parameters, not " + std::to_string(index + 1));
+    const ParamInfo &p = k.params[index];
+    *info = llk_param_info{};
+    info->is_pointer = p.passedAsPointer();
+    info->type = static_cast<llk_type>(p.type);
+    info->is_tensor_desc = p.isTensorDesc();
+    for (size_t d = 0; d < 2 && d < p.tmaBox.size(); ++d)
+      info->tma_box[d] = p.tmaBox[d];
+    info->read_overrun_bytes = p.readOverrunBytes;
+  });
+}
+
+int64_t llk_kernel_shared_bytes(llk_kernel kernel) {
+  return capi::guardValue<int64_t>(
+      0, [&] { return capi::lookup(kernel, "kernel")->kernel.info().sharedBytes; });
+}
+int64_t llk_kernel_dynamic_shared_bytes(llk_kernel kernel) {
+  return capi::guardValue<int64_t>(0, [&] {
+    return capi::lookup(kernel, "kernel")->kernel.info().dynamicSharedBytes;
+  });
+}
+int llk_kernel_grid_dependency_wait(llk_kernel kernel) {
+  return capi::guardValue<int>(0, [&] {
+    return int(capi::lookup(kernel, "kernel")->kernel.info().gridDependencyWait);
+  });
+}
+
+llk_status llk_kernel_occupancy(llk_kernel kernel, unsigned dynamic_shared_bytes,
+                                int *programs_per_sm) {
+  if (!programs_per_sm)
+    return capi::nullHandle("programs_per_sm");
+  return capi::guard([&] {
+    *programs_per_sm =
+        capi::lookup(kernel, "kernel")->kernel.maxActiveProgramsPerSM(dynamic_shared_bytes);
+  });
+}
+
+llk_status llk_kernel_set_shared_memory_carveout(llk_kernel kernel, int percent) {
+  return capi::guard(
+      [&] { capi::lookup(kernel, "kernel")->kernel.setSharedMemoryCarveout(percent); });
+}
+
 llk_status llk_kernel_launch(llk_kernel kernel, const unsigned grid[3],
                              const llk_arg *args, size_t num_args, void *stream,
                              unsigned dynamic_shared_bytes) {
+  llk_launch_options options = {stream, dynamic_shared_bytes, 0, 0};
+  return llk_kernel_launch_ex(kernel, grid, args, num_args, &options);
+}
+
+llk_status llk_kernel_launch_ex(llk_kernel kernel, const unsigned grid[3],
+                                const llk_arg *args, size_t num_args,
+                                const llk_launch_options *options) {
   if (!grid || (num_args && !args))
     return capi::nullHandle("grid or args");
   return capi::guard([&] {
     auto k = capi::lookup(kernel, "kernel");
-    ArgList list;
-    for (size_t i = 0; i < num_args; ++i) {
-      const llk_arg &a = args[i];
-      if (a.is_pointer) {
-        std::optional<ScalarType> element;
-        if (a.type != LLK_UNTYPED)
-          element = capi::toScalarType(a.type);
-        list.push_back(Arg::pointer(a.bits, element));
-      } else {
-        list.push_back(Arg::scalar(capi::toScalarType(a.type), a.bits));
-      }
+    ArgList list = capi::toArgList(args, num_args);
+    LaunchOptions launch = capi::onStream(options ? options->stream : nullptr);
+    if (options) {
+      launch.dynamicSharedBytes = options->dynamic_shared_bytes;
+      launch.dependentLaunch = options->dependent_launch != 0;
+      launch.synchronize = options->synchronize != 0;
     }
-    LaunchOptions options;
-    options.rawStream = static_cast<CUstream_st *>(stream);
-    options.dynamicSharedBytes = dynamic_shared_bytes;
-    k->kernel.launch(Grid(grid[0], grid[1], grid[2]), list, options);
+    k->kernel.launch(Grid(grid[0], grid[1], grid[2]), list, launch);
   });
+}
+
+llk_status llk_tensor_map_create(llk_device device, llk_kernel kernel, size_t index,
+                                 uint64_t address, uint64_t rows, uint64_t cols,
+                                 uint64_t row_stride_bytes, llk_tensor_map *map) {
+  if (!map)
+    return capi::nullHandle("map");
+  *map = nullptr;
+  return capi::guard([&] {
+    auto d = capi::lookup(device, "device");
+    const KernelInfo &k = capi::lookup(kernel, "kernel")->kernel.info();
+    if (index >= k.params.size())
+      throw Error(ErrorCode::InvalidArgument,
+                  "kernel '" + k.name + "' has " + std::to_string(k.params.size()) +
+                      " parameters, not " + std::to_string(index + 1));
+    *map = capi::makeHandle<llk_tensor_map>(std::make_shared<llk_tensor_map_s>(
+        llk_tensor_map_s{TensorMap(d->device, k.params[index], address, rows, cols,
+                                   row_stride_bytes)}));
+  });
+}
+uint64_t llk_tensor_map_address(llk_tensor_map map) {
+  return capi::guardValue<uint64_t>(
+      0, [&] { return capi::lookup(map, "tensor map")->map.address(); });
+}
+llk_status llk_tensor_map_destroy(llk_tensor_map map) {
+  return capi::destroy(map, "tensor map");
 }
 
 llk_status llk_buffer_create(llk_device device, size_t bytes, llk_buffer *buffer) {

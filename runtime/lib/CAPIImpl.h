@@ -34,11 +34,15 @@ struct llk_kernel_s {
 struct llk_buffer_s {
   llk::rt::DeviceMemory memory;
 };
-struct llk_jit_s; // CAPIJIT.cpp: the JIT is only in libllk.so
+struct llk_tensor_map_s {
+  llk::rt::TensorMap map;
+};
+struct llk_jit_s;       // CAPIJIT.cpp: the JIT is only in libllk.so
+struct llk_autotuner_s; // CAPIJIT.cpp
 
 namespace llk::rt::capi {
 
-enum class HandleKind { Device, Module, Kernel, Buffer, JIT };
+enum class HandleKind { Device, Module, Kernel, Buffer, TensorMap, JIT, Autotuner };
 
 /// The registry (thread-safe). `add` returns a new handle for `object`;
 /// `find` the object of a live handle of `kind`, or null; `remove` forgets
@@ -59,7 +63,9 @@ LLK_CAPI_HANDLE(llk_device, Device)
 LLK_CAPI_HANDLE(llk_module, Module)
 LLK_CAPI_HANDLE(llk_kernel, Kernel)
 LLK_CAPI_HANDLE(llk_buffer, Buffer)
+LLK_CAPI_HANDLE(llk_tensor_map, TensorMap)
 LLK_CAPI_HANDLE(llk_jit, JIT)
+LLK_CAPI_HANDLE(llk_autotuner, Autotuner)
 #undef LLK_CAPI_HANDLE
 
 /// Registers `object` under a new handle.
@@ -129,6 +135,17 @@ inline ScalarType toScalarType(llk_type type) {
     throw Error(ErrorCode::InvalidArgument,
                 "argument type " + std::to_string(int(type)) + " is not a scalar type");
   return static_cast<ScalarType>(type);
+}
+
+/// The C arguments as the runtime's (a scalar's or a tensor map's type
+/// checked).
+ArgList toArgList(const llk_arg *args, size_t count);
+
+/// The options of a launch on `stream` (a CUstream, or null).
+inline LaunchOptions onStream(void *stream) {
+  LaunchOptions options;
+  options.rawStream = static_cast<CUstream_st *>(stream);
+  return options;
 }
 
 } // namespace llk::rt::capi

@@ -19,6 +19,8 @@
 
 #include "llk/Environment.h"
 
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/xxhash.h"
 
 #include <cerrno>
@@ -30,7 +32,6 @@
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <sstream>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -134,16 +135,19 @@ std::optional<std::string> Cache::readEntry(const std::string &path,
   size_t headerEnd = data.find("\n\n");
   if (headerEnd == std::string::npos)
     return corrupt();
-  std::istringstream header(data.substr(0, headerEnd));
-  std::string magic, version, keyWord, keyHex, dWord, pWord, cWord, checksum;
-  unsigned long long descriptionBytes = 0, payloadBytes = 0;
-  if (!(header >> magic >> version >> keyWord >> keyHex >> dWord >>
-        descriptionBytes >> pWord >> payloadBytes >> cWord >> checksum))
+  // Words and numbers read with StringRef, never a C++ stream: a
+  // libllk.so that holds its own C++ runtime shares the locale facets' ids
+  // with the process's (GNU unique symbols), and its streams' number parsing
+  // fails there (a Python process that loaded torch).
+  llvm::SmallVector<llvm::StringRef, 10> words;
+  llvm::SplitString(llvm::StringRef(data).take_front(headerEnd), words);
+  uint64_t descriptionBytes = 0, payloadBytes = 0;
+  if (words.size() != 10 || words[0] != "llk-cache" || words[1] != "2" ||
+      words[2] != "key" || words[3] != key.hex() || words[4] != "description-bytes" ||
+      words[5].getAsInteger(10, descriptionBytes) || words[6] != "payload-bytes" ||
+      words[7].getAsInteger(10, payloadBytes) || words[8] != "checksum")
     return corrupt();
-  if (magic != "llk-cache" || version != "2" || keyWord != "key" ||
-      dWord != "description-bytes" || pWord != "payload-bytes" ||
-      cWord != "checksum" || keyHex != key.hex())
-    return corrupt();
+  std::string checksum = words[9].str();
   size_t bodyStart = headerEnd + 2;
   if (data.size() - bodyStart != descriptionBytes + payloadBytes)
     return corrupt(); // truncated or extended
@@ -223,15 +227,19 @@ static std::string encodeModule(const CompiledModule &module) {
 }
 
 static std::optional<CompiledModule> decodeModule(const std::string &payload) {
-  std::istringstream in(payload);
-  std::string metadataWord, ptxWord, cubinWord;
-  unsigned long long metadataBytes = 0, ptxBytes = 0, cubinBytes = 0;
-  if (!(in >> metadataWord >> metadataBytes >> ptxWord >> ptxBytes >> cubinWord >>
-        cubinBytes) ||
-      metadataWord != "metadata" || ptxWord != "ptx" || cubinWord != "cubin" ||
-      in.get() != '\n')
-    return std::nullopt;
-  size_t start = size_t(in.tellg());
+  // Three lines "<word> <bytes>", then the bytes (StringRef, as readEntry).
+  llvm::StringRef rest(payload);
+  uint64_t bytes[3];
+  const char *names[3] = {"metadata", "ptx", "cubin"};
+  for (int i = 0; i < 3; ++i) {
+    auto [line, next] = rest.split('\n');
+    auto [word, number] = line.split(' ');
+    if (next.data() == nullptr || word != names[i] || number.getAsInteger(10, bytes[i]))
+      return std::nullopt;
+    rest = next;
+  }
+  uint64_t metadataBytes = bytes[0], ptxBytes = bytes[1], cubinBytes = bytes[2];
+  size_t start = payload.size() - rest.size();
   if (payload.size() - start != metadataBytes + ptxBytes + cubinBytes)
     return std::nullopt;
   CompiledModule module;

@@ -39,6 +39,7 @@ namespace llk::rt::detail {
   X(cuFuncSetAttribute, 9000)                                                  \
   X(cuFuncGetAttribute, 2020)                                                  \
   X(cuLaunchKernelEx, 11060)                                                   \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor, 6050)                         \
   X(cuMemAlloc, 3020)                                                          \
   X(cuMemFree, 3020)                                                           \
   X(cuMemcpyHtoD, 3020)                                                        \
@@ -47,6 +48,7 @@ namespace llk::rt::detail {
   X(cuMemcpyDtoHAsync, 3020)                                                   \
   X(cuMemcpyDtoDAsync, 3020)                                                   \
   X(cuMemsetD8, 3020)                                                          \
+  X(cuMemsetD8Async, 3020)                                                     \
   X(cuStreamCreate, 2000)                                                      \
   X(cuStreamDestroy, 4000)                                                     \
   X(cuStreamSynchronize, 2000)                                                 \

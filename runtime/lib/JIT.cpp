@@ -15,11 +15,18 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <charconv>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -298,6 +305,36 @@ Kernel JIT::compile(const Source &source, const JITOptions &options,
   return load(source, options).kernel(kernel);
 }
 
+std::vector<std::exception_ptr> JIT::compileAll(const Source &source,
+                                                const std::vector<JITOptions> &options,
+                                                unsigned threads) {
+  std::vector<std::exception_ptr> failures(options.size());
+  // The interpreter's modules are parsed where they are loaded.
+  if (options.empty() || (device_ && device_->backend() == Backend::Interpreter))
+    return failures;
+  // Each compile has its own MLIR and LLVM contexts (compileToPTX), and the
+  // cache and the in-flight table are locked: compiles share nothing else.
+  unsigned n = std::min<size_t>(threads ? threads : llvm::hardware_concurrency().compute_thread_count(),
+                                options.size());
+  auto compileOne = [&](size_t i) {
+    try {
+      compileModule(source, options[i]);
+    } catch (...) {
+      failures[i] = std::current_exception();
+    }
+  };
+  if (n <= 1) {
+    for (size_t i = 0; i < options.size(); ++i)
+      compileOne(i);
+    return failures;
+  }
+  llvm::DefaultThreadPool pool(llvm::hardware_concurrency(n));
+  for (size_t i = 0; i < options.size(); ++i)
+    pool.async(compileOne, i);
+  pool.wait();
+  return failures;
+}
+
 //===----------------------------------------------------------------------===//
 // Autotuner
 //===----------------------------------------------------------------------===//
@@ -306,7 +343,29 @@ std::string Config::str() const {
   std::string s;
   for (const auto &[name, value] : constants)
     s += name + "=" + value.str() + " ";
-  return s + "num_warps=" + std::to_string(numWarps);
+  s += "num_warps=" + std::to_string(numWarps);
+  if (numStages)
+    s += " num_stages=" + std::to_string(*numStages);
+  return s;
+}
+
+Timing Timing::of(std::vector<double> samples) {
+  Timing t;
+  if (samples.empty())
+    return t;
+  std::sort(samples.begin(), samples.end());
+  auto quantile = [&](double q) {
+    double pos = (samples.size() - 1) * q;
+    size_t lo = size_t(pos), hi = std::min(lo + 1, samples.size() - 1);
+    return samples[lo] + (samples[hi] - samples[lo]) * (pos - double(lo));
+  };
+  t.median = quantile(0.5);
+  t.p20 = quantile(0.2);
+  t.p80 = quantile(0.8);
+  t.min = samples.front();
+  t.max = samples.back();
+  t.reps = int(samples.size());
+  return t;
 }
 
 Autotuner::Autotuner(JIT &jit, Source source, std::string kernel,
@@ -318,9 +377,10 @@ Autotuner::Autotuner(JIT &jit, Source source, std::string kernel,
       options_(options) {
   if (configs_.empty())
     throw Error(ErrorCode::InvalidArgument, "autotuning needs at least one config");
-  if (options_.reps < 1 || options_.warmup < 0)
+  if (!(options_.repMs > 0) || !(options_.warmupMs >= 0) || options_.minReps < 1 ||
+      options_.maxReps < options_.minReps)
     throw Error(ErrorCode::InvalidArgument,
-                "autotuning needs reps >= 1 and warmup >= 0");
+                "autotuning needs repMs > 0, warmupMs >= 0 and 1 <= minReps <= maxReps");
 }
 
 JITOptions Autotuner::optionsFor(const Config &config) const {
@@ -328,16 +388,20 @@ JITOptions Autotuner::optionsFor(const Config &config) const {
   for (const auto &[name, value] : config.constants)
     o.constants[name] = value;
   o.numWarps = config.numWarps;
+  if (config.numStages)
+    o.numStages = config.numStages;
   return o;
 }
 
 CacheKey Autotuner::recordKey(const std::string &key) const {
   std::string arch = base_.arch.empty() ? jit_.device().arch() : base_.arch;
-  std::string d = "autotune 1\n" + compilerIdentity() + "\narch " + arch +
+  std::string d = "autotune 2\n" + compilerIdentity() + "\narch " + arch +
                   "\nkernel " + kernel_ + "\nsource " + toHex(hash64(source_.text)) +
                   "\nbase";
   for (const auto &[name, value] : base_.constants)
     d += " " + name + "=" + value.str();
+  if (base_.numStages)
+    d += " num_stages=" + std::to_string(*base_.numStages);
   d += "\nconfigs " + std::to_string(configs_.size()) + "\n";
   for (const Config &c : configs_)
     d += c.str() + "\n";
@@ -345,59 +409,168 @@ CacheKey Autotuner::recordKey(const std::string &key) const {
   return CacheKey{d, hash64(d)};
 }
 
+Timing Autotuner::time(const Kernel &kernel, const Grid &grid, const ArgList &args,
+                       const LaunchOptions &launch, DeviceMemory *flush) {
+  const Device &device = jit_.device();
+  auto flushL2 = [&] {
+    if (flush)
+      flush->fill(0, launch);
+  };
+  kernel.launch(grid, args, launch); // first-launch costs (shared memory limit)
+  // Estimate: 5 launches, each after a flush (as do_bench's estimate).
+  Event start(device), end(device);
+  start.record(launch);
+  for (int i = 0; i < 5; ++i) {
+    flushL2();
+    kernel.launch(grid, args, launch);
+  }
+  end.record(launch);
+  end.synchronize();
+  double estimate = std::max(double(Event::elapsedMs(start, end)) / 5, 1e-6);
+  int warmup = int(std::min(options_.warmupMs / estimate, 1e6));
+  int reps = int(std::clamp(options_.repMs / estimate, double(options_.minReps),
+                            double(options_.maxReps)));
+  for (int i = 0; i < warmup; ++i)
+    kernel.launch(grid, args, launch);
+  std::vector<Event> starts, ends;
+  starts.reserve(reps);
+  ends.reserve(reps);
+  for (int i = 0; i < reps; ++i) {
+    starts.emplace_back(device);
+    ends.emplace_back(device);
+  }
+  for (int i = 0; i < reps; ++i) {
+    flushL2();
+    starts[i].record(launch);
+    kernel.launch(grid, args, launch);
+    ends[i].record(launch);
+  }
+  ends.back().synchronize();
+  std::vector<double> samples;
+  samples.reserve(reps);
+  for (int i = 0; i < reps; ++i)
+    samples.push_back(Event::elapsedMs(starts[i], ends[i]));
+  return Timing::of(std::move(samples));
+}
+
+/// The first line of an error, for a progress line.
+static std::string firstLine(const std::string &text) {
+  return text.substr(0, text.find('\n'));
+}
+
 const Autotuner::Result &Autotuner::tune(const std::string &key, const ArgList &args,
-                                         const LaunchOptions &launch) {
+                                         const LaunchOptions &launch,
+                                         const std::vector<BufferRegion> &restore,
+                                         const GridOf &gridOf) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (auto it = results_.find(key); it != results_.end())
     return it->second;
+  bool print = llk::env::printAutotuning();
+  // Named after the kernel (the source's only one when none was named).
+  auto progress = [&](const std::string &name) {
+    return "llk autotune '" + (name.empty() ? source_.name : name) + "' [" + key + "]";
+  };
+  std::string what = progress(kernel_);
 
   CacheKey record = recordKey(key);
   if (std::optional<std::string> saved = jit_.cache().loadRecord("autotune", record)) {
-    // "best <index>\nconfig <str>\nms <t0> <t1> ...\n"
-    std::istringstream in(*saved);
-    std::string word, configLine;
+    // "best <index>\nconfig <str>\nms <t0> <t1> ...\n", read with StringRef
+    // (no C++ stream: see Cache.cpp's readEntry).
+    llvm::SmallVector<llvm::StringRef, 3> lines;
+    llvm::StringRef(*saved).split(lines, '\n', 3, false);
     size_t best = 0;
-    if (in >> word && word == "best" && in >> best && best < configs_.size()) {
-      in.ignore();
-      std::getline(in, configLine);
-      if (configLine == "config " + configs_[best].str()) {
+    if (lines.size() >= 2 && lines[0].consume_front("best ") &&
+        !lines[0].getAsInteger(10, best) && best < configs_.size()) {
+      if (lines[1] == "config " + configs_[best].str()) {
         Result result;
         result.best = best;
         result.fromCache = true;
-        if (in >> word && word == "ms")
-          for (size_t i = 0; i < configs_.size(); ++i) {
-            std::string t;
-            in >> t;
-            result.ms.push_back(t == "inf" ? std::numeric_limits<double>::infinity()
-                                           : std::atof(t.c_str()));
+        llvm::SmallVector<llvm::StringRef, 16> times;
+        if (lines.size() == 3)
+          llvm::SplitString(lines[2], times);
+        if (times.size() == configs_.size() + 1 && times[0] == "ms")
+          for (llvm::StringRef t : llvm::ArrayRef(times).drop_front()) {
+            double ms = std::numeric_limits<double>::infinity();
+            if (t != "inf" && t.getAsDouble(ms))
+              ms = std::numeric_limits<double>::infinity();
+            result.ms.push_back(ms);
           }
+        if (print)
+          std::fprintf(stderr, "%s: best %s (from the cache)\n", what.c_str(),
+                       configs_[best].str().c_str());
         return results_.emplace(key, std::move(result)).first->second;
       }
     }
   }
 
+  using Clock = std::chrono::steady_clock;
+  auto t0 = Clock::now();
+  auto seconds = [](Clock::time_point since) {
+    return std::chrono::duration<double>(Clock::now() - since).count();
+  };
   const Device &device = jit_.device();
   Result result;
   result.ms.assign(configs_.size(), std::numeric_limits<double>::infinity());
+  result.timings.assign(configs_.size(), Timing{});
   result.failures.assign(configs_.size(), "");
+  // Every configuration compiled first, in parallel.
+  std::vector<JITOptions> options;
+  for (const Config &c : configs_)
+    options.push_back(optionsFor(c));
+  std::vector<std::exception_ptr> compileFailures = jit_.compileAll(source_, options);
+  std::vector<std::optional<Kernel>> kernels(configs_.size());
   for (size_t i = 0; i < configs_.size(); ++i) {
     try {
-      Kernel kernel = jit_.compile(source_, optionsFor(configs_[i]), kernel_);
-      kernels_.emplace(i, kernel);
-      Grid grid = grid_(configs_[i]);
-      for (int w = 0; w < options_.warmup; ++w)
-        kernel.launch(grid, args, launch);
-      Event start(device), end(device);
-      start.record(launch.stream);
-      for (int r = 0; r < options_.reps; ++r)
-        kernel.launch(grid, args, launch);
-      end.record(launch.stream);
-      end.synchronize();
-      result.ms[i] = Event::elapsedMs(start, end) / options_.reps;
+      if (compileFailures[i])
+        std::rethrow_exception(compileFailures[i]);
+      kernels[i] = jit_.compile(source_, options[i], kernel_);
+      kernels_.emplace(i, *kernels[i]);
+      if (kernel_.empty() && what == progress(""))
+        what = progress(kernels[i]->name());
     } catch (const Error &e) {
       result.failures[i] = e.what();
     }
   }
+  if (print)
+    std::fprintf(stderr, "%s: %zu configurations compiled in %.2f s\n", what.c_str(),
+                 configs_.size(), seconds(t0));
+  // What the caller asked to survive, saved; the flush buffer.
+  std::vector<DeviceMemory> saved;
+  for (const BufferRegion &r : restore) {
+    saved.emplace_back(device, r.bytes);
+    saved.back().copyFromAddress(r.address, r.bytes, launch);
+  }
+  auto restoreAll = [&] {
+    for (size_t i = 0; i < restore.size(); ++i)
+      saved[i].copyToAddress(restore[i].address, restore[i].bytes, launch);
+  };
+  std::optional<DeviceMemory> flush;
+  if (options_.flushL2 && options_.flushBytes && device.backend() == Backend::Cuda)
+    flush.emplace(device, options_.flushBytes);
+  for (size_t i = 0; i < configs_.size(); ++i) {
+    try {
+      if (!kernels[i])
+        throw Error(ErrorCode::Compile, result.failures[i]);
+      Grid grid = gridOf ? gridOf(i) : grid_(configs_[i]);
+      result.timings[i] = time(*kernels[i], grid, args, launch, flush ? &*flush : nullptr);
+      result.ms[i] = result.timings[i].median;
+      if (print) {
+        const Timing &t = result.timings[i];
+        std::fprintf(stderr,
+                     "%s: %zu/%zu %s: median %.4f ms (p20 %.4f, p80 %.4f, %d reps)\n",
+                     what.c_str(), i + 1, configs_.size(), configs_[i].str().c_str(),
+                     t.median, t.p20, t.p80, t.reps);
+      }
+    } catch (const Error &e) {
+      result.failures[i] = e.what();
+      if (print)
+        std::fprintf(stderr, "%s: %zu/%zu %s: failed: %s\n", what.c_str(), i + 1,
+                     configs_.size(), configs_[i].str().c_str(),
+                     firstLine(e.what()).c_str());
+    }
+    restoreAll();
+  }
+  device.synchronize();
   for (size_t i = 1; i < configs_.size(); ++i)
     if (result.ms[i] < result.ms[result.best])
       result.best = i;
@@ -410,24 +583,37 @@ const Autotuner::Result &Autotuner::tune(const std::string &key, const ArgList &
                     "': every configuration failed:" + why,
                 "", 0, kernel_);
   }
-  std::ostringstream out;
-  out << "best " << result.best << "\nconfig " << configs_[result.best].str()
-      << "\nms";
-  for (double t : result.ms)
+  if (print)
+    std::fprintf(stderr, "%s: best %s (%.4f ms) after %.2f s\n", what.c_str(),
+                 configs_[result.best].str().c_str(), result.ms[result.best], seconds(t0));
+  std::string out = "best " + std::to_string(result.best) + "\nconfig " +
+                    configs_[result.best].str() + "\nms";
+  for (double t : result.ms) {
+    char number[32] = "inf"; // to_chars: the shortest exact form, no locale
     if (std::isfinite(t))
-      out << " " << t;
-    else
-      out << " inf";
-  out << "\n";
+      *std::to_chars(number, number + sizeof number - 1, t).ptr = 0;
+    out += std::string(" ") + number;
+  }
+  out += "\n";
   try {
-    jit_.cache().storeRecord("autotune", record, out.str());
+    jit_.cache().storeRecord("autotune", record, out);
   } catch (const Error &) {
     // Not persisted: the next process tunes again.
   }
   return results_.emplace(key, std::move(result)).first->second;
 }
 
+const Autotuner::Result *Autotuner::result(const std::string &key) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = results_.find(key);
+  return it == results_.end() ? nullptr : &it->second;
+}
+
 Kernel Autotuner::kernelFor(size_t index) {
+  if (index >= configs_.size())
+    throw Error(ErrorCode::InvalidArgument,
+                "autotuner of '" + kernel_ + "' has " + std::to_string(configs_.size()) +
+                    " configurations, not " + std::to_string(index + 1));
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (auto it = kernels_.find(index); it != kernels_.end())
@@ -439,9 +625,10 @@ Kernel Autotuner::kernelFor(size_t index) {
 }
 
 void Autotuner::launch(const std::string &key, const ArgList &args,
-                       const LaunchOptions &launch) {
-  size_t best = tune(key, args, launch).best;
+                       const LaunchOptions &launch,
+                       const std::vector<BufferRegion> &restore, const GridOf &gridOf) {
+  size_t best = tune(key, args, launch, restore, gridOf).best;
   // Launches reuse the winner's kernel: no source hash, module lookup or
   // cuModuleGetFunction per launch.
-  kernelFor(best).launch(grid_(configs_[best]), args, launch);
+  kernelFor(best).launch(gridOf ? gridOf(best) : grid_(configs_[best]), args, launch);
 }

@@ -229,6 +229,16 @@ void Event::record(const Stream *stream) {
   check(driver().cuEventRecord(event_, stream ? stream->handle() : nullptr),
         "cuEventRecord");
 }
+void Event::record(const LaunchOptions &on) {
+  if (on.stream || !on.rawStream) {
+    record(on.stream);
+    return;
+  }
+  if (device_->host())
+    throw Error(ErrorCode::InvalidArgument,
+                "an interpreter event recorded on a CUDA stream");
+  check(driver().cuEventRecord(event_, on.rawStream), "cuEventRecord");
+}
 void Event::synchronize() const {
   if (device_->host())
     return;
@@ -391,6 +401,77 @@ void DeviceMemory::fill(uint8_t byte) {
   }
   device_->makeCurrent();
   check(driver().cuMemsetD8(address_, byte, bytes_), "cuMemsetD8");
+}
+
+/// The CUDA stream of a launch with `on`; on the interpreter none, and a raw
+/// CUDA stream is refused.
+static CUstream streamOf(const Device::Impl &device, const LaunchOptions &on,
+                         const char *what) {
+  CUstream stream = on.stream ? on.stream->handle() : on.rawStream;
+  if (device.host() && stream)
+    throw Error(ErrorCode::InvalidArgument,
+                std::string(what) + " on a CUDA stream on the interpreter backend");
+  return stream;
+}
+
+/// On the interpreter: [address, address + bytes) lies in one live
+/// allocation (memory from elsewhere is not the device's).
+static void checkHostRange(Device::Impl &device, uint64_t address, size_t bytes,
+                           const char *what) {
+  std::lock_guard<std::mutex> lock(device.memoryMutex);
+  auto it = device.allocations.upper_bound(address);
+  if (it != device.allocations.begin()) {
+    --it;
+    if (address - it->first <= it->second && bytes <= it->second - (address - it->first))
+      return;
+  }
+  throw Error(ErrorCode::InvalidArgument,
+              std::string(what) + ": " + std::to_string(bytes) + " bytes at " +
+                  std::to_string(address) + " are not in one allocation of the device");
+}
+
+void DeviceMemory::fill(uint8_t byte, const LaunchOptions &on) {
+  CUstream stream = streamOf(*device_, on, "fill");
+  if (device_->host()) {
+    fill(byte);
+    return;
+  }
+  if (!bytes_)
+    return;
+  device_->makeCurrent();
+  check(driver().cuMemsetD8Async(address_, byte, bytes_, stream), "cuMemsetD8Async");
+}
+
+/// A device-to-device copy between an allocation of `device` and `other`, an
+/// address it does not own (on the interpreter, checked to lie in one live
+/// allocation), on the stream of `on`.
+static void copyWithAddress(Device::Impl &device, uint64_t destination, uint64_t source,
+                            uint64_t other, size_t bytes, const LaunchOptions &on) {
+  CUstream stream = streamOf(device, on, "copy");
+  if (!bytes)
+    return;
+  if (device.host()) {
+    checkHostRange(device, other, bytes,
+                   other == source ? "copy from an address" : "copy to an address");
+    std::memmove(reinterpret_cast<void *>(destination),
+                 reinterpret_cast<const void *>(source), bytes);
+    return;
+  }
+  device.makeCurrent();
+  check(driver().cuMemcpyDtoDAsync(destination, source, bytes, stream),
+        "cuMemcpyDtoDAsync");
+}
+
+void DeviceMemory::copyFromAddress(uint64_t source, size_t bytes,
+                                   const LaunchOptions &on) {
+  checkRange(bytes, bytes_);
+  copyWithAddress(*device_, address_, source, source, bytes, on);
+}
+
+void DeviceMemory::copyToAddress(uint64_t destination, size_t bytes,
+                                 const LaunchOptions &on) const {
+  checkRange(bytes, bytes_);
+  copyWithAddress(*device_, destination, address_, destination, bytes, on);
 }
 
 //===----------------------------------------------------------------------===//
@@ -708,6 +789,32 @@ void Kernel::launch(const Grid &grid, const ArgList &args,
   if (options.synchronize)
     check(d.cuStreamSynchronize(stream), "cuStreamSynchronize after the launch",
           info.name);
+}
+
+int Kernel::maxActiveProgramsPerSM(unsigned dynamicSharedBytes) const {
+  if (impl_->module->host)
+    return 1;
+  impl_->module->device->makeCurrent();
+  int programs = 0;
+  check(driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            &programs, impl_->function, int(info_->numWarps * 32),
+            size_t(info_->dynamicSharedBytes) + dynamicSharedBytes),
+        "cuOccupancyMaxActiveBlocksPerMultiprocessor", info_->name);
+  return programs;
+}
+
+void Kernel::setSharedMemoryCarveout(int percent) const {
+  if (percent < -1 || percent > 100)
+    throw Error(ErrorCode::InvalidArgument,
+                "kernel '" + info_->name + "': a shared-memory carve-out is -1 or 0 to 100 "
+                "percent, not " + std::to_string(percent),
+                "", 0, info_->name);
+  if (impl_->module->host)
+    return;
+  impl_->module->device->makeCurrent();
+  check(driver().cuFuncSetAttribute(impl_->function,
+                                    CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, percent),
+        "cuFuncSetAttribute(PREFERRED_SHARED_MEMORY_CARVEOUT)", info_->name);
 }
 
 /// Runs the kernel on the interpreter over every live allocation of the

@@ -326,7 +326,7 @@ static int run(int argc, char **argv) {
   });
 
   // 4. Autotuning, then the persisted winner in a new tuner.
-  check("autotune softmax num_warps 1..16", [&] {
+  check("autotune softmax num_warps 1..16 (L2 flushed, medians)", [&] {
     std::vector<rt::Config> configs;
     for (unsigned w : {1u, 2u, 4u, 8u, 16u})
       configs.push_back({{{"BLOCK", 4096}}, w});
@@ -336,7 +336,11 @@ static int run(int argc, char **argv) {
     const rt::Autotuner::Result &r = tuner.tune(key, {sOut, sIn, cols, cols, cols});
     std::string times;
     for (size_t i = 0; i < configs.size(); ++i)
-      times += format("%sw%u=%.1fus", i ? " " : "", configs[i].numWarps, r.ms[i] * 1e3);
+      times += i < r.timings.size() && r.timings[i].reps
+                   ? format("%sw%u=%.1fus (p20 %.1f, p80 %.1f, %d reps)", i ? " " : "",
+                            configs[i].numWarps, r.ms[i] * 1e3, r.timings[i].p20 * 1e3,
+                            r.timings[i].p80 * 1e3, r.timings[i].reps)
+                   : format("%sw%u=%.1fus", i ? " " : "", configs[i].numWarps, r.ms[i] * 1e3);
     tuner.launch(key, {sOut, sIn, cols, cols, cols});
     double err = softmaxError(hs, sOut.toVector(), rows, cols);
     rt::Autotuner again(jit, softmaxSource, "softmax_kernel", configs, grid);

@@ -760,8 +760,9 @@ TEST(Cache, DumpIRWritesEveryStage) {
   EXPECT_NE(readAll(stages + "/4-llvm-ir.ll").find("define ptx_kernel void @softmax_kernel"),
             std::string::npos);
   EXPECT_EQ(readAll(stages + "/5-kernel.ptx"), m.ptx);
-  if (!m.cubin.empty())
+  if (!m.cubin.empty()) {
     EXPECT_EQ(readAll(stages + "/6-kernel.cubin"), m.cubin);
+  }
   fs::remove_all(dir);
 }
 
@@ -1552,6 +1553,131 @@ TEST(Interpreter, EventsMeasureHostTime) {
   EXPECT_EQ(t.jit.compileCount(), compiles);
 }
 
+TEST(Autotuner, TimingsAreMedianAndPercentiles) {
+  // numpy's default quantiles (linear between the closest ranks).
+  Timing t = Timing::of({5, 1, 3, 2, 4});
+  EXPECT_DOUBLE_EQ(t.median, 3);
+  EXPECT_DOUBLE_EQ(t.p20, 1.8);
+  EXPECT_DOUBLE_EQ(t.p80, 4.2);
+  EXPECT_DOUBLE_EQ(t.min, 1);
+  EXPECT_DOUBLE_EQ(t.max, 5);
+  EXPECT_EQ(t.reps, 5);
+  EXPECT_DOUBLE_EQ(Timing::of({2, 1}).median, 1.5);
+  EXPECT_EQ(Timing::of({}).reps, 0);
+  EXPECT_EQ((Config{{{"BLOCK", 64}}, 2, 3}).str(), "BLOCK=64 num_warps=2 num_stages=3");
+  EXPECT_EQ((Config{{{"BLOCK", 64}}, 2}).str(), "BLOCK=64 num_warps=2");
+}
+
+/// x[i] *= 2 for i < n, in place: what tuning must not leave changed (the
+/// Python package's tests tune it too).
+static std::string doubleInPlacePath() {
+  return std::string(LLK_SOURCE_DIR) + "/python/tests/kernels/double_in_place.mlir";
+}
+
+TEST(Interpreter, AutotunerRestoresWhatItOverwrites) {
+  InterpreterJIT t;
+  ScopedEnv print("LLK_PRINT_AUTOTUNING", "1");
+  const int n = 200;
+  std::vector<Config> configs{{{{"BLOCK", 64}}, 1}, {{{"BLOCK", 128}}, 2, 2}};
+  auto grid = [&](const Config &c) {
+    return Grid(unsigned((n + c.constants.at("BLOCK").getInteger() - 1) /
+                         c.constants.at("BLOCK").getInteger()));
+  };
+  Source source = Source::fromFile(doubleInPlacePath());
+  std::vector<float> x0 = randomFloats(n, 11);
+  DeviceBuffer<float> x(t.device, n);
+  x.copyFrom(x0);
+  AutotuneOptions quick;
+  quick.warmupMs = 0;
+  quick.repMs = 1;
+  Autotuner tuner(t.jit, source, "double_in_place", configs, grid, JITOptions{}, quick);
+  testing::internal::CaptureStderr();
+  const Autotuner::Result &r =
+      tuner.tune("n=200", {x, n}, {}, {BufferRegion{x.address(), x.bytes()}});
+  std::string printed = testing::internal::GetCapturedStderr();
+  // Each configuration ran many times, yet x is as it was.
+  EXPECT_EQ(x.toVector(), x0);
+  ASSERT_EQ(r.timings.size(), 2u);
+  for (const Timing &timing : r.timings) {
+    EXPECT_GE(timing.reps, 1);
+    EXPECT_LE(timing.p20, timing.median);
+    EXPECT_LE(timing.median, timing.p80);
+  }
+  EXPECT_NE(printed.find("llk autotune 'double_in_place' [n=200]: 1/2 BLOCK=64 num_warps=1: median"),
+            std::string::npos) << printed;
+  EXPECT_NE(printed.find("2/2 BLOCK=128 num_warps=2 num_stages=2: median"), std::string::npos)
+      << printed;
+  EXPECT_NE(printed.find(": best BLOCK="), std::string::npos) << printed;
+  // The launch runs once, on the restored data.
+  tuner.launch("n=200", {x, n});
+  std::vector<float> y = x.toVector();
+  for (int i = 0; i < n; ++i)
+    ASSERT_EQ(y[i], 2 * x0[i]) << i;
+  // Without the region, tuning leaves the launches' writes behind.
+  Autotuner careless(t.jit, source, "double_in_place", configs, grid, JITOptions{}, quick);
+  x.copyFrom(x0);
+  careless.tune("n=200 again", {x, n});
+  EXPECT_NE(x.toVector(), x0);
+  // A region outside the device's allocations is refused, not copied.
+  float elsewhere[4] = {};
+  Autotuner strict(t.jit, source, "double_in_place", configs, grid, JITOptions{}, quick);
+  EXPECT_THROW(strict.tune("n=4", {x, n}, {},
+                           {BufferRegion{uint64_t(reinterpret_cast<uintptr_t>(elsewhere)), 16}}),
+               Error);
+}
+
+TEST(JIT, CompileAllCompilesInParallel) {
+  std::string dir = freshDirectory("compile-all");
+  JIT jit(std::make_shared<Cache>(dir));
+  Source softmax = Source::fromFile(examplePath("softmax.mlir"));
+  std::vector<JITOptions> options;
+  for (int64_t block : {128, 256, 3, 512}) { // 3: not a power of two
+    JITOptions o;
+    o.arch = "sm_90";
+    o.constants["BLOCK"] = block;
+    options.push_back(o);
+  }
+  std::vector<std::exception_ptr> failures = jit.compileAll(softmax, options, 2);
+  ASSERT_EQ(failures.size(), 4u);
+  EXPECT_FALSE(failures[0] || failures[1] || failures[3]);
+  ASSERT_TRUE(failures[2]);
+  try {
+    std::rethrow_exception(failures[2]);
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::Compile) << e.what();
+  }
+  EXPECT_EQ(jit.compileCount(), 3u);
+  // Each is in the cache now.
+  for (size_t i : {0, 1, 3})
+    EXPECT_NE(jit.compileModule(softmax, options[i]).ptx.find(".entry softmax_kernel"),
+              std::string::npos);
+  EXPECT_EQ(jit.compileCount(), 3u);
+  fs::remove_all(dir);
+}
+
+TEST(Interpreter, CopiesFromAddressesStayInAllocations) {
+  Device device = interpreterDevice();
+  DeviceMemory a(device, 64), b(device, 64);
+  std::vector<uint8_t> bytes(64);
+  for (int i = 0; i < 64; ++i)
+    bytes[i] = uint8_t(i);
+  a.copyFromHost(bytes.data(), 64);
+  b.copyFromAddress(a.address() + 16, 48, {});
+  std::vector<uint8_t> got(48);
+  b.copyToHost(got.data(), 48);
+  EXPECT_EQ(got, std::vector<uint8_t>(bytes.begin() + 16, bytes.end()));
+  b.copyToAddress(a.address(), 64, {});
+  EXPECT_THROW(b.copyFromAddress(a.address() + 16, 64, {}), Error); // past a's end
+  EXPECT_THROW(b.copyToAddress(reinterpret_cast<uintptr_t>(got.data()), 16, {}), Error);
+  EXPECT_THROW(b.copyToAddress(a.address(), 65, {}), Error); // past b's end
+  LaunchOptions raw;
+  raw.rawStream = reinterpret_cast<CUstream_st *>(uintptr_t(0x10));
+  EXPECT_THROW(b.fill(0, raw), Error);
+  b.fill(7, LaunchOptions{});
+  b.copyToHost(got.data(), 48);
+  EXPECT_EQ(got[0], 7);
+}
+
 TEST(Interpreter, TensorMapsPassDescriptorsToKernels) {
   // examples/gemm_tma.mlir through the JIT and rt::TensorMap as on the GPU:
   // the interpreter reads the descriptors' blocks with TMA's zero fill past
@@ -2019,6 +2145,147 @@ TEST(CAPI, KernelNameAndParameters) {
   EXPECT_EQ(llk_kernel_destroy(k), LLK_SUCCESS);
   EXPECT_STREQ(llk_kernel_name(k), "");
   EXPECT_EQ(llk_jit_get_stats(c.jit, nullptr), LLK_ERROR_INVALID_ARGUMENT);
+}
+
+TEST(CAPI, KernelMetadataAndLaunchOptions) {
+  CInterpreter c;
+  llk_kernel k = c.softmax();
+  llk_param_info info;
+  ASSERT_EQ(llk_kernel_param_info(k, 1, &info), LLK_SUCCESS) << llk_last_error();
+  EXPECT_EQ(info.is_pointer, 1);
+  EXPECT_EQ(info.type, LLK_F32);
+  EXPECT_EQ(info.is_tensor_desc, 0);
+  EXPECT_EQ(info.tma_box[0], 0);
+  EXPECT_EQ(info.read_overrun_bytes, 0);
+  ASSERT_EQ(llk_kernel_param_info(k, 2, &info), LLK_SUCCESS);
+  EXPECT_EQ(info.is_pointer, 0);
+  EXPECT_EQ(info.type, LLK_I32);
+  EXPECT_EQ(llk_kernel_param_info(k, 5, &info), LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(llk_kernel_param_info(k, 0, nullptr), LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(llk_kernel_shared_bytes(k), 0); // the interpreter has none
+  EXPECT_EQ(llk_kernel_dynamic_shared_bytes(k), 0);
+  EXPECT_EQ(llk_kernel_grid_dependency_wait(k), 0);
+  EXPECT_EQ(llk_kernel_shared_bytes(nullptr), 0);
+  EXPECT_TRUE(lastErrorHas("null kernel")) << llk_last_error();
+  int programs = 0;
+  EXPECT_EQ(llk_kernel_occupancy(k, 0, &programs), LLK_SUCCESS);
+  EXPECT_EQ(programs, 1); // the interpreter runs one at a time
+  EXPECT_EQ(llk_kernel_occupancy(k, 0, nullptr), LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(llk_kernel_set_shared_memory_carveout(k, 100), LLK_SUCCESS);
+  EXPECT_EQ(llk_kernel_set_shared_memory_carveout(k, -1), LLK_SUCCESS);
+  EXPECT_EQ(llk_kernel_set_shared_memory_carveout(k, 101), LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(lastErrorHas("carve-out is -1 or 0 to 100")) << llk_last_error();
+
+  unsigned grid[3] = {1, 1, 1};
+  llk_arg args[] = {llk_arg_ptr(llk_buffer_address(c.out), LLK_F32),
+                    llk_arg_ptr(llk_buffer_address(c.in), LLK_F32), llk_arg_i32(64),
+                    llk_arg_i32(64), llk_arg_i32(64)};
+  EXPECT_EQ(llk_kernel_launch_ex(k, grid, args, 5, nullptr), LLK_SUCCESS) << llk_last_error();
+  llk_launch_options sync = {nullptr, 0, 0, 1};
+  EXPECT_EQ(llk_kernel_launch_ex(k, grid, args, 5, &sync), LLK_SUCCESS) << llk_last_error();
+  llk_launch_options dependent = {nullptr, 0, 1, 0};
+  EXPECT_EQ(llk_kernel_launch_ex(k, grid, args, 5, &dependent), LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(lastErrorHas("tile.grid_dependency_wait")) << llk_last_error();
+
+  // Tensor maps: softmax has no descriptor, and the interpreter no TMA.
+  llk_tensor_map map = nullptr;
+  EXPECT_EQ(llk_tensor_map_create(c.device, k, 1, llk_buffer_address(c.in), 8, 8, 32, &map),
+            LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(lastErrorHas("is not a !tile.tensordesc")) << llk_last_error();
+  EXPECT_EQ(map, nullptr);
+  EXPECT_EQ(llk_tensor_map_create(c.device, k, 9, 0, 8, 8, 32, &map),
+            LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(llk_tensor_map_address(map), 0u);
+  llk_arg stale = llk_arg_tensor_map(reinterpret_cast<llk_tensor_map>(uintptr_t(0x5eed)));
+  EXPECT_EQ(stale.is_pointer, LLK_ARG_TENSOR_MAP);
+  EXPECT_EQ(stale.type, LLK_UNTYPED);
+  llk_arg withStale[] = {stale, args[1], args[2], args[3], args[4]};
+  EXPECT_EQ(llk_kernel_launch_ex(k, grid, withStale, 5, nullptr), LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(lastErrorHas("tensor map that is not live")) << llk_last_error();
+  // A tensor map's address where a pointer goes: the types disagree.
+  llk_arg mapArg = {LLK_ARG_TENSOR_MAP, LLK_F32, llk_buffer_address(c.out)};
+  llk_arg asMap[] = {mapArg, args[1], args[2], args[3], args[4]};
+  EXPECT_EQ(llk_kernel_launch_ex(k, grid, asMap, 5, nullptr), LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(lastErrorHas("tensormap<f32> but the parameter is ptr<f32>")) << llk_last_error();
+  EXPECT_EQ(llk_tensor_map_destroy(nullptr), LLK_SUCCESS);
+  EXPECT_EQ(llk_kernel_destroy(k), LLK_SUCCESS);
+}
+
+TEST(CAPI, AutotunerTunesAndRestores) {
+  CInterpreter c;
+  const int n = 100;
+  const std::string doubleInPlace = readAll(doubleInPlacePath());
+  std::vector<float> x0 = randomFloats(n, 5);
+  llk_buffer x = nullptr;
+  ASSERT_EQ(llk_buffer_create(c.device, n * 4, &x), LLK_SUCCESS);
+  ASSERT_EQ(llk_buffer_copy_from_host(x, x0.data(), n * 4), LLK_SUCCESS);
+  const char *small[] = {"BLOCK=64"}, *large[] = {"BLOCK=128"};
+  llk_config configs[] = {{small, 1, 1, 0}, {large, 1, 2, 2}};
+  llk_autotune_options quick = {0.0, 1.0, 1};
+  llk_autotuner tuner = nullptr;
+  ASSERT_EQ(llk_autotuner_create(c.jit, doubleInPlace.c_str(), "double.mlir", nullptr, configs, 2,
+                                 &quick, &tuner),
+            LLK_SUCCESS)
+      << llk_last_error();
+  unsigned grids[6] = {2, 1, 1, 1, 1, 1};
+  llk_arg args[] = {llk_arg_ptr(llk_buffer_address(x), LLK_F32), llk_arg_i32(n)};
+  llk_region region = {llk_buffer_address(x), size_t(n) * 4};
+  size_t best = 99;
+  ASSERT_EQ(llk_autotuner_tune(tuner, "n=100", grids, args, 2, nullptr, &region, 1, &best),
+            LLK_SUCCESS)
+      << llk_last_error();
+  EXPECT_LT(best, 2u);
+  std::vector<float> y(n);
+  ASSERT_EQ(llk_buffer_copy_to_host(x, y.data(), n * 4), LLK_SUCCESS);
+  EXPECT_EQ(y, x0);
+  llk_timing timing;
+  for (size_t i = 0; i < 2; ++i) {
+    ASSERT_EQ(llk_autotuner_timing(tuner, "n=100", i, &timing), LLK_SUCCESS);
+    EXPECT_GE(timing.reps, 1);
+    EXPECT_LE(timing.p20_ms, timing.median_ms);
+    EXPECT_EQ(timing.from_cache, 0);
+  }
+  EXPECT_EQ(llk_autotuner_timing(tuner, "n=7", 0, &timing), LLK_ERROR_NOT_FOUND);
+  EXPECT_EQ(llk_autotuner_timing(tuner, "n=100", 2, &timing), LLK_ERROR_INVALID_ARGUMENT);
+  // The winner's kernel, launched on its grid, doubles x once.
+  llk_kernel k = nullptr;
+  ASSERT_EQ(llk_autotuner_kernel(tuner, best, &k), LLK_SUCCESS) << llk_last_error();
+  EXPECT_EQ(llk_kernel_num_warps(k), best == 0 ? 1u : 2u);
+  ASSERT_EQ(llk_kernel_launch(k, grids + 3 * best, args, 2, nullptr, 0), LLK_SUCCESS);
+  ASSERT_EQ(llk_buffer_copy_to_host(x, y.data(), n * 4), LLK_SUCCESS);
+  for (int i = 0; i < n; ++i)
+    ASSERT_EQ(y[i], 2 * x0[i]);
+  EXPECT_EQ(llk_autotuner_kernel(tuner, 2, &k), LLK_ERROR_INVALID_ARGUMENT);
+  // A second tuner over the same cache finds the winner there.
+  llk_autotuner again = nullptr;
+  ASSERT_EQ(llk_autotuner_create(c.jit, doubleInPlace.c_str(), "double.mlir", nullptr, configs, 2,
+                                 &quick, &again),
+            LLK_SUCCESS);
+  size_t best2 = 99;
+  ASSERT_EQ(llk_autotuner_tune(again, "n=100", grids, args, 2, nullptr, &region, 1, &best2),
+            LLK_SUCCESS);
+  EXPECT_EQ(best2, best);
+  ASSERT_EQ(llk_autotuner_timing(again, "n=100", best, &timing), LLK_SUCCESS);
+  EXPECT_EQ(timing.from_cache, 1);
+  EXPECT_EQ(timing.reps, 0);
+  // Bad configurations and calls are errors.
+  const char *bad[] = {"BLOCK"};
+  llk_config broken[] = {{bad, 1, 1, 0}};
+  llk_autotuner none = nullptr;
+  EXPECT_EQ(llk_autotuner_create(c.jit, doubleInPlace.c_str(), nullptr, nullptr, broken, 1, nullptr,
+                                 &none),
+            LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(llk_autotuner_create(c.jit, doubleInPlace.c_str(), nullptr, nullptr, configs, 0, nullptr,
+                                 &none),
+            LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(lastErrorHas("at least one config")) << llk_last_error();
+  EXPECT_EQ(llk_autotuner_tune(tuner, "k", nullptr, args, 2, nullptr, nullptr, 0, &best),
+            LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(llk_autotuner_destroy(again), LLK_SUCCESS);
+  EXPECT_EQ(llk_autotuner_destroy(tuner), LLK_SUCCESS);
+  EXPECT_EQ(llk_autotuner_destroy(tuner), LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(llk_kernel_destroy(k), LLK_SUCCESS);
+  EXPECT_EQ(llk_buffer_destroy(x), LLK_SUCCESS);
 }
 
 TEST(CAPI, ElementTypeDefines) {

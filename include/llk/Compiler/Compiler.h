@@ -63,6 +63,12 @@ struct CompileOptions {
   /// (1-tile.mlir, 2-layout.mlir, 3-llvm.mlir, 4-llvm-ir.ll, 5-kernel.ptx;
   /// the JIT's LLK_DUMP_IR).
   std::string dumpDirectory;
+  /// Verify the IR after every pass, as mlir-opt does (llkc --verify-each:
+  /// to find the pass that breaks it), rather than once after llk's own
+  /// passes (LLVM's verifier checks what MLIR's conversions to the LLVM
+  /// dialect make of it, after the translation); verifying a lowered GEMM a
+  /// dozen times was 19% of its compile, once after the last pass 8%.
+  bool verifyEachPass = false;
 };
 
 /// Why `numWarps` / `numStages` cannot override the kernels' (as

@@ -59,14 +59,18 @@ typedef struct llk_module_s *llk_module;
 typedef struct llk_kernel_s *llk_kernel;
 typedef struct llk_buffer_s *llk_buffer;
 typedef struct llk_jit_s *llk_jit;
+typedef struct llk_tensor_map_s *llk_tensor_map;
+typedef struct llk_autotuner_s *llk_autotuner;
 
 /* llk's version, "0.1.0" (LLK_VERSION_STRING of llk/Version.h). */
 LLK_API const char *llk_version(void);
 /* The compiler build's identity: 16 hex digits, part of every JIT cache key. */
 LLK_API const char *llk_build_id(void);
 
-/* One argument: a device address (is_pointer) or a scalar's bits. A scalar
- * must have its parameter's exact type. */
+/* One argument: a device address (is_pointer 1), the address of a tensor map
+ * (is_pointer LLK_ARG_TENSOR_MAP: what a !tile.tensordesc parameter takes) or
+ * a scalar's bits (0). A scalar must have its parameter's exact type. */
+#define LLK_ARG_TENSOR_MAP 2
 typedef struct llk_arg {
   int is_pointer;
   llk_type type;
@@ -74,6 +78,9 @@ typedef struct llk_arg {
 } llk_arg;
 
 LLK_API llk_arg llk_arg_ptr(uint64_t address, llk_type element);
+/* A tensor map's address (llk_tensor_map_create), for its descriptor
+ * parameter; an argument of a map that is not live fails the launch. */
+LLK_API llk_arg llk_arg_tensor_map(llk_tensor_map map);
 LLK_API llk_arg llk_arg_i8(int8_t value);
 LLK_API llk_arg llk_arg_i16(int16_t value);
 LLK_API llk_arg llk_arg_i32(int32_t value);
@@ -122,12 +129,67 @@ LLK_API size_t llk_kernel_num_params(llk_kernel kernel);
 LLK_API llk_status llk_kernel_param(llk_kernel kernel, size_t index, int *is_pointer,
                                     llk_type *type);
 LLK_API unsigned llk_kernel_num_warps(llk_kernel kernel);
+/* What the launch metadata says of parameter `index`: a pointer
+ * (is_pointer 1, type its element type; read_overrun_bytes: how far past
+ * the last byte it accesses, and before the first, the kernel may read,
+ * within those bytes' 16-byte granules: the buffer contract), a tensor
+ * descriptor (is_pointer 1, is_tensor_desc 1, type its element type,
+ * tma_box its box in rows and columns) or a scalar (is_pointer 0). */
+typedef struct llk_param_info {
+  int is_pointer;
+  llk_type type;
+  int is_tensor_desc;
+  int64_t tma_box[2];
+  int64_t read_overrun_bytes;
+} llk_param_info;
+LLK_API llk_status llk_kernel_param_info(llk_kernel kernel, size_t index,
+                                         llk_param_info *info);
+/* Static shared memory, and the dynamic shared memory every launch provides
+ * (a pipelined kernel's buffers), in bytes; whether the kernel waits in
+ * tile.grid_dependency_wait (so it may be a dependent launch). */
+LLK_API int64_t llk_kernel_shared_bytes(llk_kernel kernel);
+LLK_API int64_t llk_kernel_dynamic_shared_bytes(llk_kernel kernel);
+LLK_API int llk_kernel_grid_dependency_wait(llk_kernel kernel);
+/* Programs of the kernel that fit on one SM at once with
+ * dynamic_shared_bytes on top of its own (1 on the interpreter). */
+LLK_API llk_status llk_kernel_occupancy(llk_kernel kernel, unsigned dynamic_shared_bytes,
+                                        int *programs_per_sm);
+/* The L1/shared-memory carve-out the kernel prefers: -1 (the driver's
+ * default) or 0 to 100 percent of the most shared memory. A hint. */
+LLK_API llk_status llk_kernel_set_shared_memory_carveout(llk_kernel kernel, int percent);
 LLK_API llk_status llk_kernel_destroy(llk_kernel kernel);
 
 /* stream: a CUstream or NULL for the default stream. */
 LLK_API llk_status llk_kernel_launch(llk_kernel kernel, const unsigned grid[3],
                                      const llk_arg *args, size_t num_args,
                                      void *stream, unsigned dynamic_shared_bytes);
+/* A launch with every option (NULL options: as llk_kernel_launch's
+ * defaults). dependent_launch: a programmatic dependent launch (sm_90+;
+ * the kernel must hold tile.grid_dependency_wait); synchronize: wait for
+ * the kernel and report its execution errors as this call's. */
+typedef struct llk_launch_options {
+  void *stream;
+  unsigned dynamic_shared_bytes;
+  int dependent_launch;
+  int synchronize;
+} llk_launch_options;
+LLK_API llk_status llk_kernel_launch_ex(llk_kernel kernel, const unsigned grid[3],
+                                        const llk_arg *args, size_t num_args,
+                                        const llk_launch_options *options);
+
+/* A CUtensorMap (TMA descriptor) in device memory for the !tile.tensordesc
+ * parameter `index` of `kernel`: a row-major 2-D tensor at `address`, rows x
+ * cols elements, rows row_stride_bytes apart (a multiple of 16; the address
+ * 16-byte aligned), read in the box the metadata gives, 128-byte swizzle.
+ * Pass it with llk_arg_tensor_map; it must live until the launches that
+ * read it have run. Not on the interpreter (INVALID_ARGUMENT). */
+LLK_API llk_status llk_tensor_map_create(llk_device device, llk_kernel kernel,
+                                         size_t index, uint64_t address,
+                                         uint64_t rows, uint64_t cols,
+                                         uint64_t row_stride_bytes,
+                                         llk_tensor_map *map);
+LLK_API uint64_t llk_tensor_map_address(llk_tensor_map map);
+LLK_API llk_status llk_tensor_map_destroy(llk_tensor_map map);
 
 LLK_API llk_status llk_buffer_create(llk_device device, size_t bytes,
                                      llk_buffer *buffer);
@@ -171,6 +233,64 @@ typedef struct llk_jit_stats {
 } llk_jit_stats;
 LLK_API llk_status llk_jit_get_stats(llk_jit jit, llk_jit_stats *stats);
 LLK_API llk_status llk_jit_destroy(llk_jit jit);
+
+/* The autotuner (libllk.so only; docs/runtime.md): configurations of one
+ * kernel of a source, each compiled (all at once, in parallel) and timed on
+ * the real arguments as triton.testing.do_bench does (the L2 cache flushed
+ * before each timed launch, the median kept); the winner per key is kept in
+ * memory and in the JIT's cache directory. A configuration: defines as
+ * llk_jit_compile's, num_warps and num_stages (0: the kernel's own). */
+typedef struct llk_config {
+  const char *const *defines;
+  size_t num_defines;
+  unsigned num_warps;
+  unsigned num_stages;
+} llk_config;
+/* warmup_ms and rep_ms: do_bench's budgets (0: 25 and 100); no_flush: do
+ * not flush the L2 cache. */
+typedef struct llk_autotune_options {
+  double warmup_ms;
+  double rep_ms;
+  int no_flush;
+} llk_autotune_options;
+LLK_API llk_status llk_autotuner_create(llk_jit jit, const char *source_text,
+                                        const char *source_name,
+                                        const char *kernel_name,
+                                        const llk_config *configs,
+                                        size_t num_configs,
+                                        const llk_autotune_options *options,
+                                        llk_autotuner *tuner);
+/* Memory the kernel overwrites that must look untouched after tuning (an
+ * output that is also an input): saved before tuning, restored after each
+ * configuration. */
+typedef struct llk_region {
+  uint64_t address;
+  size_t bytes;
+} llk_region;
+/* The winner for `key` (tuning on the arguments first, unless it is known):
+ * *best, an index into the configurations. grids: three numbers a
+ * configuration (its grid for these arguments). */
+LLK_API llk_status llk_autotuner_tune(llk_autotuner tuner, const char *key,
+                                      const unsigned *grids, const llk_arg *args,
+                                      size_t num_args, void *stream,
+                                      const llk_region *restore, size_t num_restore,
+                                      size_t *best);
+/* What tuning `key` measured for configuration `index`, in milliseconds:
+ * median, the 20th and 80th percentiles (NaN when it failed or the winner
+ * came from the cache; *reps 0 then) and the timed launches. */
+typedef struct llk_timing {
+  double median_ms;
+  double p20_ms;
+  double p80_ms;
+  int reps;
+  int from_cache;
+} llk_timing;
+LLK_API llk_status llk_autotuner_timing(llk_autotuner tuner, const char *key,
+                                        size_t index, llk_timing *timing);
+/* Configuration `index`'s kernel (compiled once): the caller destroys it. */
+LLK_API llk_status llk_autotuner_kernel(llk_autotuner tuner, size_t index,
+                                        llk_kernel *kernel);
+LLK_API llk_status llk_autotuner_destroy(llk_autotuner tuner);
 
 #ifdef __cplusplus
 }

@@ -153,6 +153,14 @@ public:
   /// The kernel named `kernel` (empty: the only one) of load(...).
   Kernel compile(const Source &source, const JITOptions &options,
                  std::string_view kernel = "");
+  /// compileModule(source, o) for every o of `options` at once, on a pool
+  /// of `threads` threads (0: one a core, at most one a compile), so that a
+  /// later load() of each finds it compiled. Element i is null, or why the
+  /// compile of options[i] failed (an Error, as compileModule throws). On the
+  /// interpreter there is nothing to compile ahead: all null.
+  std::vector<std::exception_ptr> compileAll(const Source &source,
+                                             const std::vector<JITOptions> &options,
+                                             unsigned threads = 0);
 
   const Device &device() const;
   /// Compiles this JIT ran (cache misses), and failed writes of the disk
@@ -183,18 +191,50 @@ private:
 struct LLK_API Config {
   llk::Constants constants;
   unsigned numWarps = 4;
-  std::string str() const; // "BLOCK=1024 num_warps=4"
+  /// Overrides the kernel's tile.num_stages (empty: the base options').
+  std::optional<unsigned> numStages;
+  std::string str() const; // "BLOCK=1024 num_warps=4 num_stages=3"
 };
 
+/// How each configuration is timed, as triton.testing.do_bench: a few runs
+/// estimate a launch's time, then `warmupMs` of launches warm up and `repMs`
+/// of them are timed one by one, each between two events after the L2 cache
+/// was flushed (a write of `flushBytes` on the launch's stream; not on the
+/// interpreter, which has no cache).
 struct AutotuneOptions {
-  int warmup = 3;
-  int reps = 20;
+  double warmupMs = 25;
+  double repMs = 100;
+  bool flushL2 = true;
+  size_t flushBytes = size_t(256) << 20;
+  /// Bounds on the timed launches a configuration (whatever the estimate).
+  int minReps = 1;
+  int maxReps = 10000;
+};
+
+/// Memory a kernel overwrites that must look untouched after tuning (an
+/// output that is also an input, a lock that must start at zero): saved
+/// before the first configuration runs and restored after each one.
+struct BufferRegion {
+  uint64_t address = 0;
+  size_t bytes = 0;
+};
+
+/// The times of one configuration's timed launches, in milliseconds.
+struct LLK_API Timing {
+  double median = 0, p20 = 0, p80 = 0, min = 0, max = 0;
+  int reps = 0;
+  /// Median and percentiles by linear interpolation between the closest
+  /// ranks (numpy's default, as do_bench's quantiles); empty: all zero.
+  static Timing of(std::vector<double> samples);
 };
 
 /// As triton.autotune: times each configuration on the real arguments and
 /// keeps the fastest per key (shapes, dtypes: whatever the caller says
-/// changes the winner), in memory and in the cache directory. Launches
-/// write the outputs; use scratch outputs if that matters.
+/// changes the winner), in memory and in the cache directory. The
+/// configurations are compiled in parallel (JIT::compileAll) before any is
+/// timed. Launches write the outputs; name in `restore` what must survive.
+/// With LLK_PRINT_AUTOTUNING set, each configuration's time and the winner
+/// are printed to stderr as they come.
 class LLK_API Autotuner {
 public:
   Autotuner(JIT &jit, Source source, std::string kernel, std::vector<Config> configs,
@@ -203,28 +243,42 @@ public:
 
   struct Result {
     size_t best = 0;
-    std::vector<double> ms; // per config; infinity where it failed
+    std::vector<double> ms; // the median per config; infinity where it failed
+    std::vector<Timing> timings; // per config (empty when from the cache)
     std::vector<std::string> failures;
     bool fromCache = false;
   };
 
+  /// The grid of configuration `index` for this call (the constructor's
+  /// function of the config, unless a call gives its own).
+  using GridOf = std::function<Grid(size_t index)>;
+
   /// The winner for `key`, tuning on `args` if no result is known.
   const Result &tune(const std::string &key, const ArgList &args,
-                     const LaunchOptions &launch = {});
+                     const LaunchOptions &launch = {},
+                     const std::vector<BufferRegion> &restore = {},
+                     const GridOf &grid = nullptr);
   const Config &best(const std::string &key, const ArgList &args,
                      const LaunchOptions &launch = {}) {
     return configs_[tune(key, args, launch).best];
   }
   /// Launches the winner for `key` (tuning first if needed).
   void launch(const std::string &key, const ArgList &args,
-              const LaunchOptions &launch = {});
+              const LaunchOptions &launch = {},
+              const std::vector<BufferRegion> &restore = {},
+              const GridOf &grid = nullptr);
   const std::vector<Config> &configs() const { return configs_; }
+  /// What tuning `key` found, if it has been tuned (or found in the cache).
+  const Result *result(const std::string &key);
+  /// The kernel of configs()[index], compiled (or loaded) once.
+  Kernel kernelFor(size_t index);
 
 private:
   JITOptions optionsFor(const Config &config) const;
   CacheKey recordKey(const std::string &key) const;
-  /// The kernel of configs_[index], compiled (or loaded) once.
-  Kernel kernelFor(size_t index);
+  /// One configuration's times (do_bench's procedure).
+  Timing time(const Kernel &kernel, const Grid &grid, const ArgList &args,
+              const LaunchOptions &launch, DeviceMemory *flush);
 
   JIT &jit_;
   Source source_;

@@ -191,6 +191,8 @@ private:
   std::shared_ptr<HostState> host_;
 };
 
+struct LaunchOptions;
+
 class LLK_API Event {
 public:
   explicit Event(const Device &device);
@@ -201,6 +203,9 @@ public:
   Event &operator=(const Event &) = delete;
   /// Records on `stream` (null: the default stream).
   void record(const Stream *stream = nullptr);
+  /// Records on the stream a launch with `on` goes to (its `stream`, else its
+  /// `rawStream`).
+  void record(const LaunchOptions &on);
   void synchronize() const;
   /// Milliseconds from `start` to `end`, both recorded and complete. On the
   /// interpreter, host time between the two record() calls (launches run
@@ -237,6 +242,15 @@ public:
   void copyFromDevice(const DeviceMemory &source, size_t bytes,
                       const Stream *stream = nullptr);
   void fill(uint8_t byte);
+  /// The same, ordered on the stream a launch with `on` goes to.
+  void fill(uint8_t byte, const LaunchOptions &on);
+  /// Device to device, from or to memory this object does not own (a
+  /// kernel argument's: another library's allocation), on the stream of
+  /// `on`: `bytes` (at most bytes()) from `source` to the start of this, or
+  /// from the start of this to `destination`. On the interpreter the other
+  /// range must lie in one live allocation (InvalidArgument otherwise).
+  void copyFromAddress(uint64_t source, size_t bytes, const LaunchOptions &on);
+  void copyToAddress(uint64_t destination, size_t bytes, const LaunchOptions &on) const;
 
 private:
   std::shared_ptr<Device::Impl> device_;
@@ -349,6 +363,13 @@ public:
     tensorMap_ = true;
   }
   static Arg pointer(uint64_t address, std::optional<ScalarType> element);
+  /// The device address of a CUtensorMap of `element`s made elsewhere (a
+  /// TensorMap's, through the C interface): what a !tile.tensordesc takes.
+  static Arg tensorMap(uint64_t address, ScalarType element) {
+    Arg a(true, element, address);
+    a.tensorMap_ = true;
+    return a;
+  }
   static Arg scalar(ScalarType type, uint64_t bits) { return Arg(false, type, bits); }
   static Arg f16(uint16_t bits) { return Arg(false, ScalarType::F16, bits); }
   static Arg bf16(uint16_t bits) { return Arg(false, ScalarType::BF16, bits); }
@@ -433,6 +454,16 @@ public:
   /// Block = (numWarps * 32, 1, 1); grid = programs.
   void launch(const Grid &grid, const ArgList &args,
               const LaunchOptions &options = {}) const;
+  /// Programs of this kernel that fit on one SM at once with
+  /// `dynamicSharedBytes` on top of its own (cuOccupancyMaxActiveBlocks-
+  /// PerMultiprocessor); 1 on the interpreter, which runs one at a time.
+  int maxActiveProgramsPerSM(unsigned dynamicSharedBytes = 0) const;
+  /// The carve-out of the unified L1/shared memory this kernel prefers, in
+  /// percent of the most shared memory (CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_
+  /// MEMORY_CARVEOUT; -1: no preference, the driver's default; 100: as much
+  /// shared memory as there is, so that more programs fit on an SM). A hint;
+  /// nothing on the interpreter.
+  void setSharedMemoryCarveout(int percent) const;
 
   struct Impl;
 
