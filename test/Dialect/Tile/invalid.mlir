@@ -1261,14 +1261,6 @@ func.func @cast_pointer(%p: !tile.ptr<f32>) {
 
 // -----
 
-func.func @cast_to_itself(%x: tensor<16xf32>) {
-  // expected-error @+1 {{'tile.cast' op casts 'f32' to itself}}
-  %0 = tile.cast %x : tensor<16xf32> to tensor<16xf32>
-  return
-}
-
-// -----
-
 func.func @cast_int_to_float_rounding(%x: tensor<16xi32>) {
   // expected-error @+1 {{'tile.cast' op int to float casts round to nearest even only}}
   %0 = tile.cast %x rounding = rtz : tensor<16xi32> to tensor<16xf32>

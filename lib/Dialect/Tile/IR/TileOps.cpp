@@ -419,9 +419,9 @@ LogicalResult CastOp::verify() {
     return emitOpError() << "cannot cast " << src << " to " << dst
                          << "; supported: f64, f32, f16, bf16, i64, i32, i16, "
                             "i8, i1";
-  if (src == dst)
-    return emitOpError() << "casts " << src << " to itself";
-  if (!getRounding())
+  // A cast to the same type is the identity, whatever its rounding: one
+  // source serves `-D T=f32` and `-D T=f16` (the folder removes it).
+  if (!getRounding() || src == dst)
     return success();
   bool floatNarrowing = isa<FloatType>(src) && isa<FloatType>(dst) &&
                         dst.getIntOrFloatBitWidth() < src.getIntOrFloatBitWidth();
@@ -435,6 +435,12 @@ LogicalResult CastOp::verify() {
     return emitOpError() << "rounding applies to casts that can be inexact, "
                          << "not " << src << " to " << dst;
   return success();
+}
+
+OpFoldResult CastOp::fold(FoldAdaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  return {};
 }
 
 LogicalResult BitcastOp::verify() {

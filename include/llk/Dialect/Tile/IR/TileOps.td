@@ -529,6 +529,12 @@ def Tile_CastOp : Tile_Op<"cast", [Pure]> {
     - int to wider int: sign-extended (i1: zero-extended, so true is 1).
       Int to narrower int: truncated. To i1: `x != 0`.
     - i1 to float: 0.0 or 1.0. Float to i1: `x != 0`.
+    - a type to itself: the identity (every bit kept; `rounding` is then
+      moot), folded away, so that one source serves every `-D T=` binding:
+
+    ```mlir
+    %y = tile.cast %acc rounding = rne : tensor<128xf32> to tensor<128x${T}>
+    ```
   }];
   let arguments = (ins Tile_Value:$src, OptionalAttr<Tile_RoundingMode>:$rounding);
   let results = (outs Tile_Value:$result);
@@ -536,6 +542,7 @@ def Tile_CastOp : Tile_Op<"cast", [Pure]> {
     $src (`rounding` `=` $rounding^)? attr-dict `:` type($src) `to` type($result)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Tile_BitcastOp : Tile_Op<"bitcast", [Pure]> {
