@@ -11,7 +11,7 @@
 #     benchmark's PTX (bench/gemm/build_ptx.sh) as gemm-ptx.tar.xz, unless
 #     LLK_GEMM_PTX=0.
 #
-#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|decode|tokenizer|all|gemm|llama|plot|sanitize] [args...]
+#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|decode|tokenizer|all|gemm|triton|llama|plot|sanitize] [args...]
 #     On the GPU machine, from the repository root: `checks` runs
 #     llk-gpu-check (every kernel check, its small and GPU shapes, against
 #     float64 references, timed), `runtime` the runtime's own GPU check and
@@ -28,7 +28,10 @@
 #     random q8_0 models shaped like TinyLlama, Llama-2 7B and 13B, decode
 #     and prompt tok/s beside the bandwidth floor and the ggml estimate;
 #     `gemm` (not in `all`) bench/gemm/bench.py, f16 then bf16 (llk vs cuBLAS
-#     vs Triton); `plot` bench/plot.py on $OUT (needs matplotlib). Output
+#     vs Triton); `triton` (not in `all`) bench/triton/bench.py: the ports
+#     of Triton's tutorials (examples/triton/) beside Triton kernels written
+#     after them, about a minute (bench/triton/README.md); `plot`
+#     bench/plot.py on $OUT (needs matplotlib). Output
 #     also under $OUT, the benchmarks' CSVs too (bench/README.md). The args
 #     go to the program of the mode named (with `all`, to llk-gpu-check and
 #     bench.py; the others use defaults).
@@ -76,7 +79,7 @@ prepare)
   done
   rm -rf "$carry" && mkdir -p "$carry/ptx"
   cp -r examples "$carry/examples"
-  mkdir -p "$carry/bench" && cp -r bench/llama bench/gemm bench/common bench/plot.py "$carry/bench/"
+  mkdir -p "$carry/bench" && cp -r bench/llama bench/gemm bench/triton bench/common bench/plot.py "$carry/bench/"
   cp scripts/gpu-check.sh "$carry/"
   mkdir -p "$carry/scripts" && cp scripts/gen-tile-kernel.py "$carry/scripts/"
   # PTX + metadata for the benchmark: every kernels.list line, named after it.
@@ -90,6 +93,7 @@ prepare)
       -o "$carry/ptx/$name.ptx"
   done
   LLKC="$static/bin/llkc" scripts/build-gpu-ptx.sh "$carry/ptx" >/dev/null
+  python3 bench/triton/build_ptx.py "$carry/triton-ptx" --llkc "$static/bin/llkc" >/dev/null
   if [[ ${LLK_GEMM_PTX:-1} != 0 ]]; then
     LLKC="$static/bin/llkc" bench/gemm/build_ptx.sh "$carry/gemm-ptx" >/dev/null
     tar -C "$carry" -cJf "$carry/gemm-ptx.tar.xz" gemm-ptx && rm -rf "$carry/gemm-ptx"
@@ -265,6 +269,10 @@ run)
         | log "gemm-$dtype.txt"
       status=$(( status || PIPESTATUS[0] ))
     done
+  fi
+  if [[ $what == triton ]]; then  # CSV: $OUT/triton.csv
+    PYTHONUNBUFFERED=1 python3 "$here/bench/triton/bench.py" --ptx-dir "$here/triton-ptx" "$@" 2>&1 | log triton.txt
+    status=$(( status || PIPESTATUS[0] ))
   fi
   if [[ $what == plot ]]; then
     python3 "$here/bench/plot.py" "${OUT:?plot: set OUT, the folder of the CSVs}" "$@" || status=1
