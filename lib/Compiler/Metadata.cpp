@@ -45,6 +45,15 @@ FailureOr<std::vector<KernelParam>> llk::kernelParams(func::FuncOp kernel) {
     } else if (auto desc = dyn_cast<tile::TensorDescType>(type)) {
       param.kind = KernelParam::Kind::TensorDesc;
       name = scalarName(desc.getElementType());
+      // A CUtensorMap the kernel reads by TMA: the types its lowering takes.
+      Type elem = desc.getElementType();
+      if (!elem.isF16() && !elem.isBF16())
+        return emitError(kernel.isDeclaration() ? kernel.getLoc()
+                                                : kernel.getArgument(i).getLoc(),
+                         "kernel argument ")
+               << i << " is a tensor descriptor of " << elem
+               << "; a descriptor argument (read by TMA) holds f16 or bf16 "
+                  "(tile.make_tensor_desc makes one of any type in the kernel)";
     } else {
       param.kind = KernelParam::Kind::Scalar;
       name = scalarName(type);

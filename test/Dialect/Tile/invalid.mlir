@@ -1601,8 +1601,8 @@ func.func @tensordesc_not_pow2(%d: !tile.tensordesc<64x48xf16>) {
 
 // -----
 
-// expected-error @+1 {{!tile.tensordesc elements must be f16 or bf16, got 'f32'}}
-func.func @tensordesc_f32(%d: !tile.tensordesc<64x64xf32>) {
+// expected-error @+1 {{!tile.tensordesc elements must be numbers that memory holds (not i1), got 'i1'}}
+func.func @tensordesc_i1(%d: !tile.tensordesc<64x64xi1>) {
   return
 }
 

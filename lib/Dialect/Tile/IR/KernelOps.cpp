@@ -1,6 +1,7 @@
 //===- KernelOps.cpp - the operations a tile kernel may contain -----------===//
 
 #include "llk/Dialect/Tile/IR/KernelOps.h"
+#include "llk/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Diagnostics.h"
@@ -221,6 +222,13 @@ std::optional<std::string> llk::tile::whyNotKernelOp(llvm::StringRef name) {
 }
 
 std::optional<std::string> llk::tile::whyNotKernelOp(Operation *op) {
+  // Written out when a kernel source is parsed, so only a module made some
+  // other way holds one.
+  if (isShortForm(op))
+    return "'" + op->getName().getStringRef().str() +
+           "' is a short form that the tile-desugar pass writes out as "
+           "explicit ops (KernelSource runs it on every kernel source it "
+           "parses); run it first";
   if (std::optional<std::string> why = whyNotKernelOp(op->getName().getStringRef()))
     return why;
   // Lowered to LLVM's constrained fptrunc, whose rounding mode is only a

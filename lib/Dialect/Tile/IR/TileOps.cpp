@@ -13,9 +13,6 @@
 using namespace mlir;
 using namespace llk::tile;
 
-#define GET_OP_CLASSES
-#include "llk/Dialect/Tile/IR/TileOps.cpp.inc"
-
 static Type elementTypeOf(Type type) {
   if (auto tensor = dyn_cast<RankedTensorType>(type))
     return tensor.getElementType();
@@ -28,6 +25,201 @@ static ArrayRef<int64_t> shapeOf(Type type) {
   return {};
 }
 
+static Attribute encodingOf(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getEncoding();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Result types that the assembly may leave out
+//===----------------------------------------------------------------------===//
+//
+// Each directive parses an optional `-> type` (`: type` for make_range) and,
+// where it is absent, infers the result type from the operands; it always
+// prints the type, so printed IR reads the same whichever way it was
+// written. An inference that fails (a layout it cannot derive) asks for the
+// type at the position where it was expected.
+
+/// `-> type`, or, if there is no arrow, `infer()`'s type (null: the error).
+static ParseResult
+parseOptionalResult(OpAsmParser &parser, Type &result, StringRef arrow,
+                    function_ref<Type(std::string &why)> infer) {
+  ParseResult present = arrow == "->" ? parser.parseOptionalArrow()
+                                      : parser.parseOptionalColon();
+  if (succeeded(present))
+    return parser.parseType(result);
+  std::string why;
+  result = infer(why);
+  if (!result)
+    return parser.emitError(parser.getCurrentLocation())
+           << "expected '" << arrow << "' and the result type: " << why;
+  return success();
+}
+
+static ParseResult parseRangeType(OpAsmParser &parser, Type &result,
+                                  IntegerAttr start, IntegerAttr end) {
+  return parseOptionalResult(parser, result, ":", [&](std::string &why) -> Type {
+    int64_t size = end.getInt() - start.getInt();
+    if (size <= 0) {
+      why = "the range is empty";
+      return {};
+    }
+    return RankedTensorType::get({size}, parser.getBuilder().getI32Type());
+  });
+}
+static void printRangeType(OpAsmPrinter &printer, Operation *, Type result,
+                           IntegerAttr, IntegerAttr) {
+  printer << ": " << result;
+}
+
+static ParseResult parseExpandedType(OpAsmParser &parser, Type &result,
+                                     Type src, IntegerAttr axis) {
+  return parseOptionalResult(parser, result, "->", [&](std::string &why) -> Type {
+    auto tensor = dyn_cast<RankedTensorType>(src);
+    int64_t at = axis.getInt();
+    if (!tensor || at < 0 || at > tensor.getRank()) {
+      why = "the axis is out of range";
+      return {};
+    }
+    SmallVector<int64_t> shape(tensor.getShape());
+    shape.insert(shape.begin() + at, 1);
+    Attribute encoding;
+    if (Attribute sliced = tensor.getEncoding()) {
+      auto slice = dyn_cast<SliceLayoutAttr>(sliced);
+      if (!slice || slice.getDim() != at) {
+        why = "the operand's layout is no slice at this axis";
+        return {};
+      }
+      encoding = slice.getParent();
+    }
+    return RankedTensorType::get(shape, tensor.getElementType(), encoding);
+  });
+}
+static void printExpandedType(OpAsmPrinter &printer, Operation *, Type result,
+                              Type, IntegerAttr) {
+  printer << "-> " << result;
+}
+
+static ParseResult parseTransposedType(OpAsmParser &parser, Type &result,
+                                       Type src) {
+  return parseOptionalResult(parser, result, "->", [&](std::string &why) -> Type {
+    auto tensor = dyn_cast<RankedTensorType>(src);
+    if (!tensor || tensor.getRank() != 2 || tensor.getEncoding()) {
+      why = "it is inferred for 2-D tiles without a layout only";
+      return {};
+    }
+    return RankedTensorType::get({tensor.getDimSize(1), tensor.getDimSize(0)},
+                                 tensor.getElementType());
+  });
+}
+static void printTransposedType(OpAsmPrinter &printer, Operation *,
+                                Type result, Type) {
+  printer << "-> " << result;
+}
+
+static ParseResult parseBlockType(OpAsmParser &parser, Type &result,
+                                  Type desc) {
+  return parseOptionalResult(parser, result, "->", [&](std::string &why) -> Type {
+    if (!isa<TensorDescType>(desc)) {
+      why = "the operand is no tensor descriptor";
+      return {};
+    }
+    return getDescriptorBlockType(desc);
+  });
+}
+static void printBlockType(OpAsmPrinter &printer, Operation *, Type result,
+                           Type) {
+  printer << "-> " << result;
+}
+
+/// `src` reduced along `axis` into `elem`: a scalar for a 1-D tile; a laid-
+/// out tile's result sliced from its layout.
+static Type reducedType(Type src, IntegerAttr axis, Type elem,
+                        std::string &why) {
+  auto tensor = dyn_cast<RankedTensorType>(src);
+  int64_t at = axis.getInt();
+  if (!tensor || at < 0 || at >= tensor.getRank()) {
+    why = "the axis is out of range";
+    return {};
+  }
+  if (tensor.getRank() == 1)
+    return elem ? elem : tensor.getElementType();
+  SmallVector<int64_t> shape(tensor.getShape());
+  shape.erase(shape.begin() + at);
+  Attribute encoding;
+  if (Attribute parent = tensor.getEncoding()) {
+    auto blocked = dyn_cast<BlockedLayoutAttr>(parent);
+    if (!blocked) {
+      why = "the operand's layout cannot be sliced";
+      return {};
+    }
+    encoding = SliceLayoutAttr::get(src.getContext(), at, blocked);
+  }
+  return RankedTensorType::get(shape, elem ? elem : tensor.getElementType(),
+                               encoding);
+}
+
+static ParseResult parseReducedType(OpAsmParser &parser, Type &result,
+                                    Type src, IntegerAttr axis) {
+  return parseOptionalResult(parser, result, "->", [&](std::string &why) {
+    return reducedType(src, axis, Type(), why);
+  });
+}
+static ParseResult parseReducedType(OpAsmParser &parser, Type &result,
+                                    Type src, IntegerAttr axis,
+                                    ReduceKindAttr kind) {
+  bool index = kind.getValue() == ReduceKind::ArgMax ||
+               kind.getValue() == ReduceKind::ArgMin;
+  return parseOptionalResult(parser, result, "->", [&](std::string &why) {
+    return reducedType(src, axis,
+                       index ? parser.getBuilder().getI32Type() : Type(), why);
+  });
+}
+static void printReducedType(OpAsmPrinter &printer, Operation *, Type result,
+                             Type, IntegerAttr, ReduceKindAttr = {}) {
+  printer << "-> " << result;
+}
+
+static ParseResult parseDotType(OpAsmParser &parser, Type &result, Type a,
+                                Type b) {
+  return parseOptionalResult(parser, result, "->", [&](std::string &why) -> Type {
+    auto ta = dyn_cast<RankedTensorType>(a), tb = dyn_cast<RankedTensorType>(b);
+    if (!ta || !tb || ta.getRank() != 2 || tb.getRank() != 2 ||
+        ta.getEncoding() || tb.getEncoding()) {
+      why = "it is inferred for 2-D operands without layouts only";
+      return {};
+    }
+    Builder builder = parser.getBuilder();
+    Type acc = ta.getElementType().isInteger(8) ? Type(builder.getI32Type())
+                                                : Type(builder.getF32Type());
+    return RankedTensorType::get({ta.getDimSize(0), tb.getDimSize(1)}, acc);
+  });
+}
+static void printDotType(OpAsmPrinter &printer, Operation *, Type result, Type,
+                         Type) {
+  printer << "-> " << result;
+}
+
+/// The operand types of a short form: `A` when both are A, else `A, B`.
+static ParseResult parseOperandTypes(OpAsmParser &parser, Type &a, Type &b) {
+  if (parser.parseType(a))
+    return failure();
+  if (succeeded(parser.parseOptionalComma()))
+    return parser.parseType(b);
+  b = a;
+  return success();
+}
+static void printOperandTypes(OpAsmPrinter &printer, Operation *, Type a,
+                              Type b) {
+  printer << a;
+  if (b != a)
+    printer << ", " << b;
+}
+
+#define GET_OP_CLASSES
+#include "llk/Dialect/Tile/IR/TileOps.cpp.inc"
+
 /// Checks every tensor operand and result of `op` is a valid tile.
 static LogicalResult verifyTiles(Operation *op) {
   for (auto [i, type] : llvm::enumerate(op->getOperandTypes()))
@@ -37,12 +229,6 @@ static LogicalResult verifyTiles(Operation *op) {
     if (failed(verifyTileType(op, type, "result #" + std::to_string(i))))
       return failure();
   return success();
-}
-
-static Attribute encodingOf(Type type) {
-  if (auto tensor = dyn_cast<RankedTensorType>(type))
-    return tensor.getEncoding();
-  return {};
 }
 
 /// Ops that keep every element where it is need one layout on operand and
@@ -217,20 +403,215 @@ void ConvertLayoutOp::getCanonicalizationPatterns(RewritePatternSet &results,
   results.add<RematerializeConvertedSource>(context);
 }
 
+//===----------------------------------------------------------------------===//
+// Broadcasting operands (the short forms, TileShortForms.td)
+//===----------------------------------------------------------------------===//
+
+/// The shape that `types` (scalars are of rank 0) broadcast to, NumPy's
+/// rules: aligned at their last dimension, each dimension equal or 1. On
+/// failure, `why` says which.
+static std::optional<SmallVector<int64_t>>
+broadcastShape(TypeRange types, std::string &why) {
+  SmallVector<int64_t> shape;
+  for (Type type : types) {
+    ArrayRef<int64_t> other = shapeOf(type);
+    if (other.size() > shape.size())
+      shape.insert(shape.begin(), other.size() - shape.size(), 1);
+    for (size_t i = 0; i < other.size(); ++i) {
+      int64_t &size = shape[shape.size() - other.size() + i];
+      if (other[i] == size || other[i] == 1)
+        continue;
+      if (size != 1) {
+        llvm::raw_string_ostream os(why);
+        os << "operands of types ";
+        llvm::interleaveComma(types, os);
+        os << " do not broadcast: dimension "
+           << shape.size() - other.size() + i << " is " << size << " and "
+           << other[i] << " (sizes must match or be 1, aligned at the last "
+           << "dimension)";
+        return std::nullopt;
+      }
+      size = other[i];
+    }
+  }
+  return shape;
+}
+
+/// The result of a short form over `operands`: `elem` in their broadcast
+/// shape (a scalar if every operand is one).
+static LogicalResult inferBroadcast(std::optional<Location> location,
+                                    ValueRange operands, Type elem,
+                                    SmallVectorImpl<Type> &results) {
+  std::string why;
+  for (Value operand : operands)
+    if (encodingOf(operand.getType())) {
+      if (location)
+        emitError(*location) << "the short forms broadcast tiles without "
+                                "layouts, before the layout passes";
+      return failure();
+    }
+  std::optional<SmallVector<int64_t>> shape =
+      broadcastShape(operands.getTypes(), why);
+  if (!shape) {
+    if (location)
+      emitError(*location) << why;
+    return failure();
+  }
+  bool anyTile = llvm::any_of(operands.getTypes(), [](Type t) {
+    return isa<RankedTensorType>(t);
+  });
+  results.push_back(anyTile ? Type(RankedTensorType::get(*shape, elem)) : elem);
+  return success();
+}
+
+LogicalResult AddPtrOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, ValueRange operands,
+    DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &results) {
+  Type ptr = operands[0].getType(), offset = operands[1].getType();
+  // The explicit form: the pointers' type, layout and all.
+  if (shapeOf(ptr) == shapeOf(offset) &&
+      isa<RankedTensorType>(ptr) == isa<RankedTensorType>(offset)) {
+    results.push_back(ptr);
+    return success();
+  }
+  return inferBroadcast(location, operands, elementTypeOf(ptr), results);
+}
+
 LogicalResult AddPtrOp::verify() {
   if (failed(verifyTiles(*this)))
     return failure();
   Type ptr = getPtr().getType(), offset = getOffset().getType();
-  if (isa<RankedTensorType>(ptr) != isa<RankedTensorType>(offset))
-    return emitOpError() << "pointer " << ptr << " and offset " << offset
-                         << " must both be tiles or both scalars; splat the "
-                            "scalar";
-  if (shapeOf(ptr) != shapeOf(offset))
-    return emitOpError() << "pointer shape and offset shape differ: " << ptr
-                         << " vs " << offset;
+  if (!isa<PtrType>(elementTypeOf(ptr)))
+    return emitOpError() << "advances pointers, not " << elementTypeOf(ptr);
   if (elementTypeOf(offset).isInteger(1))
     return emitOpError() << "offsets must be integers wider than i1";
   return verifySameLayout(*this, ptr, offset, "pointer and offset");
+}
+
+bool llk::tile::isShortForm(Operation *op) {
+  if (isa<AddOp, SubOp, MulOp, DivOp, RemOp, MinOp, MaxOp, AndOp, OrOp, XOrOp,
+          CmpOp, WhereOp, MakeTensorDescOp, DescriptorStoreOp>(op))
+    return true;
+  if (auto addptr = dyn_cast<AddPtrOp>(op))
+    return addptr.getPtr().getType() != addptr.getType() ||
+           shapeOf(addptr.getOffset().getType()) != shapeOf(addptr.getType()) ||
+           isa<RankedTensorType>(addptr.getOffset().getType()) !=
+               isa<RankedTensorType>(addptr.getType());
+  if (auto load = dyn_cast<DescriptorLoadOp>(op))
+    return bool(load.getDesc().getDefiningOp<MakeTensorDescOp>());
+  return false;
+}
+
+/// The element type both operands of a binary short form hold.
+static LogicalResult verifyBinaryShortForm(Operation *op, Type lhs, Type rhs,
+                                           bool integersOnly) {
+  if (failed(verifyTiles(op)))
+    return failure();
+  Type a = elementTypeOf(lhs), b = elementTypeOf(rhs);
+  if (a != b)
+    return op->emitOpError()
+           << "operands hold " << a << " and " << b
+           << ": the short forms broadcast shapes, not element types (cast "
+              "one with tile.cast)";
+  if (isa<PtrType>(a))
+    return op->emitOpError() << "takes numbers; advance pointers with "
+                                "tile.addptr";
+  if (integersOnly && !a.isInteger())
+    return op->emitOpError() << "takes integers (or i1), not " << a;
+  if (a.isInteger(1) && !integersOnly && !isa<CmpOp>(op))
+    return op->emitOpError() << "takes numbers; on i1 masks use tile.and, "
+                                "tile.or, tile.xor";
+  return success();
+}
+
+#define LLK_BINARY_SHORT_FORM(Op, integersOnly)                               \
+  LogicalResult Op::inferReturnTypes(                                         \
+      MLIRContext *, std::optional<Location> location, ValueRange operands,   \
+      DictionaryAttr, OpaqueProperties, RegionRange,                          \
+      SmallVectorImpl<Type> &results) {                                       \
+    return inferBroadcast(location, operands,                                 \
+                          elementTypeOf(operands[0].getType()), results);     \
+  }                                                                           \
+  LogicalResult Op::verify() {                                                \
+    return verifyBinaryShortForm(*this, getLhs().getType(),                   \
+                                 getRhs().getType(), integersOnly);           \
+  }
+LLK_BINARY_SHORT_FORM(AddOp, false)
+LLK_BINARY_SHORT_FORM(SubOp, false)
+LLK_BINARY_SHORT_FORM(MulOp, false)
+LLK_BINARY_SHORT_FORM(DivOp, false)
+LLK_BINARY_SHORT_FORM(RemOp, false)
+LLK_BINARY_SHORT_FORM(MinOp, false)
+LLK_BINARY_SHORT_FORM(MaxOp, false)
+LLK_BINARY_SHORT_FORM(AndOp, true)
+LLK_BINARY_SHORT_FORM(OrOp, true)
+LLK_BINARY_SHORT_FORM(XOrOp, true)
+#undef LLK_BINARY_SHORT_FORM
+
+LogicalResult CmpOp::inferReturnTypes(MLIRContext *context,
+                                      std::optional<Location> location,
+                                      ValueRange operands, DictionaryAttr,
+                                      OpaqueProperties, RegionRange,
+                                      SmallVectorImpl<Type> &results) {
+  return inferBroadcast(location, operands,
+                        IntegerType::get(context, 1), results);
+}
+
+LogicalResult CmpOp::verify() {
+  return verifyBinaryShortForm(*this, getLhs().getType(), getRhs().getType(),
+                               false);
+}
+
+LogicalResult WhereOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> location,
+                                        ValueRange operands, DictionaryAttr,
+                                        OpaqueProperties, RegionRange,
+                                        SmallVectorImpl<Type> &results) {
+  return inferBroadcast(location, operands,
+                        elementTypeOf(operands[1].getType()), results);
+}
+
+LogicalResult WhereOp::verify() {
+  if (failed(verifyTiles(*this)))
+    return failure();
+  Type a = elementTypeOf(getTrueValue().getType()),
+       b = elementTypeOf(getFalseValue().getType());
+  if (a != b)
+    return emitOpError() << "values hold " << a << " and " << b
+                         << ": the short forms broadcast shapes, not element "
+                            "types (cast one with tile.cast)";
+  return success();
+}
+
+Type llk::tile::getDescriptorBlockType(Type desc) {
+  auto type = cast<TensorDescType>(desc);
+  return RankedTensorType::get(type.getBlockShape(), type.getElementType());
+}
+
+LogicalResult MakeTensorDescOp::verify() {
+  auto desc = cast<TensorDescType>(getType());
+  if (getBase().getType().getPointeeType() != desc.getElementType())
+    return emitOpError() << "describes a tensor of "
+                         << getBase().getType().getPointeeType()
+                         << " with blocks of " << desc.getElementType();
+  for (Operation *user : getResult().getUsers())
+    if (!isa<DescriptorLoadOp, DescriptorStoreOp>(user))
+      return user->emitOpError()
+             << "uses a descriptor made by tile.make_tensor_desc, which only "
+                "tile.descriptor_load and tile.descriptor_store may use (it "
+                "needs no loop or branch to carry it: it never changes)";
+  return success();
+}
+
+LogicalResult DescriptorStoreOp::verify() {
+  if (failed(verifyTiles(*this)))
+    return failure();
+  if (!getDesc().getDefiningOp<MakeTensorDescOp>())
+    return emitOpError() << "stores through a descriptor made by "
+                            "tile.make_tensor_desc; storing through a kernel "
+                            "argument's CUtensorMap is not supported yet";
+  return success();
 }
 
 /// The shared checks of memory operations: tiles are valid and the pointee
@@ -568,6 +949,9 @@ static LogicalResult verifyDescriptorBlock(Operation *op, TensorDescType desc,
 LogicalResult DescriptorLoadOp::verify() {
   if (failed(verifyTiles(*this)))
     return failure();
+  if (getDesc().getDefiningOp<MakeTensorDescOp>() && getType().getEncoding())
+    return emitOpError() << "reads a descriptor made in the kernel, a short "
+                            "form that tile-desugar writes out before layouts";
   RankedTensorType type = getType();
   return verifyDescriptorBlock(*this, getDesc().getType(), type.getShape(),
                                type.getElementType(), "the result");
