@@ -637,7 +637,7 @@ TEST(KernelOps, EveryTileOpIsAllowedOrHasAReplacement) {
       continue;
     std::optional<std::string> why = tile::whyNotKernelOp(op.getStringRef());
     ASSERT_TRUE(why);
-    EXPECT_NE(why->find("tile-pipeline"), std::string::npos) << *why;
+    EXPECT_NE(why->find("tile-software-pipeline"), std::string::npos) << *why;
   }
 }
 

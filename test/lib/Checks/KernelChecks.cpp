@@ -94,7 +94,7 @@ void llk::checks::writeAddresses(
 const std::vector<KernelCheck> &llk::checks::kernelChecks() {
   static const std::vector<KernelCheck> checks = [] {
     std::vector<KernelCheck> all;
-    for (auto group : {exampleChecks, llamaQuantChecks, llamaApexChecks, llamaElementwiseChecks, llamaAttentionChecks, llamaModelChecks, gemmChecks, tritonChecks})
+    for (auto group : {exampleChecks, llamaQuantChecks, llamaApexChecks, llamaElementwiseChecks, llamaAttentionChecks, llamaModelChecks, gemmChecks, attentionChecks, tritonChecks})
       for (KernelCheck &check : group())
         all.push_back(std::move(check));
     return all;

@@ -96,10 +96,12 @@ public:
   std::deque<HostBuffer> buffers; // stable addresses
   std::vector<Arg> args;
   interp::Grid grid;
-  /// Constants bound on top of the check's own, and warps per program (0:
-  /// the kernel's), for shapes that need another specialization.
+  /// Constants bound on top of the check's own, warps per program and
+  /// pipeline stages (0: the kernel's), for shapes that need another
+  /// specialization; the interpreter ignores warps and stages.
   llk::Constants constants;
   unsigned numWarps = 0;
+  unsigned numStages = 0;
   /// The GPU target when the kernel needs more than the default (sm_90a:
   /// warpgroup MMA, tensor descriptors); the interpreter ignores it.
   std::string arch;
@@ -154,6 +156,8 @@ std::vector<KernelCheck> llamaModelChecks();
 std::vector<KernelCheck> gemmChecks();
 /// The ports of Triton's tutorials, examples/triton/ (TritonChecks.cpp).
 std::vector<KernelCheck> tritonChecks();
+/// FlashAttention forward and backward (lib/Checks/AttentionChecks.cpp).
+std::vector<KernelCheck> attentionChecks();
 
 /// Every kernel check, in table order.
 const std::vector<KernelCheck> &kernelChecks();

@@ -150,7 +150,7 @@ constexpr llvm::StringLiteral kKernelOps[] = {
 /// something.
 std::optional<llvm::StringRef> replacementOf(llvm::StringRef name) {
   constexpr llvm::StringLiteral kPipelined =
-      "it is made by the tile-pipeline pass: write tile.load (or "
+      "it is made by the tile-software-pipeline pass: write tile.load (or "
       "tile.descriptor_load) and tile.dot, and let llkc pipeline the loop";
   constexpr llvm::StringLiteral kThreads =
       "threads are not visible in a tile kernel: ops act on whole tiles "

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "llk/Dialect/Tile/IR/TileDialect.h"
+#include "llk/Dialect/Tile/IR/Layout.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -367,7 +368,8 @@ OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
 
 namespace {
 /// A tile that is cheap to build in any layout is rebuilt in the converted
-/// one rather than moved through shared memory: constants, splats, ranges.
+/// one rather than moved through shared memory: constants, splats, ranges;
+/// a broadcast is rebuilt from its converted source.
 struct RematerializeConvertedSource : OpRewritePattern<ConvertLayoutOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ConvertLayoutOp op,
@@ -391,6 +393,18 @@ struct RematerializeConvertedSource : OpRewritePattern<ConvertLayoutOp> {
     if (auto range = dyn_cast<MakeRangeOp>(src)) {
       rewriter.replaceOpWithNewOp<MakeRangeOp>(op, op.getType(), range.getStart(),
                                                range.getEnd());
+      return success();
+    }
+    // A broadcast converts its source instead, which holds fewer elements
+    // (and, built from ranges, is recomputed where it is converted).
+    if (auto broadcast = dyn_cast<BroadcastOp>(src)) {
+      RankedTensorType srcType = broadcast.getSrc().getType();
+      Attribute layout = op.getType().getEncoding();
+      if (!layout || !layoutFits(srcType, layout))
+        return failure();
+      auto converted = ConvertLayoutOp::create(
+          rewriter, op.getLoc(), withLayout(srcType, layout), broadcast.getSrc());
+      rewriter.replaceOpWithNewOp<BroadcastOp>(op, op.getType(), converted);
       return success();
     }
     return failure();

@@ -321,7 +321,7 @@ def Tile_LocalAllocOp : Tile_Op<"local_alloc", [
   let summary = "a ring of tile buffers in the program's shared memory";
   let description = [{
     Reserves the buffers of a `!tile.shared` type for the whole kernel. The
-    `tile-pipeline` pass makes them; their contents start undefined.
+    `tile-software-pipeline` pass makes them; their contents start undefined.
 
     ```mlir
     %ring = tile.local_alloc : !tile.shared<3x128x64xf16, contiguous = 1>
@@ -366,7 +366,7 @@ def Tile_AsyncTmaCopyOp : Tile_Op<"async_tma_copy"> {
     `col`) into slot `slot` of `buffer`; elements past the tensor arrive as
     zeros. The copy completes on the slot's barrier, which
     `tile.async_tma_wait` waits on. Nothing starts when `pred` is false.
-    Made by `tile-pipeline` from `tile.descriptor_load`.
+    Made by `tile-software-pipeline` from `tile.descriptor_load`.
 
     ```mlir
     tile.async_tma_copy %desc[%m, %k], %ring[%slot] if %in_range
