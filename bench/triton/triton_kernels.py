@@ -11,9 +11,9 @@ import triton.language as tl
 
 # tutorial -> (the @triton.jit functions here, the llk sources under examples/)
 TUTORIALS = {
-    "01 vector add": (["add_kernel"], ["vector_add.mlir"]),
+    "01 vector add": (["add_kernel"], ["triton/01_vector_add.mlir"]),
     "02 fused softmax": (["softmax_kernel"], ["triton/02_fused_softmax.mlir"]),
-    "03 matrix multiplication": (["matmul_kernel", "leaky_relu"], ["matmul.mlir"]),
+    "03 matrix multiplication": (["matmul_kernel", "leaky_relu"], ["triton/03_matrix_multiplication.mlir"]),
     "05 layer norm": (["_layer_norm_fwd_fused", "_layer_norm_bwd_dx_fused", "_layer_norm_bwd_dwdb"],
                       ["triton/05_layer_norm_fwd.mlir", "triton/05_layer_norm_bwd.mlir"]),
     "07 libdevice asin": (["asin_kernel"], ["triton/07_libdevice_asin.mlir"]),

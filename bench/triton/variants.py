@@ -7,23 +7,23 @@ the variants it tries; the fastest that passes stands for llk, as an
 autotuner would pick it.
 """
 
-# Tutorials 01, 03 and 09 run examples/vector_add.mlir, matmul.mlir and
-# gemm_tma_persistent.mlir until their short forms land in examples/triton/.
+# Tutorial 09 runs examples/gemm_tma_persistent.mlir (its port is that
+# kernel).
 VARIANTS = {
     # 01: vector add (f32)
-    "add_b1024_w4": ("vector_add.mlir", {"BLOCK": 1024}, 4, "sm_90"),
-    "add_b4096_w4": ("vector_add.mlir", {"BLOCK": 4096}, 4, "sm_90"),
+    "add_b1024_w4": ("triton/01_vector_add.mlir", {"BLOCK": 1024, "DIV": 16}, 4, "sm_90"),
+    "add_b4096_w4": ("triton/01_vector_add.mlir", {"BLOCK": 4096, "DIV": 16}, 4, "sm_90"),
     # 02: fused softmax (f32), BLOCK = the row length rounded up
     "softmax_b1024_w4": ("triton/02_fused_softmax.mlir", {"BLOCK": 1024, "DIV": 16}, 4, "sm_90"),
     "softmax_b1024_w8": ("triton/02_fused_softmax.mlir", {"BLOCK": 1024, "DIV": 16}, 8, "sm_90"),
     "softmax_b4096_w8": ("triton/02_fused_softmax.mlir", {"BLOCK": 4096, "DIV": 16}, 8, "sm_90"),
     "softmax_b4096_w16": ("triton/02_fused_softmax.mlir", {"BLOCK": 4096, "DIV": 16}, 16, "sm_90"),
     # 03: matmul + leaky_relu (f16); sm_90a: warpgroup MMA
-    "matmul_128x128x32_w4": ("matmul.mlir",
+    "matmul_128x128x32_w4": ("triton/03_matrix_multiplication.mlir",
                              {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32, "GROUP_SIZE_M": 8}, 4, "sm_90"),
-    "matmul_128x128x64_w4_sm90a": ("matmul.mlir",
+    "matmul_128x128x64_w4_sm90a": ("triton/03_matrix_multiplication.mlir",
                                    {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_SIZE_M": 8}, 4, "sm_90a"),
-    "matmul_128x256x64_w8_sm90a": ("matmul.mlir",
+    "matmul_128x256x64_w8_sm90a": ("triton/03_matrix_multiplication.mlir",
                                    {"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64, "GROUP_SIZE_M": 8}, 8, "sm_90a"),
     # 05: layer norm (f16), forward and backward (dx with its partial sums,
     # then dwdb: BLOCK_M x BLOCK_N = 32 x 128 as the tutorial launches it)

@@ -10,35 +10,27 @@
 //   grid = min(n_rows, P) programs; BLOCK = n_cols rounded up to a power of
 //   two; DIV: a power of two dividing n_cols and both row strides (16 as
 //   Triton specializes them; 1 for any shape).
-func.func @softmax_kernel(%out: !tile.ptr<f32> {tile.divisibility = 16},
-                          %in: !tile.ptr<f32> {tile.divisibility = 16},
-                          %in_row_stride: i32 {tile.divisibility = ${DIV}},
-                          %out_row_stride: i32 {tile.divisibility = ${DIV}},
-                          %n_rows: i32,
-                          %n_cols: i32 {tile.divisibility = ${DIV}}) {
+func.func @softmax_kernel(%out: !tile.ptr<f32> {tile.divisibility = 16}, %in: !tile.ptr<f32> {tile.divisibility = 16},
+                          %in_row_stride: i32 {tile.divisibility = ${DIV}}, %out_row_stride: i32 {tile.divisibility = ${DIV}},
+                          %n_rows: i32, %n_cols: i32 {tile.divisibility = ${DIV}}) {
   %row_start = tile.program_id x
   %row_step = tile.num_programs x
-  %cols = tile.make_range 0 to ${BLOCK} : tensor<${BLOCK}xi32>
-  %n = tile.splat %n_cols : i32 -> tensor<${BLOCK}xi32>
-  %mask = arith.cmpi slt, %cols, %n : tensor<${BLOCK}xi32>
+  %cols = tile.make_range 0 to ${BLOCK}
+  %mask = tile.cmp lt %cols, %n_cols : tensor<${BLOCK}xi32>, i32
   %neg_inf = arith.constant dense<0xFF800000> : tensor<${BLOCK}xf32>
   scf.for %row = %row_start to %n_rows step %row_step : i32 {
     %in_offset = arith.muli %row, %in_row_stride : i32
     %in_row = tile.addptr %in, %in_offset : !tile.ptr<f32>, i32
-    %in_rows = tile.splat %in_row : !tile.ptr<f32> -> tensor<${BLOCK}x!tile.ptr<f32>>
-    %in_ptrs = tile.addptr %in_rows, %cols : tensor<${BLOCK}x!tile.ptr<f32>>, tensor<${BLOCK}xi32>
+    %in_ptrs = tile.addptr %in_row, %cols : !tile.ptr<f32>, tensor<${BLOCK}xi32>
     %x = tile.load %in_ptrs mask %mask other %neg_inf : tensor<${BLOCK}x!tile.ptr<f32>>
-    %max = tile.reduce max %x axis = 0 : tensor<${BLOCK}xf32> -> f32
-    %maxs = tile.splat %max : f32 -> tensor<${BLOCK}xf32>
-    %shifted = arith.subf %x, %maxs : tensor<${BLOCK}xf32>
+    %max = tile.reduce max %x axis = 0 : tensor<${BLOCK}xf32>
+    %shifted = tile.sub %x, %max : tensor<${BLOCK}xf32>, f32
     %num = math.exp %shifted : tensor<${BLOCK}xf32>
-    %den = tile.reduce sum %num axis = 0 : tensor<${BLOCK}xf32> -> f32
-    %dens = tile.splat %den : f32 -> tensor<${BLOCK}xf32>
-    %y = arith.divf %num, %dens : tensor<${BLOCK}xf32>
+    %den = tile.reduce sum %num axis = 0 : tensor<${BLOCK}xf32>
+    %y = tile.div %num, %den : tensor<${BLOCK}xf32>, f32
     %out_offset = arith.muli %row, %out_row_stride : i32
     %out_row = tile.addptr %out, %out_offset : !tile.ptr<f32>, i32
-    %out_rows = tile.splat %out_row : !tile.ptr<f32> -> tensor<${BLOCK}x!tile.ptr<f32>>
-    %out_ptrs = tile.addptr %out_rows, %cols : tensor<${BLOCK}x!tile.ptr<f32>>, tensor<${BLOCK}xi32>
+    %out_ptrs = tile.addptr %out_row, %cols : !tile.ptr<f32>, tensor<${BLOCK}xi32>
     tile.store %y, %out_ptrs mask %mask : tensor<${BLOCK}x!tile.ptr<f32>>
   }
   return

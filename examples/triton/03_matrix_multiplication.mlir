@@ -51,7 +51,10 @@ func.func @matmul_kernel(%a: !tile.ptr<f16> {tile.divisibility = 16}, %b: !tile.
   %b_rows = tile.mul %bk_col, %stride_bk : tensor<${BLOCK_K}x1xi32>, i32
   %b_offs = tile.add %b_rows, %offs_bn : tensor<${BLOCK_K}x1xi32>, tensor<${BLOCK_N}xi32>
   %b_ptrs0 = tile.addptr %b, %b_offs : !tile.ptr<f16>, tensor<${BLOCK_K}x${BLOCK_N}xi32>
-  %k_in_a = tile.add %offs_k, %a_rows : tensor<${BLOCK_K}xi32>, tensor<${BLOCK_M}x1xi32>
+  // The k index of each element of the A and B blocks, for the K tail's masks.
+  %k_row = tile.expand_dims %offs_k axis = 0 : tensor<${BLOCK_K}xi32>
+  %k_of_a = tile.broadcast %k_row : tensor<1x${BLOCK_K}xi32> -> tensor<${BLOCK_M}x${BLOCK_K}xi32>
+  %k_of_b = tile.broadcast %bk_col : tensor<${BLOCK_K}x1xi32> -> tensor<${BLOCK_K}x${BLOCK_N}xi32>
 
   // The K loop; the last step masks the tail (other = 0).
   %zero_acc = arith.constant dense<0.0> : tensor<${BLOCK_M}x${BLOCK_N}xf32>
@@ -66,10 +69,9 @@ func.func @matmul_kernel(%a: !tile.ptr<f16> {tile.divisibility = 16}, %b: !tile.
       -> (tensor<${BLOCK_M}x${BLOCK_N}xf32>, tensor<${BLOCK_M}x${BLOCK_K}x!tile.ptr<f16>>, tensor<${BLOCK_K}x${BLOCK_N}x!tile.ptr<f16>>) : i32 {
     %k_done = arith.muli %kt, %bk : i32
     %k_left = arith.subi %K, %k_done : i32
-    %a_mask = tile.cmp lt %offs_k, %k_left : tensor<${BLOCK_K}xi32>, i32
-    %a_mask2 = tile.and %a_mask, %k_in_a : tensor<${BLOCK_K}xi1>, tensor<${BLOCK_M}x${BLOCK_K}xi1>
-    %b_mask = tile.cmp lt %bk_col, %k_left : tensor<${BLOCK_K}x1xi32>, i32
-    %av = tile.load %a_ptrs mask %a_mask2 other %zero_a : tensor<${BLOCK_M}x${BLOCK_K}x!tile.ptr<f16>>
+    %a_mask = tile.cmp lt %k_of_a, %k_left : tensor<${BLOCK_M}x${BLOCK_K}xi32>, i32
+    %b_mask = tile.cmp lt %k_of_b, %k_left : tensor<${BLOCK_K}x${BLOCK_N}xi32>, i32
+    %av = tile.load %a_ptrs mask %a_mask other %zero_a : tensor<${BLOCK_M}x${BLOCK_K}x!tile.ptr<f16>>
     %bv = tile.load %b_ptrs mask %b_mask other %zero_b : tensor<${BLOCK_K}x${BLOCK_N}x!tile.ptr<f16>>
     %acc_next = tile.dot %av, %bv, %acc_i : tensor<${BLOCK_M}x${BLOCK_K}xf16>, tensor<${BLOCK_K}x${BLOCK_N}xf16>
     %a_next = tile.addptr %a_ptrs, %bk : tensor<${BLOCK_M}x${BLOCK_K}x!tile.ptr<f16>>, i32

@@ -21,75 +21,55 @@
 //        -D GROUP_SIZE_M=128 -D BLOCK_M=32 -D BLOCK_N=128 --num-warps 8
 //   grids: M programs (dx), cdiv(N, BLOCK_N) (dwdb). DIV: a power of two
 //   dividing N and the row stride (16 as Triton specializes them; 1 for any).
-func.func @layer_norm_bwd_dx_fused(%DX: !tile.ptr<${T}> {tile.divisibility = 16},
-                                   %DY: !tile.ptr<${T}> {tile.divisibility = 16},
-                                   %DW: !tile.ptr<${T}> {tile.divisibility = 16},
-                                   %DB: !tile.ptr<${T}> {tile.divisibility = 16},
-                                   %X: !tile.ptr<${T}> {tile.divisibility = 16},
-                                   %W: !tile.ptr<${T}> {tile.divisibility = 16},
-                                   %Mean: !tile.ptr<f32>, %Rstd: !tile.ptr<f32>,
-                                   %Lock: !tile.ptr<i32>,
-                                   %stride: i32 {tile.divisibility = ${DIV}},
-                                   %N: i32 {tile.divisibility = ${DIV}}) {
+func.func @layer_norm_bwd_dx_fused(%DX: !tile.ptr<${T}> {tile.divisibility = 16}, %DY: !tile.ptr<${T}> {tile.divisibility = 16},
+    %DW: !tile.ptr<${T}> {tile.divisibility = 16}, %DB: !tile.ptr<${T}> {tile.divisibility = 16},
+    %X: !tile.ptr<${T}> {tile.divisibility = 16}, %W: !tile.ptr<${T}> {tile.divisibility = 16}, %Mean: !tile.ptr<f32>,
+    %Rstd: !tile.ptr<f32>, %Lock: !tile.ptr<i32>, %stride: i32 {tile.divisibility = ${DIV}}, %N: i32 {tile.divisibility = ${DIV}}) {
   %row = tile.program_id x
-  %cols = tile.make_range 0 to ${BLOCK} : tensor<${BLOCK}xi32>
-  %Ns = tile.splat %N : i32 -> tensor<${BLOCK}xi32>
-  %mask = arith.cmpi slt, %cols, %Ns : tensor<${BLOCK}xi32>
-  %zero = arith.constant dense<0.0> : tensor<${BLOCK}xf32>
-  %zero_t = arith.constant dense<0.0> : tensor<${BLOCK}x${T}>
+  %cols = tile.make_range 0 to ${BLOCK}
+  %mask = tile.cmp lt %cols, %N : tensor<${BLOCK}xi32>, i32
+  %zero = arith.constant 0.0 : f32
   %offset = arith.muli %row, %stride : i32
-  %x_row = tile.addptr %X, %offset : !tile.ptr<${T}>, i32
-  %dy_row = tile.addptr %DY, %offset : !tile.ptr<${T}>, i32
-  %dx_row = tile.addptr %DX, %offset : !tile.ptr<${T}>, i32
+  %row_offs = tile.add %offset, %cols : i32, tensor<${BLOCK}xi32>
   // This row's lock and its partial sums' row.
   %group = arith.constant ${GROUP_SIZE_M} : i32
   %lock_id = arith.remsi %row, %group : i32
   %lock = tile.addptr %Lock, %lock_id : !tile.ptr<i32>, i32
   %count = tile.addptr %lock, %group : !tile.ptr<i32>, i32
-  %partial_offset = arith.muli %lock_id, %N : i32
-  %dw_row = tile.addptr %DW, %partial_offset : !tile.ptr<${T}>, i32
-  %db_row = tile.addptr %DB, %partial_offset : !tile.ptr<${T}>, i32
+  %partial_row = arith.muli %lock_id, %N : i32
+  %partial_offs = tile.add %partial_row, %cols : i32, tensor<${BLOCK}xi32>
 
-  %x_rows = tile.splat %x_row : !tile.ptr<${T}> -> tensor<${BLOCK}x!tile.ptr<${T}>>
-  %x_ptrs = tile.addptr %x_rows, %cols : tensor<${BLOCK}x!tile.ptr<${T}>>, tensor<${BLOCK}xi32>
-  %x_t = tile.load %x_ptrs mask %mask other %zero_t : tensor<${BLOCK}x!tile.ptr<${T}>>
-  %x = tile.cast %x_t : tensor<${BLOCK}x${T}> to tensor<${BLOCK}xf32>
-  %dy_rows = tile.splat %dy_row : !tile.ptr<${T}> -> tensor<${BLOCK}x!tile.ptr<${T}>>
-  %dy_ptrs = tile.addptr %dy_rows, %cols : tensor<${BLOCK}x!tile.ptr<${T}>>, tensor<${BLOCK}xi32>
-  %dy_t = tile.load %dy_ptrs mask %mask other %zero_t : tensor<${BLOCK}x!tile.ptr<${T}>>
+  // Masked-off lanes are left undefined: x_hat and wdy are zeroed there
+  // before they are summed, and nothing else of them is stored.
+  %x_ptrs = tile.addptr %X, %row_offs : !tile.ptr<${T}>, tensor<${BLOCK}xi32>
+  %x = tile.load %x_ptrs mask %mask : tensor<${BLOCK}x!tile.ptr<${T}>>
+  %dy_ptrs = tile.addptr %DY, %row_offs : !tile.ptr<${T}>, tensor<${BLOCK}xi32>
+  %dy_t = tile.load %dy_ptrs mask %mask : tensor<${BLOCK}x!tile.ptr<${T}>>
   %dy = tile.cast %dy_t : tensor<${BLOCK}x${T}> to tensor<${BLOCK}xf32>
-  %w_rows = tile.splat %W : !tile.ptr<${T}> -> tensor<${BLOCK}x!tile.ptr<${T}>>
-  %w_ptrs = tile.addptr %w_rows, %cols : tensor<${BLOCK}x!tile.ptr<${T}>>, tensor<${BLOCK}xi32>
-  %w_t = tile.load %w_ptrs mask %mask : tensor<${BLOCK}x!tile.ptr<${T}>>
-  %w = tile.cast %w_t : tensor<${BLOCK}x${T}> to tensor<${BLOCK}xf32>
+  %w_ptrs = tile.addptr %W, %cols : !tile.ptr<${T}>, tensor<${BLOCK}xi32>
+  %w = tile.load %w_ptrs mask %mask : tensor<${BLOCK}x!tile.ptr<${T}>>
   %mean_ptr = tile.addptr %Mean, %row : !tile.ptr<f32>, i32
   %mean = tile.load %mean_ptr : !tile.ptr<f32>
   %rstd_ptr = tile.addptr %Rstd, %row : !tile.ptr<f32>, i32
   %rstd = tile.load %rstd_ptr : !tile.ptr<f32>
 
   // dx.
-  %means = tile.splat %mean : f32 -> tensor<${BLOCK}xf32>
-  %rstds = tile.splat %rstd : f32 -> tensor<${BLOCK}xf32>
-  %centred = arith.subf %x, %means : tensor<${BLOCK}xf32>
-  %x_hat_all = arith.mulf %centred, %rstds : tensor<${BLOCK}xf32>
-  %wdy_all = arith.mulf %w, %dy : tensor<${BLOCK}xf32>
-  %x_hat = arith.select %mask, %x_hat_all, %zero : tensor<${BLOCK}xi1>, tensor<${BLOCK}xf32>
-  %wdy = arith.select %mask, %wdy_all, %zero : tensor<${BLOCK}xi1>, tensor<${BLOCK}xf32>
-  %n = arith.sitofp %N : i32 to f32
+  %centred = tile.sub %x, %mean : tensor<${BLOCK}x${T}>, f32
+  %x_hat_all = tile.mul %centred, %rstd : tensor<${BLOCK}xf32>, f32
+  %wdy_all = tile.mul %w, %dy : tensor<${BLOCK}x${T}>, tensor<${BLOCK}xf32>
+  %x_hat = tile.where %mask, %x_hat_all, %zero : tensor<${BLOCK}xi1>, tensor<${BLOCK}xf32>, f32
+  %wdy = tile.where %mask, %wdy_all, %zero : tensor<${BLOCK}xi1>, tensor<${BLOCK}xf32>, f32
   %xw = arith.mulf %x_hat, %wdy : tensor<${BLOCK}xf32>
-  %xw_sum = tile.reduce sum %xw axis = 0 : tensor<${BLOCK}xf32> -> f32
-  %c1 = arith.divf %xw_sum, %n : f32
-  %wdy_sum = tile.reduce sum %wdy axis = 0 : tensor<${BLOCK}xf32> -> f32
-  %c2 = arith.divf %wdy_sum, %n : f32
-  %c1s = tile.splat %c1 : f32 -> tensor<${BLOCK}xf32>
-  %c2s = tile.splat %c2 : f32 -> tensor<${BLOCK}xf32>
-  %xc1 = arith.mulf %x_hat, %c1s : tensor<${BLOCK}xf32>
-  %xc1c2 = arith.addf %xc1, %c2s : tensor<${BLOCK}xf32>
+  %xw_sum = tile.reduce sum %xw axis = 0 : tensor<${BLOCK}xf32>
+  %c1 = tile.div %xw_sum, %N : f32, i32
+  %wdy_sum = tile.reduce sum %wdy axis = 0 : tensor<${BLOCK}xf32>
+  %c2 = tile.div %wdy_sum, %N : f32, i32
+  %xc1 = tile.mul %x_hat, %c1 : tensor<${BLOCK}xf32>, f32
+  %xc1c2 = tile.add %xc1, %c2 : tensor<${BLOCK}xf32>, f32
   %diff = arith.subf %wdy, %xc1c2 : tensor<${BLOCK}xf32>
-  %dx = arith.mulf %diff, %rstds : tensor<${BLOCK}xf32>
+  %dx = tile.mul %diff, %rstd : tensor<${BLOCK}xf32>, f32
   %dx_t = tile.cast %dx : tensor<${BLOCK}xf32> to tensor<${BLOCK}x${T}>
-  %dx_rows = tile.splat %dx_row : !tile.ptr<${T}> -> tensor<${BLOCK}x!tile.ptr<${T}>>
-  %dx_ptrs = tile.addptr %dx_rows, %cols : tensor<${BLOCK}x!tile.ptr<${T}>>, tensor<${BLOCK}xi32>
+  %dx_ptrs = tile.addptr %DX, %row_offs : !tile.ptr<${T}>, tensor<${BLOCK}xi32>
   tile.store %dx_t, %dx_ptrs mask %mask : tensor<${BLOCK}x!tile.ptr<${T}>>
 
   // This row's share of dw and db, added under the lock. The lock's
@@ -98,7 +78,6 @@ func.func @layer_norm_bwd_dx_fused(%DX: !tile.ptr<${T}> {tile.divisibility = 16}
   // before it is implied).
   %dyx = arith.mulf %dy, %x_hat : tensor<${BLOCK}xf32>
   %partial_dw = tile.cast %dyx : tensor<${BLOCK}xf32> to tensor<${BLOCK}x${T}>
-  %partial_db = tile.cast %dy : tensor<${BLOCK}xf32> to tensor<${BLOCK}x${T}>
   %i0 = arith.constant 0 : i32
   %i1 = arith.constant 1 : i32
   scf.while : () -> () {
@@ -108,20 +87,18 @@ func.func @layer_norm_bwd_dx_fused(%DX: !tile.ptr<${T}> {tile.divisibility = 16}
   } do {
     scf.yield
   }
-  %dw_rows = tile.splat %dw_row : !tile.ptr<${T}> -> tensor<${BLOCK}x!tile.ptr<${T}>>
-  %dw_ptrs = tile.addptr %dw_rows, %cols : tensor<${BLOCK}x!tile.ptr<${T}>>, tensor<${BLOCK}xi32>
-  %db_rows = tile.splat %db_row : !tile.ptr<${T}> -> tensor<${BLOCK}x!tile.ptr<${T}>>
-  %db_ptrs = tile.addptr %db_rows, %cols : tensor<${BLOCK}x!tile.ptr<${T}>>, tensor<${BLOCK}xi32>
+  %dw_ptrs = tile.addptr %DW, %partial_offs : !tile.ptr<${T}>, tensor<${BLOCK}xi32>
+  %db_ptrs = tile.addptr %DB, %partial_offs : !tile.ptr<${T}>, tensor<${BLOCK}xi32>
   %count_now = tile.load %count cache = cg : !tile.ptr<i32>
   %first = arith.cmpi eq, %count_now, %i0 : i32
   %dw_sum, %db_sum = scf.if %first -> (tensor<${BLOCK}x${T}>, tensor<${BLOCK}x${T}>) {
     %was = tile.atomic_rmw xchg %count, %i1 : !tile.ptr<i32>
-    scf.yield %partial_dw, %partial_db : tensor<${BLOCK}x${T}>, tensor<${BLOCK}x${T}>
+    scf.yield %partial_dw, %dy_t : tensor<${BLOCK}x${T}>, tensor<${BLOCK}x${T}>
   } else {
     %dw_old = tile.load %dw_ptrs mask %mask cache = cg : tensor<${BLOCK}x!tile.ptr<${T}>>
     %db_old = tile.load %db_ptrs mask %mask cache = cg : tensor<${BLOCK}x!tile.ptr<${T}>>
     %dw_new = arith.addf %partial_dw, %dw_old : tensor<${BLOCK}x${T}>
-    %db_new = arith.addf %partial_db, %db_old : tensor<${BLOCK}x${T}>
+    %db_new = arith.addf %dy_t, %db_old : tensor<${BLOCK}x${T}>
     scf.yield %dw_new, %db_new : tensor<${BLOCK}x${T}>, tensor<${BLOCK}x${T}>
   }
   tile.store %dw_sum, %dw_ptrs mask %mask : tensor<${BLOCK}x!tile.ptr<${T}>>
@@ -130,62 +107,43 @@ func.func @layer_norm_bwd_dx_fused(%DX: !tile.ptr<${T}> {tile.divisibility = 16}
   return
 }
 
-func.func @layer_norm_bwd_dwdb(%DW: !tile.ptr<${T}> {tile.divisibility = 16},
-                               %DB: !tile.ptr<${T}> {tile.divisibility = 16},
-                               %FINAL_DW: !tile.ptr<${T}> {tile.divisibility = 16},
-                               %FINAL_DB: !tile.ptr<${T}> {tile.divisibility = 16},
-                               %M: i32, %N: i32 {tile.divisibility = ${DIV}}) {
+func.func @layer_norm_bwd_dwdb(%DW: !tile.ptr<${T}> {tile.divisibility = 16}, %DB: !tile.ptr<${T}> {tile.divisibility = 16},
+    %FINAL_DW: !tile.ptr<${T}> {tile.divisibility = 16}, %FINAL_DB: !tile.ptr<${T}> {tile.divisibility = 16}, %M: i32, %N: i32 {tile.divisibility = ${DIV}}) {
   %pid = tile.program_id x
   %bn = arith.constant ${BLOCK_N} : i32
   %col0 = arith.muli %pid, %bn : i32
-  %col0s = tile.splat %col0 : i32 -> tensor<${BLOCK_N}xi32>
-  %col_range = tile.make_range 0 to ${BLOCK_N} : tensor<${BLOCK_N}xi32>
-  %cols = arith.addi %col0s, %col_range : tensor<${BLOCK_N}xi32>
-  %cols_2d = tile.expand_dims %cols axis = 0 : tensor<${BLOCK_N}xi32> -> tensor<1x${BLOCK_N}xi32>
-  %cols_b = tile.broadcast %cols_2d : tensor<1x${BLOCK_N}xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
-  %Ns = tile.splat %N : i32 -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
-  %col_ok = arith.cmpi slt, %cols_b, %Ns : tensor<${BLOCK_M}x${BLOCK_N}xi32>
-  %row_range = tile.make_range 0 to ${BLOCK_M} : tensor<${BLOCK_M}xi32>
-  %Ms = tile.splat %M : i32 -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
-  %Nr = tile.splat %N : i32 -> tensor<${BLOCK_M}x1xi32>
-  %dw_base = tile.splat %DW : !tile.ptr<${T}> -> tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<${T}>>
-  %db_base = tile.splat %DB : !tile.ptr<${T}> -> tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<${T}>>
+  %col_range = tile.make_range 0 to ${BLOCK_N}
+  %cols = tile.add %col0, %col_range : i32, tensor<${BLOCK_N}xi32>
+  %col_ok = tile.cmp lt %cols, %N : tensor<${BLOCK_N}xi32>, i32
+  %row_range = tile.make_range 0 to ${BLOCK_M}
   %zero = arith.constant dense<0.0> : tensor<${BLOCK_M}x${BLOCK_N}xf32>
   %zero_t = arith.constant dense<0.0> : tensor<${BLOCK_M}x${BLOCK_N}x${T}>
   %c0 = arith.constant 0 : i32
   %bm = arith.constant ${BLOCK_M} : i32
   %dw, %db = scf.for %i = %c0 to %M step %bm iter_args(%dw_acc = %zero, %db_acc = %zero)
       -> (tensor<${BLOCK_M}x${BLOCK_N}xf32>, tensor<${BLOCK_M}x${BLOCK_N}xf32>) : i32 {
-    %is = tile.splat %i : i32 -> tensor<${BLOCK_M}xi32>
-    %rows = arith.addi %is, %row_range : tensor<${BLOCK_M}xi32>
-    %rows_2d = tile.expand_dims %rows axis = 1 : tensor<${BLOCK_M}xi32> -> tensor<${BLOCK_M}x1xi32>
-    %rows_b = tile.broadcast %rows_2d : tensor<${BLOCK_M}x1xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
-    %row_ok = arith.cmpi slt, %rows_b, %Ms : tensor<${BLOCK_M}x${BLOCK_N}xi32>
-    %mask = arith.andi %row_ok, %col_ok : tensor<${BLOCK_M}x${BLOCK_N}xi1>
-    %row_offs = arith.muli %rows_2d, %Nr : tensor<${BLOCK_M}x1xi32>
-    %row_offs_b = tile.broadcast %row_offs : tensor<${BLOCK_M}x1xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
-    %offs = arith.addi %row_offs_b, %cols_b : tensor<${BLOCK_M}x${BLOCK_N}xi32>
-    %dw_ptrs = tile.addptr %dw_base, %offs : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<${T}>>, tensor<${BLOCK_M}x${BLOCK_N}xi32>
-    %db_ptrs = tile.addptr %db_base, %offs : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<${T}>>, tensor<${BLOCK_M}x${BLOCK_N}xi32>
+    // rows[:, None] * N + cols[None, :], masked to (rows < M) & (cols < N).
+    %rows = tile.add %i, %row_range : i32, tensor<${BLOCK_M}xi32>
+    %rows_2d = tile.expand_dims %rows axis = 1 : tensor<${BLOCK_M}xi32>
+    %row_ok = tile.cmp lt %rows_2d, %M : tensor<${BLOCK_M}x1xi32>, i32
+    %mask = tile.and %row_ok, %col_ok : tensor<${BLOCK_M}x1xi1>, tensor<${BLOCK_N}xi1>
+    %row_offs = tile.mul %rows_2d, %N : tensor<${BLOCK_M}x1xi32>, i32
+    %offs = tile.add %row_offs, %cols : tensor<${BLOCK_M}x1xi32>, tensor<${BLOCK_N}xi32>
+    %dw_ptrs = tile.addptr %DW, %offs : !tile.ptr<${T}>, tensor<${BLOCK_M}x${BLOCK_N}xi32>
+    %db_ptrs = tile.addptr %DB, %offs : !tile.ptr<${T}>, tensor<${BLOCK_M}x${BLOCK_N}xi32>
     %dw_t = tile.load %dw_ptrs mask %mask other %zero_t : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<${T}>>
     %db_t = tile.load %db_ptrs mask %mask other %zero_t : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<${T}>>
-    %dw_f = tile.cast %dw_t : tensor<${BLOCK_M}x${BLOCK_N}x${T}> to tensor<${BLOCK_M}x${BLOCK_N}xf32>
-    %db_f = tile.cast %db_t : tensor<${BLOCK_M}x${BLOCK_N}x${T}> to tensor<${BLOCK_M}x${BLOCK_N}xf32>
-    %dw_next = arith.addf %dw_acc, %dw_f : tensor<${BLOCK_M}x${BLOCK_N}xf32>
-    %db_next = arith.addf %db_acc, %db_f : tensor<${BLOCK_M}x${BLOCK_N}xf32>
+    %dw_next = tile.add %dw_acc, %dw_t : tensor<${BLOCK_M}x${BLOCK_N}xf32>, tensor<${BLOCK_M}x${BLOCK_N}x${T}>
+    %db_next = tile.add %db_acc, %db_t : tensor<${BLOCK_M}x${BLOCK_N}xf32>, tensor<${BLOCK_M}x${BLOCK_N}x${T}>
     scf.yield %dw_next, %db_next : tensor<${BLOCK_M}x${BLOCK_N}xf32>, tensor<${BLOCK_M}x${BLOCK_N}xf32>
   }
-  %sum_dw = tile.reduce sum %dw axis = 0 : tensor<${BLOCK_M}x${BLOCK_N}xf32> -> tensor<${BLOCK_N}xf32>
-  %sum_db = tile.reduce sum %db axis = 0 : tensor<${BLOCK_M}x${BLOCK_N}xf32> -> tensor<${BLOCK_N}xf32>
+  %sum_dw = tile.reduce sum %dw axis = 0 : tensor<${BLOCK_M}x${BLOCK_N}xf32>
+  %sum_db = tile.reduce sum %db axis = 0 : tensor<${BLOCK_M}x${BLOCK_N}xf32>
   %sum_dw_t = tile.cast %sum_dw : tensor<${BLOCK_N}xf32> to tensor<${BLOCK_N}x${T}>
   %sum_db_t = tile.cast %sum_db : tensor<${BLOCK_N}xf32> to tensor<${BLOCK_N}x${T}>
-  %Nc = tile.splat %N : i32 -> tensor<${BLOCK_N}xi32>
-  %out_mask = arith.cmpi slt, %cols, %Nc : tensor<${BLOCK_N}xi32>
-  %fdw_base = tile.splat %FINAL_DW : !tile.ptr<${T}> -> tensor<${BLOCK_N}x!tile.ptr<${T}>>
-  %fdw_ptrs = tile.addptr %fdw_base, %cols : tensor<${BLOCK_N}x!tile.ptr<${T}>>, tensor<${BLOCK_N}xi32>
-  tile.store %sum_dw_t, %fdw_ptrs mask %out_mask : tensor<${BLOCK_N}x!tile.ptr<${T}>>
-  %fdb_base = tile.splat %FINAL_DB : !tile.ptr<${T}> -> tensor<${BLOCK_N}x!tile.ptr<${T}>>
-  %fdb_ptrs = tile.addptr %fdb_base, %cols : tensor<${BLOCK_N}x!tile.ptr<${T}>>, tensor<${BLOCK_N}xi32>
-  tile.store %sum_db_t, %fdb_ptrs mask %out_mask : tensor<${BLOCK_N}x!tile.ptr<${T}>>
+  %fdw_ptrs = tile.addptr %FINAL_DW, %cols : !tile.ptr<${T}>, tensor<${BLOCK_N}xi32>
+  tile.store %sum_dw_t, %fdw_ptrs mask %col_ok : tensor<${BLOCK_N}x!tile.ptr<${T}>>
+  %fdb_ptrs = tile.addptr %FINAL_DB, %cols : !tile.ptr<${T}>, tensor<${BLOCK_N}xi32>
+  tile.store %sum_db_t, %fdb_ptrs mask %col_ok : tensor<${BLOCK_N}x!tile.ptr<${T}>>
   return
 }

@@ -6,23 +6,18 @@
 //   llkc examples/triton/07_libdevice_asin.mlir -D T=f32 -D BLOCK=1024 -D DIV=16 --num-warps 4
 //   grid = cdiv(n, BLOCK) programs; DIV: a power of two dividing n (16, as
 //   Triton specializes it; 1 for any n); T = f32 or f64.
-func.func @asin_kernel(%x: !tile.ptr<${T}> {tile.divisibility = 16},
-                       %y: !tile.ptr<${T}> {tile.divisibility = 16},
+func.func @asin_kernel(%x: !tile.ptr<${T}> {tile.divisibility = 16}, %y: !tile.ptr<${T}> {tile.divisibility = 16},
                        %n: i32 {tile.divisibility = ${DIV}}) {
   %pid = tile.program_id x
   %block = arith.constant ${BLOCK} : i32
   %start = arith.muli %pid, %block : i32
-  %range = tile.make_range 0 to ${BLOCK} : tensor<${BLOCK}xi32>
-  %starts = tile.splat %start : i32 -> tensor<${BLOCK}xi32>
-  %offsets = arith.addi %starts, %range : tensor<${BLOCK}xi32>
-  %ns = tile.splat %n : i32 -> tensor<${BLOCK}xi32>
-  %mask = arith.cmpi slt, %offsets, %ns : tensor<${BLOCK}xi32>
-  %xs = tile.splat %x : !tile.ptr<${T}> -> tensor<${BLOCK}x!tile.ptr<${T}>>
-  %x_ptrs = tile.addptr %xs, %offsets : tensor<${BLOCK}x!tile.ptr<${T}>>, tensor<${BLOCK}xi32>
+  %range = tile.make_range 0 to ${BLOCK}
+  %offsets = tile.add %start, %range : i32, tensor<${BLOCK}xi32>
+  %mask = tile.cmp lt %offsets, %n : tensor<${BLOCK}xi32>, i32
+  %x_ptrs = tile.addptr %x, %offsets : !tile.ptr<${T}>, tensor<${BLOCK}xi32>
   %xv = tile.load %x_ptrs mask %mask : tensor<${BLOCK}x!tile.ptr<${T}>>
   %yv = math.asin %xv : tensor<${BLOCK}x${T}>
-  %ys = tile.splat %y : !tile.ptr<${T}> -> tensor<${BLOCK}x!tile.ptr<${T}>>
-  %y_ptrs = tile.addptr %ys, %offsets : tensor<${BLOCK}x!tile.ptr<${T}>>, tensor<${BLOCK}xi32>
+  %y_ptrs = tile.addptr %y, %offsets : !tile.ptr<${T}>, tensor<${BLOCK}xi32>
   tile.store %yv, %y_ptrs mask %mask : tensor<${BLOCK}x!tile.ptr<${T}>>
   return
 }

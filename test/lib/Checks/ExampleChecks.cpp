@@ -72,6 +72,10 @@ static void rmsNorm(Problem &p) {
 std::vector<KernelCheck> llk::checks::exampleChecks() {
   return {
       {"vector_add", "vector_add.mlir", "add_kernel", {{"BLOCK", 128}}, 1e-5, vectorAdd},
+      // Triton's tutorial 01, the same kernel in the short forms (n = 1000:
+      // no divisibility by 16 to promise).
+      {"triton_01_vector_add", "triton/01_vector_add.mlir", "add_kernel",
+       {{"BLOCK", 128}, {"DIV", 1}}, 1e-5, vectorAdd},
       {"softmax", "softmax.mlir", "softmax_kernel", {{"BLOCK", 128}}, 1e-5, softmax},
       {"rms_norm", "rms_norm.mlir", "rms_norm_kernel", {{"BLOCK", 128}}, 1e-5, rmsNorm},
   };

@@ -1,21 +1,23 @@
 //===- Desugar.cpp - the short forms, written out -------------------------===//
 //
 // Rewrites what TileShortForms.td and the broadcasting operands of
-// tile.addptr / tile.load / tile.store allow into the explicit ops, which
+// tile.addptr allow into the explicit ops, which
 // are all the rest of the compiler and the interpreter accept:
 //
 //   tile.add %x, %s : tensor<64x1xf32>, f32      %s1 = tile.splat %s : f32 -> tensor<64x32xf32>
 //   (broadcast against a 64x32 tile)       =>    %x1 = tile.broadcast %x : ... -> tensor<64x32xf32>
 //                                                %r = arith.addf %x1, %s1 : tensor<64x32xf32>
 //
-// A scalar operand is splat, a lower-rank one gains leading dimensions of
-// size 1 (tile.expand_dims axis = 0), and dimensions of size 1 are repeated
-// (tile.broadcast), as NumPy and Triton broadcast; loads and stores of a
+// An operand of another element type is cast first (tile.cast, as Triton
+// promotes), a scalar operand is splat, a lower-rank one gains leading
+// dimensions of size 1 (tile.expand_dims axis = 0), and dimensions of size 1
+// are repeated (tile.broadcast), as NumPy and Triton broadcast; loads and stores of a
 // descriptor made in the kernel become masked pointer tiles. One walk, no
 // folding: what the user wrote explicitly is left exactly as it is.
 //
 //===----------------------------------------------------------------------===//
 
+#include "llk/Dialect/Tile/IR/ShortForms.h"
 #include "llk/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -40,16 +42,22 @@ ArrayRef<int64_t> shapeOf(Type type) {
   return {};
 }
 
-/// `value` (a scalar or a tile) broadcast to a tile of `shape` and its own
-/// element type; itself when it has that shape already, or when `like` is
-/// a scalar (every operand of the op is).
+/// `value` (a scalar or a tile) as `elem` (tile.cast, before it grows) and
+/// broadcast to the shape of `like`; itself when nothing changes.
 Value broadcastTo(PatternRewriter &rewriter, Location loc, Value value,
-                  Type like) {
+                  Type like, Type elem) {
+  auto withElem = [&](Type type) -> Type {
+    if (auto tensor = dyn_cast<RankedTensorType>(type))
+      return RankedTensorType::get(tensor.getShape(), elem);
+    return elem;
+  };
+  if (getElementTypeOrSelf(value.getType()) != elem)
+    value = CastOp::create(rewriter, loc, withElem(value.getType()), value,
+                           RoundingModeAttr());
   auto target = dyn_cast<RankedTensorType>(like);
   if (!target)
     return value;
   ArrayRef<int64_t> shape = target.getShape();
-  Type elem = getElementTypeOrSelf(value.getType());
   auto type = RankedTensorType::get(shape, elem);
   auto tensor = dyn_cast<RankedTensorType>(value.getType());
   if (!tensor)
@@ -66,6 +74,13 @@ Value broadcastTo(PatternRewriter &rewriter, Location loc, Value value,
   return value;
 }
 
+/// `value` broadcast to the shape of `like`, in its own element type.
+Value broadcastTo(PatternRewriter &rewriter, Location loc, Value value,
+                  Type like) {
+  return broadcastTo(rewriter, loc, value, like,
+                     getElementTypeOrSelf(value.getType()));
+}
+
 /// tile.add etc.: the arith op for the element type, on broadcast operands.
 template <typename SugarOp, typename IntOp, typename FloatOp>
 struct ExpandBinary : OpRewritePattern<SugarOp> {
@@ -73,9 +88,9 @@ struct ExpandBinary : OpRewritePattern<SugarOp> {
   LogicalResult matchAndRewrite(SugarOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type type = op.getType();
-    Value lhs = broadcastTo(rewriter, loc, op.getLhs(), type);
-    Value rhs = broadcastTo(rewriter, loc, op.getRhs(), type);
+    Type type = op.getType(), elem = getElementTypeOrSelf(type);
+    Value lhs = broadcastTo(rewriter, loc, op.getLhs(), type, elem);
+    Value rhs = broadcastTo(rewriter, loc, op.getRhs(), type, elem);
     if constexpr (!std::is_same_v<FloatOp, void>) {
       if (isa<FloatType>(getElementTypeOrSelf(type))) {
         rewriter.replaceOpWithNewOp<FloatOp>(op, lhs, rhs);
@@ -93,11 +108,13 @@ struct ExpandCmp : OpRewritePattern<CmpOp> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type type = op.getType();
-    Value lhs = broadcastTo(rewriter, loc, op.getLhs(), type);
-    Value rhs = broadcastTo(rewriter, loc, op.getRhs(), type);
+    Type elem = getPromotedElementType(getElementTypeOrSelf(op.getLhs().getType()),
+                                       getElementTypeOrSelf(op.getRhs().getType()));
+    Value lhs = broadcastTo(rewriter, loc, op.getLhs(), type, elem);
+    Value rhs = broadcastTo(rewriter, loc, op.getRhs(), type, elem);
     if (isa<FloatType>(getElementTypeOrSelf(lhs.getType()))) {
       // Python's comparisons: ordered, except != (true for a NaN).
-      arith::CmpFPredicate predicate;
+      arith::CmpFPredicate predicate = arith::CmpFPredicate::OLT;
       switch (op.getPredicate()) {
       case Comparison::LT: predicate = arith::CmpFPredicate::OLT; break;
       case Comparison::LE: predicate = arith::CmpFPredicate::OLE; break;
@@ -109,7 +126,7 @@ struct ExpandCmp : OpRewritePattern<CmpOp> {
       rewriter.replaceOpWithNewOp<arith::CmpFOp>(op, predicate, lhs, rhs);
       return success();
     }
-    arith::CmpIPredicate predicate;
+    arith::CmpIPredicate predicate = arith::CmpIPredicate::slt;
     switch (op.getPredicate()) {
     case Comparison::LT: predicate = arith::CmpIPredicate::slt; break;
     case Comparison::LE: predicate = arith::CmpIPredicate::sle; break;
@@ -128,11 +145,13 @@ struct ExpandWhere : OpRewritePattern<WhereOp> {
   LogicalResult matchAndRewrite(WhereOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type type = op.getType();
-    rewriter.replaceOpWithNewOp<arith::SelectOp>(
-        op, broadcastTo(rewriter, loc, op.getCondition(), type),
-        broadcastTo(rewriter, loc, op.getTrueValue(), type),
-        broadcastTo(rewriter, loc, op.getFalseValue(), type));
+    Type type = op.getType(), elem = getElementTypeOrSelf(type);
+    Value condition = broadcastTo(rewriter, loc, op.getCondition(), type);
+    Value trueValue = broadcastTo(rewriter, loc, op.getTrueValue(), type, elem);
+    Value falseValue =
+        broadcastTo(rewriter, loc, op.getFalseValue(), type, elem);
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, condition, trueValue,
+                                                 falseValue);
     return success();
   }
 };
@@ -148,50 +167,9 @@ struct ExpandAddPtr : OpRewritePattern<AddPtrOp> {
         shapeOf(op.getOffset().getType()) == shapeOf(type))
       return failure();
     Location loc = op.getLoc();
-    rewriter.replaceOpWithNewOp<AddPtrOp>(
-        op, type, broadcastTo(rewriter, loc, op.getPtr(), type),
-        broadcastTo(rewriter, loc, op.getOffset(), type));
-    return success();
-  }
-};
-
-/// A mask (or `other`) of a load or store that broadcasts to the pointers'
-/// shape, broadcast.
-Value broadcastToPointers(PatternRewriter &rewriter, Location loc, Value value,
-                          Value ptr) {
-  if (!value || shapeOf(value.getType()) == shapeOf(ptr.getType()))
-    return value;
-  return broadcastTo(rewriter, loc, value, ptr.getType());
-}
-
-struct ExpandLoadOperands : OpRewritePattern<LoadOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LoadOp op,
-                                PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value mask = broadcastToPointers(rewriter, loc, op.getMask(), op.getPtr());
-    Value other = broadcastToPointers(rewriter, loc, op.getOther(), op.getPtr());
-    if (mask == op.getMask() && other == op.getOther())
-      return failure();
-    rewriter.modifyOpInPlace(op, [&] {
-      if (mask)
-        op.getMaskMutable().assign(mask);
-      if (other)
-        op.getOtherMutable().assign(other);
-    });
-    return success();
-  }
-};
-
-struct ExpandStoreMask : OpRewritePattern<StoreOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(StoreOp op,
-                                PatternRewriter &rewriter) const override {
-    Value mask =
-        broadcastToPointers(rewriter, op.getLoc(), op.getMask(), op.getPtr());
-    if (mask == op.getMask())
-      return failure();
-    rewriter.modifyOpInPlace(op, [&] { op.getMaskMutable().assign(mask); });
+    Value ptr = broadcastTo(rewriter, loc, op.getPtr(), type);
+    Value offset = broadcastTo(rewriter, loc, op.getOffset(), type);
+    rewriter.replaceOpWithNewOp<AddPtrOp>(op, type, ptr, offset);
     return success();
   }
 };
@@ -209,9 +187,10 @@ std::pair<Value, Value> blockPointers(PatternRewriter &rewriter, Location loc,
     return RankedTensorType::get(shape, elem);
   };
   Value stride = desc.getRowStride();
-  Value rowStart = arith::MulIOp::create(
-      rewriter, loc, arith::ExtSIOp::create(rewriter, loc, i64, row),
-      arith::ExtSIOp::create(rewriter, loc, i64, stride));
+  // (One statement each: the ops come out in a fixed order.)
+  Value row64 = arith::ExtSIOp::create(rewriter, loc, i64, row);
+  Value stride64 = arith::ExtSIOp::create(rewriter, loc, i64, stride);
+  Value rowStart = arith::MulIOp::create(rewriter, loc, row64, stride64);
   Value base = AddPtrOp::create(rewriter, loc, desc.getBase().getType(),
                                 desc.getBase(), rowStart);
   // Row and column indices, [BM, 1] and [1, BN].
@@ -234,9 +213,9 @@ std::pair<Value, Value> blockPointers(PatternRewriter &rewriter, Location loc,
   Value rowOffsets = arith::MulIOp::create(
       rewriter, loc, rowRange2,
       SplatOp::create(rewriter, loc, tile({block[0], 1}, i32), stride));
-  Value offsets = arith::AddIOp::create(
-      rewriter, loc, BroadcastOp::create(rewriter, loc, full, rowOffsets),
-      BroadcastOp::create(rewriter, loc, full, cols));
+  Value rowOffsetsFull = BroadcastOp::create(rewriter, loc, full, rowOffsets);
+  Value colsFull = BroadcastOp::create(rewriter, loc, full, cols);
+  Value offsets = arith::AddIOp::create(rewriter, loc, rowOffsetsFull, colsFull);
   auto ptrType = tile(block, desc.getBase().getType());
   Value ptrs = AddPtrOp::create(rewriter, loc, ptrType,
                                 SplatOp::create(rewriter, loc, ptrType, base),
@@ -255,9 +234,9 @@ std::pair<Value, Value> blockPointers(PatternRewriter &rewriter, Location loc,
     return BroadcastOp::create(rewriter, loc, tile(block, rewriter.getI1Type()),
                                arith::AndIOp::create(rewriter, loc, low, high));
   };
-  Value mask = arith::AndIOp::create(
-      rewriter, loc, inside(rows, desc.getRows(), {block[0], 1}),
-      inside(cols, desc.getCols(), {1, block[1]}));
+  Value rowsInside = inside(rows, desc.getRows(), {block[0], 1});
+  Value colsInside = inside(cols, desc.getCols(), {1, block[1]});
+  Value mask = arith::AndIOp::create(rewriter, loc, rowsInside, colsInside);
   return {ptrs, mask};
 }
 
@@ -320,11 +299,15 @@ void llk::tile::populateDesugarPatterns(RewritePatternSet &patterns) {
                ExpandBinary<AndOp, arith::AndIOp, void>,
                ExpandBinary<OrOp, arith::OrIOp, void>,
                ExpandBinary<XOrOp, arith::XOrIOp, void>, ExpandCmp,
-               ExpandWhere, ExpandAddPtr, ExpandLoadOperands, ExpandStoreMask,
-               ExpandDescriptorLoad, ExpandDescriptorStore>(context);
+               ExpandWhere, ExpandAddPtr, ExpandDescriptorLoad, ExpandDescriptorStore>(context);
 }
 
 LogicalResult llk::tile::desugar(Operation *root) {
+  LLVM_DEBUG(root->walk([](Operation *op) {
+    if (isShortForm(op))
+      llvm::dbgs() << "[tile-desugar] writing out " << op->getName() << " at "
+                   << op->getLoc() << "\n";
+  }));
   RewritePatternSet patterns(root->getContext());
   populateDesugarPatterns(patterns);
   walkAndApplyPatterns(root, std::move(patterns));
