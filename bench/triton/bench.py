@@ -151,16 +151,23 @@ def randn(gen, *shape, dtype=torch.float32, scale=1.0, shift=0.0):
 def build_cases(M, L, copy_us, cublas_us):
     cases = []
 
-    # 01 vector add: out = x + y (f32).
-    def vector_add(n):
+    # out = x + y (f32): tutorials 01 and 11.
+    def add_problem(n):
         def make(gen):
             x, y = randn(gen, n), randn(gen, n)
             return {"x": x, "y": y}, {"out": torch.empty_like(x)}, {"out": x.double() + y.double()}
+        return make
 
+    def add_llk(n, dependent=False):
         def llk(name):
             k = Llk(M, L, name)
             return lambda t: k.bind("add_kernel", (cdiv(n, k.constants["BLOCK"]),),
-                                    [u64(t["x"]), u64(t["y"]), u64(t["out"]), i32(n)])
+                                    [u64(t["x"]), u64(t["y"]), u64(t["out"]), i32(n)], dependent=dependent)
+        return llk
+
+    # 01 vector add.
+    def vector_add(n):
+        make, llk = add_problem(n), add_llk(n)
 
         def tri(t):
             grid = (cdiv(n, 1024),)
@@ -410,14 +417,7 @@ def build_cases(M, L, copy_us, cublas_us):
     # 11 vector add as dependent launches (launch_pdl): back-to-back launches
     # of a small add, where the next launch's setup overlaps this one's tail.
     def pdl(n):
-        def make(gen):
-            x, y = randn(gen, n), randn(gen, n)
-            return {"x": x, "y": y}, {"out": torch.empty_like(x)}, {"out": x.double() + y.double()}
-
-        def llk(name):
-            k = Llk(M, L, name)
-            return lambda t: k.bind("add_kernel", (cdiv(n, k.constants["BLOCK"]),),
-                                    [u64(t["x"]), u64(t["y"]), u64(t["out"]), i32(n)], dependent=True)
+        make, llk = add_problem(n), add_llk(n, dependent=True)
 
         def tri(t):
             grid = (cdiv(n, 1024),)

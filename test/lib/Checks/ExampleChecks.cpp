@@ -21,9 +21,9 @@ static void vectorAdd(Problem &p) {
   p.grid = {static_cast<uint32_t>((n + block - 1) / block), 1, 1};
 }
 
-// softmax over rows of `cols` < BLOCK columns; input rows padded (stride).
-static void softmax(Problem &p) {
-  const int64_t rows = 6, cols = 80, inStride = 96, outStride = 80;
+std::pair<HostBuffer *, HostBuffer *>
+llk::checks::rowSoftmaxProblem(Problem &p, int64_t rows, int64_t cols,
+                               int64_t inStride, int64_t outStride) {
   HostBuffer &in = p.uniform("in", ElemType::F32, {rows, inStride}, -8, 8);
   HostBuffer &out = p.output("out", ElemType::F32, {rows, outStride});
   for (int64_t r = 0; r < rows; ++r) {
@@ -35,8 +35,15 @@ static void softmax(Problem &p) {
     for (int64_t c = 0; c < cols; ++c)
       out.reference[r * outStride + c] = std::exp(in[r * inStride + c] - max) / sum;
   }
-  p.pointerArg(out);
-  p.pointerArg(in);
+  return {&in, &out};
+}
+
+// softmax over rows of `cols` < BLOCK columns; input rows padded (stride).
+static void softmax(Problem &p) {
+  const int64_t rows = 6, cols = 80, inStride = 96, outStride = 80;
+  auto [in, out] = rowSoftmaxProblem(p, rows, cols, inStride, outStride);
+  p.pointerArg(*out);
+  p.pointerArg(*in);
   p.scalarArg(ElemType::I32, inStride);
   p.scalarArg(ElemType::I32, outStride);
   p.scalarArg(ElemType::I32, cols);

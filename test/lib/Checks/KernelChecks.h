@@ -143,6 +143,15 @@ struct KernelCheck {
   std::vector<GpuCase> gpuCases = {};
 };
 
+/// Row-wise softmax's input ("in", rows `inStride` apart, uniform in
+/// [-8, 8)) and output ("out", rows `outStride` apart) with its float64
+/// reference over the first `cols` of each row (ExampleChecks.cpp; the
+/// example's and tutorial 02's checks).
+std::pair<HostBuffer *, HostBuffer *> rowSoftmaxProblem(Problem &p, int64_t rows,
+                                                        int64_t cols,
+                                                        int64_t inStride,
+                                                        int64_t outStride);
+
 /// The checks of each group of kernels.
 std::vector<KernelCheck> exampleChecks();
 std::vector<KernelCheck> llamaQuantChecks();

@@ -45,20 +45,9 @@ std::function<void(Problem &)> softmax(int64_t rows, int64_t cols,
                                        int64_t programs, int64_t block = 0,
                                        int64_t div = 0) {
   return [=](Problem &p) {
-    HostBuffer &in = p.uniform("in", ElemType::F32, {rows, inStride}, -8, 8);
-    HostBuffer &out = p.output("out", ElemType::F32, {rows, outStride});
-    for (int64_t r = 0; r < rows; ++r) {
-      double max = -INFINITY, sum = 0;
-      for (int64_t c = 0; c < cols; ++c)
-        max = std::max(max, in[r * inStride + c]);
-      for (int64_t c = 0; c < cols; ++c)
-        sum += std::exp(in[r * inStride + c] - max);
-      for (int64_t c = 0; c < cols; ++c)
-        out.reference[r * outStride + c] =
-            std::exp(in[r * inStride + c] - max) / sum;
-    }
-    p.pointerArg(out);
-    p.pointerArg(in);
+    auto [in, out] = rowSoftmaxProblem(p, rows, cols, inStride, outStride);
+    p.pointerArg(*out);
+    p.pointerArg(*in);
     p.scalarArg(ElemType::I32, inStride);
     p.scalarArg(ElemType::I32, outStride);
     p.scalarArg(ElemType::I32, rows);
