@@ -24,20 +24,14 @@ func.func @gemm_tma_persistent_kernel(%a: !tile.tensordesc<${BLOCK_M}x${BLOCK_K}
   %bm = arith.constant ${BLOCK_M} : i32
   %bn = arith.constant ${BLOCK_N} : i32
   %bk = arith.constant ${BLOCK_K} : i32
-  %bm_1 = arith.subi %bm, %c1 : i32
-  %bn_1 = arith.subi %bn, %c1 : i32
-  %bk_1 = arith.subi %bk, %c1 : i32
-  %m_pad = arith.addi %M, %bm_1 : i32
-  %num_pid_m = arith.divsi %m_pad, %bm : i32
-  %n_pad = arith.addi %N, %bn_1 : i32
-  %num_pid_n = arith.divsi %n_pad, %bn : i32
-  %k_pad = arith.addi %K, %bk_1 : i32
-  %k_tiles = arith.divsi %k_pad, %bk : i32
+  %num_pid_m = arith.ceildivsi %M, %bm : i32
+  %num_pid_n = arith.ceildivsi %N, %bn : i32
+  %k_tiles = arith.ceildivsi %K, %bk : i32
   %tiles = arith.muli %num_pid_m, %num_pid_n : i32
   %group = arith.constant 8 : i32
   %num_pid_in_group = arith.muli %group, %num_pid_n : i32
-  %rm_range = tile.make_range 0 to ${BLOCK_M} : tensor<${BLOCK_M}xi32>
-  %rn_range = tile.make_range 0 to ${BLOCK_N} : tensor<${BLOCK_N}xi32>
+  %rm_range = tile.make_range 0 to ${BLOCK_M}
+  %rn_range = tile.make_range 0 to ${BLOCK_N}
   %zero_acc = arith.constant dense<0.0> : tensor<${BLOCK_M}x${BLOCK_N}xf32>
 
   %first = tile.program_id x
@@ -59,33 +53,24 @@ func.func @gemm_tma_persistent_kernel(%a: !tile.tensordesc<${BLOCK_M}x${BLOCK_K}
     %acc = scf.for %kt = %c0 to %k_tiles step %c1 iter_args(%acc_i = %zero_acc)
         -> (tensor<${BLOCK_M}x${BLOCK_N}xf32>) : i32 {
       %k0 = arith.muli %kt, %bk : i32
-      %av = tile.descriptor_load %a[%m0, %k0] : !tile.tensordesc<${BLOCK_M}x${BLOCK_K}x${T}> -> tensor<${BLOCK_M}x${BLOCK_K}x${T}>
-      %bv = tile.descriptor_load %b[%k0, %n0] : !tile.tensordesc<${BLOCK_K}x${BLOCK_N}x${T}> -> tensor<${BLOCK_K}x${BLOCK_N}x${T}>
-      %acc_next = tile.dot %av, %bv, %acc_i : tensor<${BLOCK_M}x${BLOCK_K}x${T}>, tensor<${BLOCK_K}x${BLOCK_N}x${T}> -> tensor<${BLOCK_M}x${BLOCK_N}xf32>
+      %av = tile.descriptor_load %a[%m0, %k0] : !tile.tensordesc<${BLOCK_M}x${BLOCK_K}x${T}>
+      %bv = tile.descriptor_load %b[%k0, %n0] : !tile.tensordesc<${BLOCK_K}x${BLOCK_N}x${T}>
+      %acc_next = tile.dot %av, %bv, %acc_i : tensor<${BLOCK_M}x${BLOCK_K}x${T}>, tensor<${BLOCK_K}x${BLOCK_N}x${T}>
       scf.yield %acc_next : tensor<${BLOCK_M}x${BLOCK_N}xf32>
     }
     %out = tile.cast %acc : tensor<${BLOCK_M}x${BLOCK_N}xf32> to tensor<${BLOCK_M}x${BLOCK_N}x${T}>
 
     // C pointers and the store, masked to M x N.
-    %m0s = tile.splat %m0 : i32 -> tensor<${BLOCK_M}xi32>
-    %n0s = tile.splat %n0 : i32 -> tensor<${BLOCK_N}xi32>
-    %rm = arith.addi %m0s, %rm_range : tensor<${BLOCK_M}xi32>
-    %rn = arith.addi %n0s, %rn_range : tensor<${BLOCK_N}xi32>
-    %rm_c = tile.expand_dims %rm axis = 1 : tensor<${BLOCK_M}xi32> -> tensor<${BLOCK_M}x1xi32>
-    %scm = tile.splat %stride_cm : i32 -> tensor<${BLOCK_M}x1xi32>
-    %c_rows = arith.muli %rm_c, %scm : tensor<${BLOCK_M}x1xi32>
-    %c_rows_b = tile.broadcast %c_rows : tensor<${BLOCK_M}x1xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
-    %rn_c = tile.expand_dims %rn axis = 0 : tensor<${BLOCK_N}xi32> -> tensor<1x${BLOCK_N}xi32>
-    %rn_cb = tile.broadcast %rn_c : tensor<1x${BLOCK_N}xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
-    %c_offs = arith.addi %c_rows_b, %rn_cb : tensor<${BLOCK_M}x${BLOCK_N}xi32>
-    %c_base = tile.splat %c : !tile.ptr<${T}> -> tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<${T}>>
-    %c_ptrs = tile.addptr %c_base, %c_offs : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<${T}>>, tensor<${BLOCK_M}x${BLOCK_N}xi32>
-    %rm_cb = tile.broadcast %rm_c : tensor<${BLOCK_M}x1xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
-    %Mc = tile.splat %M : i32 -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
-    %Nc = tile.splat %N : i32 -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
-    %row_ok = arith.cmpi slt, %rm_cb, %Mc : tensor<${BLOCK_M}x${BLOCK_N}xi32>
-    %col_ok = arith.cmpi slt, %rn_cb, %Nc : tensor<${BLOCK_M}x${BLOCK_N}xi32>
-    %c_mask = arith.andi %row_ok, %col_ok : tensor<${BLOCK_M}x${BLOCK_N}xi1>
+    // c + rm[:, None] * stride_cm + rn[None, :], masked to M x N.
+    %rm = tile.add %m0, %rm_range : i32, tensor<${BLOCK_M}xi32>
+    %rn = tile.add %n0, %rn_range : i32, tensor<${BLOCK_N}xi32>
+    %rm_c = tile.expand_dims %rm axis = 1 : tensor<${BLOCK_M}xi32>
+    %c_rows = tile.mul %rm_c, %stride_cm : tensor<${BLOCK_M}x1xi32>, i32
+    %c_offs = tile.add %c_rows, %rn : tensor<${BLOCK_M}x1xi32>, tensor<${BLOCK_N}xi32>
+    %c_ptrs = tile.addptr %c, %c_offs : !tile.ptr<${T}>, tensor<${BLOCK_M}x${BLOCK_N}xi32>
+    %row_ok = tile.cmp lt %rm_c, %M : tensor<${BLOCK_M}x1xi32>, i32
+    %col_ok = tile.cmp lt %rn, %N : tensor<${BLOCK_N}xi32>, i32
+    %c_mask = tile.and %row_ok, %col_ok : tensor<${BLOCK_M}x1xi1>, tensor<${BLOCK_N}xi1>
     tile.store %out, %c_ptrs mask %c_mask : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<${T}>>
   }
   return

@@ -112,7 +112,8 @@ def mutate_source(t):
 def kernels(t):
     """(name span, parameter-list span) of each func.func in `t`."""
     found = []
-    for m in re.finditer(r'func\.func\s+(?:private\s+)?@("(?:[^"\\]|\\.)*"|[\w$.]+)\s*\(', t):
+    # Names may hold placeholders (@apex_layer_norm_fwd_${T}).
+    for m in re.finditer(r'func\.func\s+(?:private\s+)?@("(?:[^"\\]|\\.)*"|[\w$.{}]+)\s*\(', t):
         depth, j = 1, m.end()
         while j < len(t) and depth:
             depth += {'(': 1, ')': -1}.get(t[j], 0)

@@ -12,7 +12,7 @@
 #     LLK_GEMM_PTX=0; the attention benchmark's (bench/attention/build_ptx.py,
 #     every configuration for sm_90 and sm_90a) as attention-ptx.tar.xz.
 #
-#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|decode|tokenizer|all|gemm|attention|llama|python|firstlaunch|plot|sanitize] [args...]
+#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|decode|tokenizer|all|gemm|attention|triton|llama|python|firstlaunch|plot|sanitize] [args...]
 #     On the GPU machine, from the repository root: `checks` runs
 #     llk-gpu-check (every kernel check, its small and GPU shapes, against
 #     float64 references, timed), `runtime` the runtime's own GPU check and
@@ -44,7 +44,10 @@
 #     descriptors, the autotuner (the args go to pytest); `firstlaunch` (not
 #     in `all`) bench/jit/first_launch.py: the JIT's first compile + launch
 #     of an attention and a GEMM kernel, cold and warm cache, beside Triton's
-#     first call of its own (a CSV and a Markdown table); `plot`
+#     first call of its own (a CSV and a Markdown table); `triton` (not in
+#     `all`) bench/triton/bench.py: the ports of Triton's tutorials
+#     (examples/triton/) beside Triton kernels written after them, about a
+#     minute (bench/triton/README.md); `plot`
 #     bench/plot.py on $OUT (needs matplotlib). Output
 #     also under $OUT, the benchmarks' CSVs too (bench/README.md). The args
 #     go to the program of the mode named (with `all`, to llk-gpu-check and
@@ -93,7 +96,7 @@ prepare)
   done
   rm -rf "$carry" && mkdir -p "$carry/ptx"
   cp -r examples "$carry/examples"
-  mkdir -p "$carry/bench" && cp -r bench/llama bench/gemm bench/attention bench/jit bench/common bench/plot.py "$carry/bench/"
+  mkdir -p "$carry/bench" && cp -r bench/llama bench/gemm bench/attention bench/jit bench/triton bench/common bench/plot.py "$carry/bench/"
   cp scripts/gpu-check.sh "$carry/"
   # The Python package (pure Python over the carried libllk.so) and its tests.
   mkdir -p "$carry/python" && cp -r python/llk python/tests python/pyproject.toml "$carry/python/"
@@ -110,6 +113,7 @@ prepare)
       -o "$carry/ptx/$name.ptx"
   done
   LLKC="$static/bin/llkc" scripts/build-gpu-ptx.sh "$carry/ptx" >/dev/null
+  python3 bench/triton/build_ptx.py "$carry/triton-ptx" --llkc "$static/bin/llkc" >/dev/null
   python3 bench/attention/build_ptx.py "$carry/attention-ptx" --archs sm_90,sm_90a \
     --llkc "$static/bin/llkc" >/dev/null
   tar -C "$carry" -cJf "$carry/attention-ptx.tar.xz" attention-ptx && rm -rf "$carry/attention-ptx"
@@ -309,6 +313,10 @@ run)
   if [[ $what == firstlaunch ]]; then
     # The JIT's first compile + launch, cold and warm, beside Triton's.
     PYTHONUNBUFFERED=1 python3 "$here/bench/jit/first_launch.py" "$@" 2>&1 | log first-launch.txt
+    status=$(( status || PIPESTATUS[0] ))
+  fi
+  if [[ $what == triton ]]; then  # CSV: $OUT/triton.csv
+    PYTHONUNBUFFERED=1 python3 "$here/bench/triton/bench.py" --ptx-dir "$here/triton-ptx" "$@" 2>&1 | log triton.txt
     status=$(( status || PIPESTATUS[0] ))
   fi
   if [[ $what == attention ]]; then  # CSV: $OUT/attention.csv

@@ -12,7 +12,7 @@
 //   part_gamma[chunk, c] = sum_{r in chunk} dy[r, c] x_hat[r, c]
 // (stage 2: apex_norm_bwd_gamma.mlir sums the n_chunks rows).
 //
-//   llkc examples/llama/apex_rms_norm_bwd.mlir -D BLOCK=4096
+//   llkc examples/llama/apex_rms_norm_bwd.mlir -D T=f16 -D BLOCK=4096
 //        -D MEMORY_EFFICIENT=0 --num-warps 8
 //   grid = n_chunks = ceil(n1 / rows_per_chunk) programs.
 //   Constants: BLOCK = n2 rounded up to a power of two (4096 for Llama-2
@@ -22,15 +22,16 @@
 //   dy, saved (x, or y when MEMORY_EFFICIENT), invvar (f32 [n1]), gamma,
 //   n1, n2 (multiple of 16), rows_per_chunk, eps.
 //   Offsets are i32: n1 * n2 < 2^31 (Llama: 512 x 4096 = 2^21).
-//   Element types: _f32, _f16, _bf16 functions (constants are integers
-//   only, so the type cannot be a parameter); all arithmetic is f32.
+//   Element type: -D T=f32|f16|bf16 (the storage type of dx, dy, saved
+//   and gamma; the kernel is apex_rms_norm_bwd_${T}); all arithmetic is
+//   f32, and for T=f32 the casts fold away.
 
-func.func @apex_rms_norm_bwd_f32(%dx: !tile.ptr<f32> {tile.divisibility = 16},
+func.func @apex_rms_norm_bwd_${T}(%dx: !tile.ptr<${T}> {tile.divisibility = 16},
                                  %part_gamma: !tile.ptr<f32> {tile.divisibility = 16},
-                                 %dy: !tile.ptr<f32> {tile.divisibility = 16},
-                                 %saved: !tile.ptr<f32> {tile.divisibility = 16},
+                                 %dy: !tile.ptr<${T}> {tile.divisibility = 16},
+                                 %saved: !tile.ptr<${T}> {tile.divisibility = 16},
                                  %invvar: !tile.ptr<f32>,
-                                 %gamma: !tile.ptr<f32> {tile.divisibility = 16},
+                                 %gamma: !tile.ptr<${T}> {tile.divisibility = 16},
                                  %n1: i32,
                                  %n2: i32 {tile.divisibility = 16},
                                  %rows_per_chunk: i32,
@@ -40,14 +41,16 @@ func.func @apex_rms_norm_bwd_f32(%dx: !tile.ptr<f32> {tile.divisibility = 16},
   %n2s = tile.splat %n2 : i32 -> tensor<${BLOCK}xi32>
   %mask = arith.cmpi slt, %cols, %n2s : tensor<${BLOCK}xi32>
   %zero = arith.constant dense<0.0> : tensor<${BLOCK}xf32>
+  %zero_s = arith.constant dense<0.0> : tensor<${BLOCK}x${T}>
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %me = arith.constant ${MEMORY_EFFICIENT} : i32
   %memory_efficient = arith.cmpi ne, %me, %c0 : i32
 
-  %g_rows = tile.splat %gamma : !tile.ptr<f32> -> tensor<${BLOCK}x!tile.ptr<f32>>
-  %g_ptrs = tile.addptr %g_rows, %cols : tensor<${BLOCK}x!tile.ptr<f32>>, tensor<${BLOCK}xi32>
-  %gv = tile.load %g_ptrs mask %mask other %zero evict = evict_last : tensor<${BLOCK}x!tile.ptr<f32>>
+  %g_rows = tile.splat %gamma : !tile.ptr<${T}> -> tensor<${BLOCK}x!tile.ptr<${T}>>
+  %g_ptrs = tile.addptr %g_rows, %cols : tensor<${BLOCK}x!tile.ptr<${T}>>, tensor<${BLOCK}xi32>
+  %gv_s = tile.load %g_ptrs mask %mask other %zero_s evict = evict_last : tensor<${BLOCK}x!tile.ptr<${T}>>
+  %gv = tile.cast %gv_s : tensor<${BLOCK}x${T}> to tensor<${BLOCK}xf32>
   // gamma clamped away from 0 in magnitude by eps (memory-efficient mode)
   %eps_t = tile.splat %eps : f32 -> tensor<${BLOCK}xf32>
   %neg_eps_t = arith.negf %eps_t : tensor<${BLOCK}xf32>
@@ -61,18 +64,20 @@ func.func @apex_rms_norm_bwd_f32(%dx: !tile.ptr<f32> {tile.divisibility = 16},
   %row0 = arith.muli %chunk, %rows_per_chunk : i32
   %row_end = arith.addi %row0, %rows_per_chunk : i32
   %row1 = arith.minsi %row_end, %n1 : i32
-  %dy_rows = tile.splat %dy : !tile.ptr<f32> -> tensor<${BLOCK}x!tile.ptr<f32>>
-  %s_rows = tile.splat %saved : !tile.ptr<f32> -> tensor<${BLOCK}x!tile.ptr<f32>>
-  %dx_rows = tile.splat %dx : !tile.ptr<f32> -> tensor<${BLOCK}x!tile.ptr<f32>>
+  %dy_rows = tile.splat %dy : !tile.ptr<${T}> -> tensor<${BLOCK}x!tile.ptr<${T}>>
+  %s_rows = tile.splat %saved : !tile.ptr<${T}> -> tensor<${BLOCK}x!tile.ptr<${T}>>
+  %dx_rows = tile.splat %dx : !tile.ptr<${T}> -> tensor<${BLOCK}x!tile.ptr<${T}>>
   %acc = scf.for %r = %row0 to %row1 step %c1
       iter_args(%acc_gamma = %zero) -> (tensor<${BLOCK}xf32>) : i32 {
     %offset = arith.muli %r, %n2 : i32
     %offsets = tile.splat %offset : i32 -> tensor<${BLOCK}xi32>
     %row_cols = arith.addi %offsets, %cols : tensor<${BLOCK}xi32>
-    %dy_ptrs = tile.addptr %dy_rows, %row_cols : tensor<${BLOCK}x!tile.ptr<f32>>, tensor<${BLOCK}xi32>
-    %dyv = tile.load %dy_ptrs mask %mask other %zero : tensor<${BLOCK}x!tile.ptr<f32>>
-    %s_ptrs = tile.addptr %s_rows, %row_cols : tensor<${BLOCK}x!tile.ptr<f32>>, tensor<${BLOCK}xi32>
-    %sv = tile.load %s_ptrs mask %mask other %zero : tensor<${BLOCK}x!tile.ptr<f32>>
+    %dy_ptrs = tile.addptr %dy_rows, %row_cols : tensor<${BLOCK}x!tile.ptr<${T}>>, tensor<${BLOCK}xi32>
+    %dyv_s = tile.load %dy_ptrs mask %mask other %zero_s : tensor<${BLOCK}x!tile.ptr<${T}>>
+    %dyv = tile.cast %dyv_s : tensor<${BLOCK}x${T}> to tensor<${BLOCK}xf32>
+    %s_ptrs = tile.addptr %s_rows, %row_cols : tensor<${BLOCK}x!tile.ptr<${T}>>, tensor<${BLOCK}xi32>
+    %sv_s = tile.load %s_ptrs mask %mask other %zero_s : tensor<${BLOCK}x!tile.ptr<${T}>>
+    %sv = tile.cast %sv_s : tensor<${BLOCK}x${T}> to tensor<${BLOCK}xf32>
     %iv_ptr = tile.addptr %invvar, %r : !tile.ptr<f32>, i32
     %iv = tile.load %iv_ptr : !tile.ptr<f32>
     %xhat = scf.if %memory_efficient -> (tensor<${BLOCK}xf32>) {
@@ -93,184 +98,9 @@ func.func @apex_rms_norm_bwd_f32(%dx: !tile.ptr<f32> {tile.divisibility = 16},
     %coef = arith.divf %iv, %n : f32
     %coef_t = tile.splat %coef : f32 -> tensor<${BLOCK}xf32>
     %dxv = arith.mulf %t3, %coef_t : tensor<${BLOCK}xf32>
-    %dx_ptrs = tile.addptr %dx_rows, %row_cols : tensor<${BLOCK}x!tile.ptr<f32>>, tensor<${BLOCK}xi32>
-    tile.store %dxv, %dx_ptrs mask %mask : tensor<${BLOCK}x!tile.ptr<f32>>
-    %dyx = arith.mulf %dyv, %xhat : tensor<${BLOCK}xf32>
-    %next_gamma = arith.addf %acc_gamma, %dyx : tensor<${BLOCK}xf32>
-    scf.yield %next_gamma : tensor<${BLOCK}xf32>
-  }
-
-  %part_offset = arith.muli %chunk, %n2 : i32
-  %pg_row = tile.addptr %part_gamma, %part_offset : !tile.ptr<f32>, i32
-  %pg_rows = tile.splat %pg_row : !tile.ptr<f32> -> tensor<${BLOCK}x!tile.ptr<f32>>
-  %pg_ptrs = tile.addptr %pg_rows, %cols : tensor<${BLOCK}x!tile.ptr<f32>>, tensor<${BLOCK}xi32>
-  tile.store %acc, %pg_ptrs mask %mask : tensor<${BLOCK}x!tile.ptr<f32>>
-  return
-}
-
-func.func @apex_rms_norm_bwd_f16(%dx: !tile.ptr<f16> {tile.divisibility = 16},
-                                 %part_gamma: !tile.ptr<f32> {tile.divisibility = 16},
-                                 %dy: !tile.ptr<f16> {tile.divisibility = 16},
-                                 %saved: !tile.ptr<f16> {tile.divisibility = 16},
-                                 %invvar: !tile.ptr<f32>,
-                                 %gamma: !tile.ptr<f16> {tile.divisibility = 16},
-                                 %n1: i32,
-                                 %n2: i32 {tile.divisibility = 16},
-                                 %rows_per_chunk: i32,
-                                 %eps: f32) {
-  %chunk = tile.program_id x
-  %cols = tile.make_range 0 to ${BLOCK} : tensor<${BLOCK}xi32>
-  %n2s = tile.splat %n2 : i32 -> tensor<${BLOCK}xi32>
-  %mask = arith.cmpi slt, %cols, %n2s : tensor<${BLOCK}xi32>
-  %zero = arith.constant dense<0.0> : tensor<${BLOCK}xf32>
-  %zero_s = arith.constant dense<0.0> : tensor<${BLOCK}xf16>
-  %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
-  %me = arith.constant ${MEMORY_EFFICIENT} : i32
-  %memory_efficient = arith.cmpi ne, %me, %c0 : i32
-
-  %g_rows = tile.splat %gamma : !tile.ptr<f16> -> tensor<${BLOCK}x!tile.ptr<f16>>
-  %g_ptrs = tile.addptr %g_rows, %cols : tensor<${BLOCK}x!tile.ptr<f16>>, tensor<${BLOCK}xi32>
-  %gv_s = tile.load %g_ptrs mask %mask other %zero_s evict = evict_last : tensor<${BLOCK}x!tile.ptr<f16>>
-  %gv = tile.cast %gv_s : tensor<${BLOCK}xf16> to tensor<${BLOCK}xf32>
-  // gamma clamped away from 0 in magnitude by eps (memory-efficient mode)
-  %eps_t = tile.splat %eps : f32 -> tensor<${BLOCK}xf32>
-  %neg_eps_t = arith.negf %eps_t : tensor<${BLOCK}xf32>
-  %g_up = arith.maximumf %gv, %eps_t : tensor<${BLOCK}xf32>
-  %g_down = arith.minimumf %gv, %neg_eps_t : tensor<${BLOCK}xf32>
-  %g_pos = arith.cmpf oge, %gv, %zero : tensor<${BLOCK}xf32>
-  %g_clamped = arith.select %g_pos, %g_up, %g_down : tensor<${BLOCK}xi1>, tensor<${BLOCK}xf32>
-
-  %n = arith.sitofp %n2 : i32 to f32
-  %n_t = tile.splat %n : f32 -> tensor<${BLOCK}xf32>
-  %row0 = arith.muli %chunk, %rows_per_chunk : i32
-  %row_end = arith.addi %row0, %rows_per_chunk : i32
-  %row1 = arith.minsi %row_end, %n1 : i32
-  %dy_rows = tile.splat %dy : !tile.ptr<f16> -> tensor<${BLOCK}x!tile.ptr<f16>>
-  %s_rows = tile.splat %saved : !tile.ptr<f16> -> tensor<${BLOCK}x!tile.ptr<f16>>
-  %dx_rows = tile.splat %dx : !tile.ptr<f16> -> tensor<${BLOCK}x!tile.ptr<f16>>
-  %acc = scf.for %r = %row0 to %row1 step %c1
-      iter_args(%acc_gamma = %zero) -> (tensor<${BLOCK}xf32>) : i32 {
-    %offset = arith.muli %r, %n2 : i32
-    %offsets = tile.splat %offset : i32 -> tensor<${BLOCK}xi32>
-    %row_cols = arith.addi %offsets, %cols : tensor<${BLOCK}xi32>
-    %dy_ptrs = tile.addptr %dy_rows, %row_cols : tensor<${BLOCK}x!tile.ptr<f16>>, tensor<${BLOCK}xi32>
-    %dyv_s = tile.load %dy_ptrs mask %mask other %zero_s : tensor<${BLOCK}x!tile.ptr<f16>>
-    %dyv = tile.cast %dyv_s : tensor<${BLOCK}xf16> to tensor<${BLOCK}xf32>
-    %s_ptrs = tile.addptr %s_rows, %row_cols : tensor<${BLOCK}x!tile.ptr<f16>>, tensor<${BLOCK}xi32>
-    %sv_s = tile.load %s_ptrs mask %mask other %zero_s : tensor<${BLOCK}x!tile.ptr<f16>>
-    %sv = tile.cast %sv_s : tensor<${BLOCK}xf16> to tensor<${BLOCK}xf32>
-    %iv_ptr = tile.addptr %invvar, %r : !tile.ptr<f32>, i32
-    %iv = tile.load %iv_ptr : !tile.ptr<f32>
-    %xhat = scf.if %memory_efficient -> (tensor<${BLOCK}xf32>) {
-      %q = arith.divf %sv, %g_clamped : tensor<${BLOCK}xf32>
-      scf.yield %q : tensor<${BLOCK}xf32>
-    } else {
-      %iv_t = tile.splat %iv : f32 -> tensor<${BLOCK}xf32>
-      %q = arith.mulf %sv, %iv_t : tensor<${BLOCK}xf32>
-      scf.yield %q : tensor<${BLOCK}xf32>
-    }
-    %g = arith.mulf %dyv, %gv : tensor<${BLOCK}xf32>
-    %gx = arith.mulf %g, %xhat : tensor<${BLOCK}xf32>
-    %sum2 = tile.reduce sum %gx axis = 0 : tensor<${BLOCK}xf32> -> f32
-    %ng = arith.mulf %g, %n_t : tensor<${BLOCK}xf32>
-    %sum2_t = tile.splat %sum2 : f32 -> tensor<${BLOCK}xf32>
-    %t2 = arith.mulf %xhat, %sum2_t : tensor<${BLOCK}xf32>
-    %t3 = arith.subf %ng, %t2 : tensor<${BLOCK}xf32>
-    %coef = arith.divf %iv, %n : f32
-    %coef_t = tile.splat %coef : f32 -> tensor<${BLOCK}xf32>
-    %dxv = arith.mulf %t3, %coef_t : tensor<${BLOCK}xf32>
-    %dx_ptrs = tile.addptr %dx_rows, %row_cols : tensor<${BLOCK}x!tile.ptr<f16>>, tensor<${BLOCK}xi32>
-    %dxv_s = tile.cast %dxv rounding = rne : tensor<${BLOCK}xf32> to tensor<${BLOCK}xf16>
-    tile.store %dxv_s, %dx_ptrs mask %mask : tensor<${BLOCK}x!tile.ptr<f16>>
-    %dyx = arith.mulf %dyv, %xhat : tensor<${BLOCK}xf32>
-    %next_gamma = arith.addf %acc_gamma, %dyx : tensor<${BLOCK}xf32>
-    scf.yield %next_gamma : tensor<${BLOCK}xf32>
-  }
-
-  %part_offset = arith.muli %chunk, %n2 : i32
-  %pg_row = tile.addptr %part_gamma, %part_offset : !tile.ptr<f32>, i32
-  %pg_rows = tile.splat %pg_row : !tile.ptr<f32> -> tensor<${BLOCK}x!tile.ptr<f32>>
-  %pg_ptrs = tile.addptr %pg_rows, %cols : tensor<${BLOCK}x!tile.ptr<f32>>, tensor<${BLOCK}xi32>
-  tile.store %acc, %pg_ptrs mask %mask : tensor<${BLOCK}x!tile.ptr<f32>>
-  return
-}
-
-func.func @apex_rms_norm_bwd_bf16(%dx: !tile.ptr<bf16> {tile.divisibility = 16},
-                                 %part_gamma: !tile.ptr<f32> {tile.divisibility = 16},
-                                 %dy: !tile.ptr<bf16> {tile.divisibility = 16},
-                                 %saved: !tile.ptr<bf16> {tile.divisibility = 16},
-                                 %invvar: !tile.ptr<f32>,
-                                 %gamma: !tile.ptr<bf16> {tile.divisibility = 16},
-                                 %n1: i32,
-                                 %n2: i32 {tile.divisibility = 16},
-                                 %rows_per_chunk: i32,
-                                 %eps: f32) {
-  %chunk = tile.program_id x
-  %cols = tile.make_range 0 to ${BLOCK} : tensor<${BLOCK}xi32>
-  %n2s = tile.splat %n2 : i32 -> tensor<${BLOCK}xi32>
-  %mask = arith.cmpi slt, %cols, %n2s : tensor<${BLOCK}xi32>
-  %zero = arith.constant dense<0.0> : tensor<${BLOCK}xf32>
-  %zero_s = arith.constant dense<0.0> : tensor<${BLOCK}xbf16>
-  %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
-  %me = arith.constant ${MEMORY_EFFICIENT} : i32
-  %memory_efficient = arith.cmpi ne, %me, %c0 : i32
-
-  %g_rows = tile.splat %gamma : !tile.ptr<bf16> -> tensor<${BLOCK}x!tile.ptr<bf16>>
-  %g_ptrs = tile.addptr %g_rows, %cols : tensor<${BLOCK}x!tile.ptr<bf16>>, tensor<${BLOCK}xi32>
-  %gv_s = tile.load %g_ptrs mask %mask other %zero_s evict = evict_last : tensor<${BLOCK}x!tile.ptr<bf16>>
-  %gv = tile.cast %gv_s : tensor<${BLOCK}xbf16> to tensor<${BLOCK}xf32>
-  // gamma clamped away from 0 in magnitude by eps (memory-efficient mode)
-  %eps_t = tile.splat %eps : f32 -> tensor<${BLOCK}xf32>
-  %neg_eps_t = arith.negf %eps_t : tensor<${BLOCK}xf32>
-  %g_up = arith.maximumf %gv, %eps_t : tensor<${BLOCK}xf32>
-  %g_down = arith.minimumf %gv, %neg_eps_t : tensor<${BLOCK}xf32>
-  %g_pos = arith.cmpf oge, %gv, %zero : tensor<${BLOCK}xf32>
-  %g_clamped = arith.select %g_pos, %g_up, %g_down : tensor<${BLOCK}xi1>, tensor<${BLOCK}xf32>
-
-  %n = arith.sitofp %n2 : i32 to f32
-  %n_t = tile.splat %n : f32 -> tensor<${BLOCK}xf32>
-  %row0 = arith.muli %chunk, %rows_per_chunk : i32
-  %row_end = arith.addi %row0, %rows_per_chunk : i32
-  %row1 = arith.minsi %row_end, %n1 : i32
-  %dy_rows = tile.splat %dy : !tile.ptr<bf16> -> tensor<${BLOCK}x!tile.ptr<bf16>>
-  %s_rows = tile.splat %saved : !tile.ptr<bf16> -> tensor<${BLOCK}x!tile.ptr<bf16>>
-  %dx_rows = tile.splat %dx : !tile.ptr<bf16> -> tensor<${BLOCK}x!tile.ptr<bf16>>
-  %acc = scf.for %r = %row0 to %row1 step %c1
-      iter_args(%acc_gamma = %zero) -> (tensor<${BLOCK}xf32>) : i32 {
-    %offset = arith.muli %r, %n2 : i32
-    %offsets = tile.splat %offset : i32 -> tensor<${BLOCK}xi32>
-    %row_cols = arith.addi %offsets, %cols : tensor<${BLOCK}xi32>
-    %dy_ptrs = tile.addptr %dy_rows, %row_cols : tensor<${BLOCK}x!tile.ptr<bf16>>, tensor<${BLOCK}xi32>
-    %dyv_s = tile.load %dy_ptrs mask %mask other %zero_s : tensor<${BLOCK}x!tile.ptr<bf16>>
-    %dyv = tile.cast %dyv_s : tensor<${BLOCK}xbf16> to tensor<${BLOCK}xf32>
-    %s_ptrs = tile.addptr %s_rows, %row_cols : tensor<${BLOCK}x!tile.ptr<bf16>>, tensor<${BLOCK}xi32>
-    %sv_s = tile.load %s_ptrs mask %mask other %zero_s : tensor<${BLOCK}x!tile.ptr<bf16>>
-    %sv = tile.cast %sv_s : tensor<${BLOCK}xbf16> to tensor<${BLOCK}xf32>
-    %iv_ptr = tile.addptr %invvar, %r : !tile.ptr<f32>, i32
-    %iv = tile.load %iv_ptr : !tile.ptr<f32>
-    %xhat = scf.if %memory_efficient -> (tensor<${BLOCK}xf32>) {
-      %q = arith.divf %sv, %g_clamped : tensor<${BLOCK}xf32>
-      scf.yield %q : tensor<${BLOCK}xf32>
-    } else {
-      %iv_t = tile.splat %iv : f32 -> tensor<${BLOCK}xf32>
-      %q = arith.mulf %sv, %iv_t : tensor<${BLOCK}xf32>
-      scf.yield %q : tensor<${BLOCK}xf32>
-    }
-    %g = arith.mulf %dyv, %gv : tensor<${BLOCK}xf32>
-    %gx = arith.mulf %g, %xhat : tensor<${BLOCK}xf32>
-    %sum2 = tile.reduce sum %gx axis = 0 : tensor<${BLOCK}xf32> -> f32
-    %ng = arith.mulf %g, %n_t : tensor<${BLOCK}xf32>
-    %sum2_t = tile.splat %sum2 : f32 -> tensor<${BLOCK}xf32>
-    %t2 = arith.mulf %xhat, %sum2_t : tensor<${BLOCK}xf32>
-    %t3 = arith.subf %ng, %t2 : tensor<${BLOCK}xf32>
-    %coef = arith.divf %iv, %n : f32
-    %coef_t = tile.splat %coef : f32 -> tensor<${BLOCK}xf32>
-    %dxv = arith.mulf %t3, %coef_t : tensor<${BLOCK}xf32>
-    %dx_ptrs = tile.addptr %dx_rows, %row_cols : tensor<${BLOCK}x!tile.ptr<bf16>>, tensor<${BLOCK}xi32>
-    %dxv_s = tile.cast %dxv rounding = rne : tensor<${BLOCK}xf32> to tensor<${BLOCK}xbf16>
-    tile.store %dxv_s, %dx_ptrs mask %mask : tensor<${BLOCK}x!tile.ptr<bf16>>
+    %dx_ptrs = tile.addptr %dx_rows, %row_cols : tensor<${BLOCK}x!tile.ptr<${T}>>, tensor<${BLOCK}xi32>
+    %dxv_s = tile.cast %dxv rounding = rne : tensor<${BLOCK}xf32> to tensor<${BLOCK}x${T}>
+    tile.store %dxv_s, %dx_ptrs mask %mask : tensor<${BLOCK}x!tile.ptr<${T}>>
     %dyx = arith.mulf %dyv, %xhat : tensor<${BLOCK}xf32>
     %next_gamma = arith.addf %acc_gamma, %dyx : tensor<${BLOCK}xf32>
     scf.yield %next_gamma : tensor<${BLOCK}xf32>

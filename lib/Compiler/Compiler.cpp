@@ -136,6 +136,9 @@ llk::checkPipelineOptions(const CompileOptions &options) {
 }
 
 void llk::buildTilePipeline(OpPassManager &pm, const CompileOptions &options) {
+  // A no-op on what KernelSource parsed (it desugars); here so that llk-opt
+  // replays llkc on any tile IR.
+  pm.addPass(tile::createTileDesugar());
   tile::TileSetKernelAttrsOptions attrs;
   attrs.numWarps = options.numWarps.value_or(0);
   attrs.numStages = options.numStages.value_or(0);

@@ -1,6 +1,7 @@
 //===- KernelSource.cpp - a kernel source, specialized --------------------===//
 
 #include "llk/Compiler/KernelSource.h"
+#include "llk/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/IR/Location.h"
 #include "mlir/IR/MLIRContext.h"
@@ -338,5 +339,10 @@ KernelSource::parse(const Constants &constants) {
   bound.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(result, bufferName), llvm::SMLoc());
   ParserConfig config(&context);
-  return parseSourceFile<ModuleOp>(bound, config);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(bound, config);
+  // The short forms (tile.add, a scalar pointer plus tile offsets, ...)
+  // become explicit ops here, once, for every consumer of kernel sources.
+  if (module && failed(tile::desugar(*module)))
+    return nullptr;
+  return module;
 }

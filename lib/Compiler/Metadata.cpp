@@ -34,21 +34,32 @@ FailureOr<std::vector<KernelParam>> llk::kernelParams(func::FuncOp kernel) {
   for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
     KernelParam param;
     std::optional<ScalarType> scalar;
+    auto argumentError = [&, i = i] {
+      InFlightDiagnostic diag =
+          emitError(kernel.isDeclaration() ? kernel.getLoc()
+                                           : kernel.getArgument(i).getLoc(),
+                    "kernel argument ");
+      diag << i;
+      return diag;
+    };
     if (auto ptr = dyn_cast<tile::PtrType>(type)) {
       param.kind = KernelParam::Kind::Pointer;
       scalar = scalarTypeOf(ptr.getPointeeType());
     } else if (auto desc = dyn_cast<tile::TensorDescType>(type)) {
       param.kind = KernelParam::Kind::TensorDesc;
       scalar = scalarTypeOf(desc.getElementType());
+      // A CUtensorMap the kernel reads by TMA: the types its lowering takes.
+      Type elem = desc.getElementType();
+      if (!elem.isF16() && !elem.isBF16())
+        return argumentError() << " is a tensor descriptor of " << elem
+               << "; a descriptor argument (read by TMA) holds f16 or bf16 "
+                  "(tile.make_tensor_desc makes one of any type in the kernel)";
     } else {
       param.kind = KernelParam::Kind::Scalar;
       scalar = scalarTypeOf(type);
     }
     if (!scalar)
-      return emitError(kernel.isDeclaration() ? kernel.getLoc()
-                                              : kernel.getArgument(i).getLoc(),
-                       "kernel argument ")
-             << i << " has type " << type
+      return argumentError() << " has type " << type
              << ", which a launcher cannot pass; use a !tile.ptr of a "
                 "scalar, or i8/i16/i32/i64/f16/bf16/f32/f64";
     param.type = *scalar;

@@ -88,6 +88,9 @@ bool tileCast(Executor &ex, tile::CastOp op) {
   ElemInfo src = infoOf(srcType), dst = infoOf(dstType);
   bool srcFloat = src.kind == ElemInfo::Float, dstFloat = dst.kind == ElemInfo::Float;
   std::optional<tile::RoundingMode> rounding = op.getRounding();
+  // The identity, as the folder makes it: every bit kept, NaN payloads too.
+  if (srcType == dstType)
+    return convert(ex, op, [](Elem x) { return x; });
   if (dstType.isInteger(1))
     return convert(ex, op, [&](Elem x) {
       Elem e;

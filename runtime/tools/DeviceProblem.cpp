@@ -55,10 +55,8 @@ tools::DeviceProblem llk::tools::uploadProblem(rt::Device &device, rt::JIT &jit,
       {}, {}, {}, rt::Grid(problem.grid.x, problem.grid.y, problem.grid.z)};
 
   result.memory.reserve(problem.buffers.size());
-  for (const HostBuffer &buffer : problem.buffers) {
+  for (const HostBuffer &buffer : problem.buffers)
     result.memory.emplace_back(device, std::max<size_t>(1, buffer.bytes.size()));
-    result.memory.back().copyFromHost(buffer.bytes.data(), buffer.bytes.size());
-  }
   auto memoryOf = [&](const HostBuffer *buffer) -> rt::DeviceMemory & {
     size_t i = 0;
     for (const HostBuffer &b : problem.buffers) {
@@ -68,6 +66,19 @@ tools::DeviceProblem llk::tools::uploadProblem(rt::Device &device, rt::JIT &jit,
     }
     throw rt::Error(rt::ErrorCode::InvalidArgument, "argument buffer not found");
   };
+  size_t i = 0;
+  for (const HostBuffer &buffer : problem.buffers) {
+    const HostBuffer *contents = &buffer;
+    HostBuffer table; // an address table, with the device addresses
+    if (!buffer.addresses.empty()) {
+      table = buffer;
+      checks::writeAddresses(table, [&](const HostBuffer &b) {
+        return static_cast<uint64_t>(memoryOf(&b).address());
+      });
+      contents = &table;
+    }
+    result.memory[i++].copyFromHost(contents->bytes.data(), contents->bytes.size());
+  }
   for (const Problem::Arg &arg : problem.args) {
     if (arg.descriptor) {
       // A CUtensorMap with the box the kernel's metadata gives.

@@ -94,8 +94,10 @@ LLK_API bool hasGridDependencyControl(llvm::StringRef arch);
 // llk-opt's registered pipelines `llk-layout` (tile + layout) and
 // `llk-lower` (tile + lowering) take the same options as llkc.
 
-/// The specialized source to tile IR: the overrides written into the
-/// kernels' attributes (tile-set-kernel-attrs), which the later passes read.
+/// The specialized source to tile IR: the short forms written out
+/// (tile-desugar; a no-op after KernelSource, which runs it), the overrides
+/// written into the kernels' attributes (tile-set-kernel-attrs), which the
+/// later passes read.
 LLK_API void buildTilePipeline(mlir::OpPassManager &pm,
                                const CompileOptions &options);
 

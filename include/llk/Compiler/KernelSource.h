@@ -63,10 +63,12 @@ public:
   KernelSource(const KernelSource &) = delete;
   KernelSource &operator=(const KernelSource &) = delete;
 
-  /// Replaces every `${NAME}` with its bound value and parses the result.
-  /// Unbound names (reported once each), bindings the source does not use
-  /// and malformed placeholders are errors at their position; so are parse
-  /// and verification errors. Returns null on failure.
+  /// Replaces every `${NAME}` with its bound value, parses the result and
+  /// writes its short forms out as explicit ops (tile-desugar: what
+  /// TileShortForms.td describes). Unbound names (reported once each),
+  /// bindings the source does not use and malformed placeholders are errors
+  /// at their position; so are parse and verification errors. Returns null
+  /// on failure.
   mlir::OwningOpRef<mlir::ModuleOp>
   parse(const Constants &constants);
 

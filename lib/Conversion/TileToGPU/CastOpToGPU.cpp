@@ -118,6 +118,10 @@ struct CastLowering : TilePattern<CastOp> {
     Value x = adaptor.getSrc();
     Type src = getElementTypeOrSelf(x.getType());
     Type dst = getElementTypeOrSelf(resultType);
+    if (src == dst) { // folded away before here, unless canonicalization was skipped
+      rewriter.replaceOp(op, x);
+      return success();
+    }
     auto withElem = [&](Type elem) -> Type {
       if (auto vec = dyn_cast<VectorType>(resultType))
         return VectorType::get(vec.getShape(), elem);

@@ -21,9 +21,9 @@ static void vectorAdd(Problem &p) {
   p.grid = {static_cast<uint32_t>((n + block - 1) / block), 1, 1};
 }
 
-// softmax over rows of `cols` < BLOCK columns; input rows padded (stride).
-static void softmax(Problem &p) {
-  const int64_t rows = 6, cols = 80, inStride = 96, outStride = 80;
+std::pair<HostBuffer *, HostBuffer *>
+llk::checks::rowSoftmaxProblem(Problem &p, int64_t rows, int64_t cols,
+                               int64_t inStride, int64_t outStride) {
   HostBuffer &in = p.uniform("in", ElemType::F32, {rows, inStride}, -8, 8);
   HostBuffer &out = p.output("out", ElemType::F32, {rows, outStride});
   for (int64_t r = 0; r < rows; ++r) {
@@ -35,8 +35,15 @@ static void softmax(Problem &p) {
     for (int64_t c = 0; c < cols; ++c)
       out.reference[r * outStride + c] = std::exp(in[r * inStride + c] - max) / sum;
   }
-  p.pointerArg(out);
-  p.pointerArg(in);
+  return {&in, &out};
+}
+
+// softmax over rows of `cols` < BLOCK columns; input rows padded (stride).
+static void softmax(Problem &p) {
+  const int64_t rows = 6, cols = 80, inStride = 96, outStride = 80;
+  auto [in, out] = rowSoftmaxProblem(p, rows, cols, inStride, outStride);
+  p.pointerArg(*out);
+  p.pointerArg(*in);
   p.scalarArg(ElemType::I32, inStride);
   p.scalarArg(ElemType::I32, outStride);
   p.scalarArg(ElemType::I32, cols);
@@ -72,6 +79,10 @@ static void rmsNorm(Problem &p) {
 std::vector<KernelCheck> llk::checks::exampleChecks() {
   return {
       {"vector_add", "vector_add.mlir", "add_kernel", {{"BLOCK", 128}}, 1e-5, vectorAdd},
+      // Triton's tutorial 01, the same kernel in the short forms (n = 1000:
+      // no divisibility by 16 to promise).
+      {"triton_01_vector_add", "triton/01_vector_add.mlir", "add_kernel",
+       {{"BLOCK", 128}, {"DIV", 1}}, 1e-5, vectorAdd},
       {"softmax", "softmax.mlir", "softmax_kernel", {{"BLOCK", 128}}, 1e-5, softmax},
       {"rms_norm", "rms_norm.mlir", "rms_norm_kernel", {{"BLOCK", 128}}, 1e-5, rmsNorm},
   };

@@ -203,12 +203,20 @@ std::function<void(Problem &)> gemmTmaPersistent(int64_t m, int64_t n,
 std::vector<KernelCheck> llk::checks::gemmChecks() {
   // Small shapes that are not multiples of the blocks: M = 100 (rows wrap),
   // N = 72 (a partial block of columns), K = 80 (a masked K tail).
+  // The seed's matmul and Triton's tutorial 03, the same kernel in the
+  // short forms.
+  auto matmulCheck = [](const char *name, const char *source) {
+    return KernelCheck{
+        name, source, "matmul_kernel",
+        {{"BLOCK_M", 32}, {"BLOCK_N", 32}, {"BLOCK_K", 32}, {"GROUP_SIZE_M", 2}},
+        2e-3, matmul(100, 72, 80, false),
+        {{"1000x1000x1000", matmul(1000, 1000, 1000, true)},
+         {"4096x4096x4096", matmul(4096, 4096, 4096, true)}}};
+  };
   return {
-      {"matmul", "matmul.mlir", "matmul_kernel",
-       {{"BLOCK_M", 32}, {"BLOCK_N", 32}, {"BLOCK_K", 32}, {"GROUP_SIZE_M", 2}},
-       2e-3, matmul(100, 72, 80, false),
-       {{"1000x1000x1000", matmul(1000, 1000, 1000, true)},
-        {"4096x4096x4096", matmul(4096, 4096, 4096, true)}}},
+      matmulCheck("matmul", "matmul.mlir"),
+      matmulCheck("triton_03_matrix_multiplication",
+                  "triton/03_matrix_multiplication.mlir"),
       gemmCheck(ElemType::F16, 2e-3),
       // bf16 keeps 3 fewer significand bits than f16: 8x the output rounding.
       gemmCheck(ElemType::BF16, 1.6e-2),

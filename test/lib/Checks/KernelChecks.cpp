@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <sstream>
 #include <thread>
 
@@ -68,6 +69,23 @@ HostBuffer &Problem::output(std::string name, ElemType type,
   return buffer;
 }
 
+HostBuffer &Problem::addressTable(std::string name,
+                                  std::vector<const HostBuffer *> buffers) {
+  HostBuffer &table = add(std::move(name), ElemType::I64,
+                          {static_cast<int64_t>(buffers.size())});
+  table.addresses = std::move(buffers);
+  return table;
+}
+
+void llk::checks::writeAddresses(
+    HostBuffer &table, const std::function<uint64_t(const HostBuffer &)> &address) {
+  for (size_t i = 0; i < table.addresses.size(); ++i) {
+    uint64_t value = address(*table.addresses[i]);
+    std::memcpy(&table.bytes[i * sizeof(value)], &value, sizeof(value));
+    table.values[i] = static_cast<double>(value);
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // The kernels
 //===----------------------------------------------------------------------===//
@@ -76,7 +94,7 @@ HostBuffer &Problem::output(std::string name, ElemType type,
 const std::vector<KernelCheck> &llk::checks::kernelChecks() {
   static const std::vector<KernelCheck> checks = [] {
     std::vector<KernelCheck> all;
-    for (auto group : {exampleChecks, llamaQuantChecks, llamaApexChecks, llamaElementwiseChecks, llamaAttentionChecks, llamaModelChecks, gemmChecks, attentionChecks})
+    for (auto group : {exampleChecks, llamaQuantChecks, llamaApexChecks, llamaElementwiseChecks, llamaAttentionChecks, llamaModelChecks, gemmChecks, attentionChecks, tritonChecks})
       for (KernelCheck &check : group())
         all.push_back(std::move(check));
     return all;
@@ -154,6 +172,10 @@ llk::checks::runOnInterpreter(const KernelCheck &check, Problem &problem,
   interp::Options options;
   options.checkUninitialized = true;
   interp::Interpreter interpreter(options);
+  for (HostBuffer &buffer : problem.buffers)
+    writeAddresses(buffer, [](const HostBuffer &b) {
+      return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(b.bytes.data()));
+    });
   for (HostBuffer &buffer : problem.buffers)
     if (auto err = interpreter.addBuffer(buffer.bytes.data(), buffer.bytes.size(),
                                          buffer.name, !buffer.isOutput))

@@ -38,6 +38,10 @@ struct HostBuffer {
   bool isOutput = false;
   /// Outputs: the float64 reference.
   std::vector<double> reference;
+  /// An address table (i64): element i is the address of buffer
+  /// `addresses[i]` as the kernel sees it, written where the buffers are
+  /// placed (host memory for the interpreter, device memory on the GPU).
+  std::vector<const HostBuffer *> addresses;
 
   size_t size() const { return values.size(); }
   double operator[](size_t i) const { return values[i]; }
@@ -67,6 +71,10 @@ public:
   /// it (NaN) and registers it as uninitialized first.
   HostBuffer &output(std::string name, interp::ElemType type,
                      std::vector<int64_t> shape);
+  /// An input of the addresses of `buffers` (i64, see HostBuffer::addresses):
+  /// a kernel's table of pointers, as a grouped GEMM reads.
+  HostBuffer &addressTable(std::string name,
+                           std::vector<const HostBuffer *> buffers);
 
   void pointerArg(HostBuffer &buffer) { args.push_back({&buffer, {}, 0}); }
   void scalarArg(interp::ElemType type, double value) {
@@ -135,6 +143,15 @@ struct KernelCheck {
   std::vector<GpuCase> gpuCases = {};
 };
 
+/// Row-wise softmax's input ("in", rows `inStride` apart, uniform in
+/// [-8, 8)) and output ("out", rows `outStride` apart) with its float64
+/// reference over the first `cols` of each row (ExampleChecks.cpp; the
+/// example's and tutorial 02's checks).
+std::pair<HostBuffer *, HostBuffer *> rowSoftmaxProblem(Problem &p, int64_t rows,
+                                                        int64_t cols,
+                                                        int64_t inStride,
+                                                        int64_t outStride);
+
 /// The checks of each group of kernels.
 std::vector<KernelCheck> exampleChecks();
 std::vector<KernelCheck> llamaQuantChecks();
@@ -146,6 +163,8 @@ std::vector<KernelCheck> llamaAttentionChecks();
 /// device-held position, top-k sampling (test/lib/Checks/LlamaModelChecks.cpp).
 std::vector<KernelCheck> llamaModelChecks();
 std::vector<KernelCheck> gemmChecks();
+/// The ports of Triton's tutorials, examples/triton/ (TritonChecks.cpp).
+std::vector<KernelCheck> tritonChecks();
 /// FlashAttention forward and backward (lib/Checks/AttentionChecks.cpp).
 std::vector<KernelCheck> attentionChecks();
 
@@ -164,6 +183,11 @@ struct CheckResult {
 /// references that are large products (the GPU shapes of the GEMMs).
 void parallelRows(int64_t rows,
                   const std::function<void(int64_t begin, int64_t end)> &body);
+
+/// Writes the addresses of `table`'s buffers into it, as `address` gives
+/// them (a no-op for a buffer that is no address table).
+void writeAddresses(HostBuffer &table,
+                    const std::function<uint64_t(const HostBuffer &)> &address);
 
 /// Fills every output with poison: NaN for floats, all-ones for integers.
 void poisonOutputs(Problem &problem);

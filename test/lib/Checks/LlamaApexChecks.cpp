@@ -22,14 +22,16 @@ namespace {
 
 struct DType {
   ElemType type;
+  /// The source's -D T=, whose name is also the kernel's suffix.
+  llk::ElementType constant;
   const char *suffix;
   /// ||out - ref|| / ||ref|| accepted: f32 math, f16 storage (spec), and
   /// bf16 storage (8x f16's: its unit roundoff is 8x larger).
   double tolerance;
 };
-const DType kTypes[] = {{ElemType::F32, "f32", 1e-5},
-                        {ElemType::F16, "f16", 1e-3},
-                        {ElemType::BF16, "bf16", 8e-3}};
+const DType kTypes[] = {{ElemType::F32, llk::ElementType::F32, "f32", 1e-5},
+                        {ElemType::F16, llk::ElementType::F16, "f16", 1e-3},
+                        {ElemType::BF16, llk::ElementType::BF16, "bf16", 8e-3}};
 
 enum class Norm { Layer, Rms };
 
@@ -253,7 +255,7 @@ KernelCheck forwardCheck(Norm norm, const DType &t) {
   KernelCheck check{name(base, t),
                     std::string("llama/") + base + ".mlir",
                     name(base, t),
-                    {{constant, small}},
+                    {{"T", t.constant}, {constant, small}},
                     t.tolerance,
                     [=](Problem &p) { forward(p, norm, t, kRows, kCols); }};
   for (const GpuShape &s : kGpuShapes)
@@ -274,7 +276,7 @@ KernelCheck backwardCheck(Norm norm, bool memoryEfficient, const DType &t) {
   KernelCheck check{checkName,
                     std::string("llama/") + base + ".mlir",
                     name(base, t),
-                    {{"BLOCK", 128}, {"MEMORY_EFFICIENT", me}},
+                    {{"T", t.constant}, {"BLOCK", 128}, {"MEMORY_EFFICIENT", me}},
                     t.tolerance,
                     [=](Problem &p) {
                       backward(p, norm, memoryEfficient, t, kRows, kCols,
@@ -297,7 +299,7 @@ KernelCheck sumChunksCheck(const DType &t) {
   KernelCheck check{name("apex_norm_bwd_gamma", t),
                     "llama/apex_norm_bwd_gamma.mlir",
                     name("apex_norm_bwd_gamma", t),
-                    {{"CHUNKS", 4}, {"BLOCK", block}},
+                    {{"T", t.constant}, {"CHUNKS", 4}, {"BLOCK", block}},
                     t.tolerance,
                     [=](Problem &p) {
                       sumChunks(p, t, chunks, cols);

@@ -1,6 +1,7 @@
 //===- KernelOps.cpp - the operations a tile kernel may contain -----------===//
 
 #include "llk/Dialect/Tile/IR/KernelOps.h"
+#include "llk/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Diagnostics.h"
@@ -147,6 +148,12 @@ constexpr llvm::StringLiteral kKernelOps[] = {
 
 /// What to write instead of an op kernels may not contain, where there is
 /// something.
+/// The short forms are written out when a kernel source is parsed, so only
+/// a module made some other way holds one.
+constexpr llvm::StringLiteral kShortForm =
+    "it is a short form that the tile-desugar pass writes out as explicit "
+    "ops (KernelSource runs it on every kernel source it parses): run it first";
+
 std::optional<llvm::StringRef> replacementOf(llvm::StringRef name) {
   constexpr llvm::StringLiteral kPipelined =
       "it is made by the tile-software-pipeline pass: write tile.load (or "
@@ -171,6 +178,11 @@ std::optional<llvm::StringRef> replacementOf(llvm::StringRef name) {
                           "tile.async_wait", "tile.async_tma_copy",
                           "tile.async_tma_wait", "tile.dot_wait"},
                          kPipelined)
+                  .Cases({"tile.add", "tile.sub", "tile.mul", "tile.div",
+                          "tile.rem", "tile.min", "tile.max", "tile.and",
+                          "tile.or", "tile.xor", "tile.cmp", "tile.where",
+                          "tile.make_tensor_desc", "tile.descriptor_store"},
+                         kShortForm)
                   .Cases({"func.call", "func.call_indirect"},
                          "inline the callee")
                   .Case("scf.execute_region",
@@ -221,6 +233,11 @@ std::optional<std::string> llk::tile::whyNotKernelOp(llvm::StringRef name) {
 }
 
 std::optional<std::string> llk::tile::whyNotKernelOp(Operation *op) {
+  // A kernel op in a short form of it (tile.addptr of a scalar pointer and
+  // tile offsets, a load of a descriptor made in the kernel).
+  if (isShortForm(op))
+    return "'" + op->getName().getStringRef().str() + "' of these operands " +
+           "cannot be used in a kernel: " + kShortForm.str();
   if (std::optional<std::string> why = whyNotKernelOp(op->getName().getStringRef()))
     return why;
   // Lowered to LLVM's constrained fptrunc, whose rounding mode is only a

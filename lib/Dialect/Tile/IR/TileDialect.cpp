@@ -129,8 +129,11 @@ TensorDescType::verify(function_ref<InFlightDiagnostic()> emitError,
     if (size <= 0 || !llvm::isPowerOf2_64(size))
       return emitError() << "!tile.tensordesc block dimension " << d
                          << " must be a positive power of two, got " << size;
-  if (!elementType.isF16() && !elementType.isBF16())
-    return emitError() << "!tile.tensordesc elements must be f16 or bf16, got "
+  // Kernel arguments (CUtensorMaps, read by TMA) are f16 or bf16
+  // (ModuleChecks); a descriptor made in the kernel holds any number.
+  if (!elementType.isIntOrFloat() || elementType.isInteger(1))
+    return emitError() << "!tile.tensordesc elements must be numbers that "
+                          "memory holds (not i1), got "
                        << elementType;
   return success();
 }

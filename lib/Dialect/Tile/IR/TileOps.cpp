@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "llk/Dialect/Tile/IR/TileDialect.h"
+#include "TileOpsHelpers.h"
 #include "llk/Dialect/Tile/IR/Layout.h"
 
 #include "mlir/IR/Builders.h"
@@ -17,20 +17,7 @@ using namespace llk::tile;
 #define GET_OP_CLASSES
 #include "llk/Dialect/Tile/IR/TileOps.cpp.inc"
 
-static Type elementTypeOf(Type type) {
-  if (auto tensor = dyn_cast<RankedTensorType>(type))
-    return tensor.getElementType();
-  return type;
-}
-
-static ArrayRef<int64_t> shapeOf(Type type) {
-  if (auto tensor = dyn_cast<RankedTensorType>(type))
-    return tensor.getShape();
-  return {};
-}
-
-/// Checks every tensor operand and result of `op` is a valid tile.
-static LogicalResult verifyTiles(Operation *op) {
+LogicalResult llk::tile::verifyTiles(Operation *op) {
   for (auto [i, type] : llvm::enumerate(op->getOperandTypes()))
     if (failed(verifyTileType(op, type, "operand #" + std::to_string(i))))
       return failure();
@@ -40,15 +27,7 @@ static LogicalResult verifyTiles(Operation *op) {
   return success();
 }
 
-static Attribute encodingOf(Type type) {
-  if (auto tensor = dyn_cast<RankedTensorType>(type))
-    return tensor.getEncoding();
-  return {};
-}
-
-/// Ops that keep every element where it is need one layout on operand and
-/// result (when both have one).
-static LogicalResult verifySameLayout(Operation *op, Type a, Type b,
+LogicalResult llk::tile::verifySameLayout(Operation *op, Type a, Type b,
                                       StringRef what) {
   Attribute ea = encodingOf(a), eb = encodingOf(b);
   if (ea && eb && ea != eb)
@@ -229,22 +208,6 @@ struct RematerializeConvertedSource : OpRewritePattern<ConvertLayoutOp> {
 void ConvertLayoutOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                                   MLIRContext *context) {
   results.add<RematerializeConvertedSource>(context);
-}
-
-LogicalResult AddPtrOp::verify() {
-  if (failed(verifyTiles(*this)))
-    return failure();
-  Type ptr = getPtr().getType(), offset = getOffset().getType();
-  if (isa<RankedTensorType>(ptr) != isa<RankedTensorType>(offset))
-    return emitOpError() << "pointer " << ptr << " and offset " << offset
-                         << " must both be tiles or both scalars; splat the "
-                            "scalar";
-  if (shapeOf(ptr) != shapeOf(offset))
-    return emitOpError() << "pointer shape and offset shape differ: " << ptr
-                         << " vs " << offset;
-  if (elementTypeOf(offset).isInteger(1))
-    return emitOpError() << "offsets must be integers wider than i1";
-  return verifySameLayout(*this, ptr, offset, "pointer and offset");
 }
 
 /// The shared checks of memory operations: tiles are valid and the pointee
@@ -433,9 +396,9 @@ LogicalResult CastOp::verify() {
     return emitOpError() << "cannot cast " << src << " to " << dst
                          << "; supported: f64, f32, f16, bf16, i64, i32, i16, "
                             "i8, i1";
-  if (src == dst)
-    return emitOpError() << "casts " << src << " to itself";
-  if (!getRounding())
+  // A cast to the same type is the identity, whatever its rounding: one
+  // source serves `-D T=f32` and `-D T=f16` (the folder removes it).
+  if (!getRounding() || src == dst)
     return success();
   bool floatNarrowing = isa<FloatType>(src) && isa<FloatType>(dst) &&
                         dst.getIntOrFloatBitWidth() < src.getIntOrFloatBitWidth();
@@ -449,6 +412,12 @@ LogicalResult CastOp::verify() {
     return emitOpError() << "rounding applies to casts that can be inexact, "
                          << "not " << src << " to " << dst;
   return success();
+}
+
+OpFoldResult CastOp::fold(FoldAdaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  return {};
 }
 
 LogicalResult BitcastOp::verify() {
@@ -576,6 +545,9 @@ static LogicalResult verifyDescriptorBlock(Operation *op, TensorDescType desc,
 LogicalResult DescriptorLoadOp::verify() {
   if (failed(verifyTiles(*this)))
     return failure();
+  if (getDesc().getDefiningOp<MakeTensorDescOp>() && getType().getEncoding())
+    return emitOpError() << "reads a descriptor made in the kernel, a short "
+                            "form that tile-desugar writes out before layouts";
   RankedTensorType type = getType();
   return verifyDescriptorBlock(*this, getDesc().getType(), type.getShape(),
                                type.getElementType(), "the result");

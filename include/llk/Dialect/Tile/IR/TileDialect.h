@@ -12,6 +12,7 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llk/Export.h"
@@ -57,6 +58,15 @@ mlir::Type getMaskType(mlir::Type type);
 /// dimension a power of two), reporting on `op` as `what` otherwise.
 mlir::LogicalResult verifyTileType(mlir::Operation *op, mlir::Type type,
                                    llvm::StringRef what);
+
+/// The tile one load or store of `desc` (a !tile.tensordesc) moves: its
+/// block shape and element type, without a layout.
+mlir::Type getDescriptorBlockType(mlir::Type desc);
+
+/// Whether `op` is a short form (TileShortForms.td, or a tile.addptr whose
+/// operands broadcast, or a load of a descriptor made in the kernel), which
+/// tile-desugar writes out before anything else sees the kernel.
+bool isShortForm(mlir::Operation *op);
 
 /// Number of warps of the kernel enclosing `op`: its `tile.num_warps`
 /// attribute, or `defaultNumWarps`.

@@ -9,6 +9,7 @@ include "llk/Dialect/Tile/IR/TileAttrs.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 
 // Type helpers used to infer operand and result types in assembly formats.
 class Tile_PointeeOf<string ptr, string res>
@@ -41,9 +42,15 @@ def Tile_NumProgramsOp : Tile_Op<"num_programs", [Pure]> {
 
 def Tile_MakeRangeOp : Tile_Op<"make_range", [Pure]> {
   let summary = "1-D tile of consecutive integers [start, end)";
+  let description = [{
+    `tensor<Nxi32>` holding start, start + 1, ..., end - 1 (Triton's
+    `tl.arange`). The type may be left out: `tile.make_range 0 to 128`.
+  }];
   let arguments = (ins I32Attr:$start, I32Attr:$end);
   let results = (outs Tile_IntTensor:$result);
-  let assemblyFormat = "$start `to` $end attr-dict `:` type($result)";
+  let assemblyFormat = [{
+    $start `to` $end attr-dict custom<RangeType>(type($result), ref($start), ref($end))
+  }];
   let hasVerifier = 1;
 }
 
@@ -69,10 +76,17 @@ def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
 
 def Tile_ExpandDimsOp : Tile_Op<"expand_dims", [Pure]> {
   let summary = "insert a dimension of size 1";
+  let description = [{
+    `x[:, None]` is `tile.expand_dims %x axis = 1`; the result type may be
+    left out (it is the operand's with 1 inserted at `axis`, and, for a
+    laid-out operand sliced at `axis`, the slice's parent layout).
+  }];
   let arguments = (ins Tile_Tensor:$src, I32Attr:$axis);
   let results = (outs Tile_Tensor:$result);
-  let assemblyFormat =
-      "$src `axis` `=` $axis attr-dict `:` type($src) `->` type($result)";
+  let assemblyFormat = [{
+    $src `axis` `=` $axis attr-dict `:` type($src)
+    custom<ExpandedType>(type($result), ref(type($src)), ref($axis))
+  }];
   let hasVerifier = 1;
 }
 
@@ -86,9 +100,14 @@ def Tile_ReshapeOp : Tile_Op<"reshape", [Pure]> {
 
 def Tile_TransOp : Tile_Op<"trans", [Pure]> {
   let summary = "transpose a 2-D tile";
+  let description = [{
+    The result type may be left out for a tile without a layout.
+  }];
   let arguments = (ins Tile_Tensor:$src);
   let results = (outs Tile_Tensor:$result);
-  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let assemblyFormat = [{
+    $src attr-dict `:` type($src) custom<TransposedType>(type($result), ref(type($src)))
+  }];
   let hasVerifier = 1;
 }
 
@@ -110,8 +129,21 @@ def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure]> {
 // Pointers and memory
 //===----------------------------------------------------------------------===//
 
-def Tile_AddPtrOp : Tile_Op<"addptr", [Pure, AllTypesMatch<["ptr", "result"]>]> {
+def Tile_AddPtrOp : Tile_Op<"addptr", [Pure,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "advance pointers by element offsets";
+  let description = [{
+    `ptr + offset` elementwise, counting in elements of the pointee type.
+    The two broadcast as tile.add's operands do (a short form that
+    tile-desugar writes out): a scalar pointer plus a tile of offsets is a
+    tile of pointers (Triton's `x_ptr + offsets`), a tile of pointers plus a
+    scalar advances them all (`ptrs += BLOCK`).
+
+    ```mlir
+    %ptrs = tile.addptr %x, %offsets : !tile.ptr<f32>, tensor<1024xi32>
+    %next = tile.addptr %ptrs, %step : tensor<1024x!tile.ptr<f32>>, i32
+    ```
+  }];
   let arguments = (ins Tile_PtrLike:$ptr, Tile_IntLike:$offset);
   let results = (outs Tile_PtrLike:$result);
   let assemblyFormat =
@@ -400,7 +432,9 @@ def Tile_DescriptorLoadOp : Tile_Op<"descriptor_load"> {
     mask. On sm_90a, a `tile.dot` operand loaded this way in a loop is
     software-pipelined with TMA copies (`tile.async_tma_copy`) straight into
     the shared-memory layout warpgroup MMA reads; that is the only lowering
-    so far.
+    so far. A descriptor made in the kernel (tile.make_tensor_desc) is
+    read with a masked load instead (tile-desugar writes it out). The result
+    type may be left out (a block, without a layout).
 
     ```mlir
     %a = tile.descriptor_load %a_desc[%m0, %k0]
@@ -411,8 +445,8 @@ def Tile_DescriptorLoadOp : Tile_Op<"descriptor_load"> {
                        I32:$row, I32:$col);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = [{
-    $desc `[` $row `,` $col `]` attr-dict `:` qualified(type($desc)) `->`
-    type($result)
+    $desc `[` $row `,` $col `]` attr-dict `:` qualified(type($desc))
+    custom<BlockType>(type($result), ref(type($desc)))
   }];
   let hasVerifier = 1;
 }
@@ -464,7 +498,7 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
   let description = [{
     `sum`, `max`, `min` give the reduced values; `argmax` and `argmin` give
     the i32 index along `axis` of the first maximal (minimal) element.
-    Reducing a 1-D tile gives a scalar.
+    Reducing a 1-D tile gives a scalar. The result type may be left out.
 
     ```mlir
     %m = tile.reduce max %x axis = 1 : tensor<16x1024xf32> -> tensor<16xf32>
@@ -473,7 +507,8 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
   let arguments = (ins Tile_ReduceKind:$kind, Tile_Tensor:$src, I32Attr:$axis);
   let results = (outs AnyTypeOf<[Tile_Scalar, Tile_Tensor]>:$result);
   let assemblyFormat = [{
-    $kind $src `axis` `=` $axis attr-dict `:` type($src) `->` type($result)
+    $kind $src `axis` `=` $axis attr-dict `:` type($src)
+    custom<ReducedType>(type($result), ref(type($src)), ref($axis), ref($kind))
   }];
   let hasVerifier = 1;
 }
@@ -500,7 +535,8 @@ def Tile_GenericReduceOp : Tile_Op<"generic_reduce", [Pure,
   let results = (outs AnyTypeOf<[Tile_Scalar, Tile_Tensor]>:$result);
   let regions = (region SizedRegion<1>:$combiner);
   let assemblyFormat = [{
-    $src `axis` `=` $axis attr-dict `:` type($src) `->` type($result) $combiner
+    $src `axis` `=` $axis attr-dict `:` type($src)
+    custom<ReducedType>(type($result), ref(type($src)), ref($axis)) $combiner
   }];
   let hasRegionVerifier = 1;
 }
@@ -529,6 +565,12 @@ def Tile_CastOp : Tile_Op<"cast", [Pure]> {
     - int to wider int: sign-extended (i1: zero-extended, so true is 1).
       Int to narrower int: truncated. To i1: `x != 0`.
     - i1 to float: 0.0 or 1.0. Float to i1: `x != 0`.
+    - a type to itself: the identity (every bit kept; `rounding` is then
+      moot), folded away, so that one source serves every `-D T=` binding:
+
+    ```mlir
+    %y = tile.cast %acc rounding = rne : tensor<128xf32> to tensor<128x${T}>
+    ```
   }];
   let arguments = (ins Tile_Value:$src, OptionalAttr<Tile_RoundingMode>:$rounding);
   let results = (outs Tile_Value:$result);
@@ -536,6 +578,7 @@ def Tile_CastOp : Tile_Op<"cast", [Pure]> {
     $src (`rounding` `=` $rounding^)? attr-dict `:` type($src) `to` type($result)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Tile_BitcastOp : Tile_Op<"bitcast", [Pure]> {
@@ -565,15 +608,19 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
     `a` is MxK, `b` KxN, `acc` and the result MxN. Supported element types:
     f16 x f16 -> f32, bf16 x bf16 -> f32, i8 x i8 -> i32, and f32 x f32 -> f32
     with `precision` `tf32` (tensor cores, the default) or `ieee` (exact FMA).
+    The result type may be left out for operands without layouts: M x N of
+    f32 (i32 for i8 operands).
   }];
   let arguments = (ins Tile_Tensor:$a, Tile_Tensor:$b, Tile_Tensor:$acc,
                        OptionalAttr<Tile_DotPrecision>:$precision);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $acc (`precision` `=` $precision^)? attr-dict `:`
-    type($a) `,` type($b) `->` type($result)
+    type($a) `,` type($b) custom<DotType>(type($result), ref(type($a)), ref(type($b)))
   }];
   let hasVerifier = 1;
 }
+
+include "llk/Dialect/Tile/IR/TileShortForms.td"
 
 #endif // LLK_TILE_OPS

@@ -4,12 +4,20 @@
 #define LLK_DIALECT_TILE_TRANSFORMS_PASSES_H
 
 #include "llk/Dialect/Tile/IR/TileDialect.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 
 namespace llk::tile {
 
 #define GEN_PASS_DECL
 #include "llk/Dialect/Tile/Transforms/Passes.h.inc"
+
+/// The patterns of tile-desugar.
+void populateDesugarPatterns(mlir::RewritePatternSet &patterns);
+
+/// Writes out every short form under `root` (tile-desugar); fails, with a
+/// diagnostic, on one it cannot.
+mlir::LogicalResult desugar(mlir::Operation *root);
 
 #define GEN_PASS_REGISTRATION
 #include "llk/Dialect/Tile/Transforms/Passes.h.inc"

@@ -5,6 +5,25 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileDesugar : Pass<"tile-desugar"> {
+  let summary = "Write the short forms out as explicit ops";
+  let description = [{
+    Rewrites the short forms a Triton user writes into the explicit ops the
+    compiler and the interpreter take: the broadcasting elementwise ops
+    (`tile.add`, `tile.sub`, `tile.mul`, `tile.div`, `tile.rem`, `tile.min`,
+    `tile.max`, `tile.and`, `tile.or`, `tile.xor`, `tile.cmp`,
+    `tile.where`) become `tile.splat` / `tile.expand_dims` / `tile.broadcast`
+    of their operands and the `arith` op; a `tile.addptr` of operands that
+    broadcast, the same; the loads and stores of a descriptor made by
+    `tile.make_tensor_desc`, masked loads and stores of pointer tiles. One
+    walk, no folding: explicit ops stay as written. KernelSource runs it on
+    every kernel source it parses (llkc, the JIT, the interpreter), so the
+    rest of the pipeline never sees a short form; here for llk-opt.
+  }];
+  let dependentDialects = ["::llk::tile::TileDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TileSetKernelAttrs : Pass<"tile-set-kernel-attrs", "mlir::func::FuncOp"> {
   let summary = "Set the kernels' warps, stages and programs per SM";
   let description = [{

@@ -1,0 +1,54 @@
+"""The llk configurations bench/triton/bench.py times (pure Python: also read
+by bench/triton/build_ptx.py, which compiles them with llkc).
+
+VARIANTS maps a PTX name to (source under examples/, constants, num_warps,
+arch); the PTX holds every kernel of the source. Each benchmark case names
+the variants it tries; the fastest that passes stands for llk, as an
+autotuner would pick it.
+"""
+
+# Tutorial 09 runs examples/gemm_tma_persistent.mlir (its port is that
+# kernel).
+VARIANTS = {
+    # 01: vector add (f32)
+    "add_b1024_w4": ("triton/01_vector_add.mlir", {"BLOCK": 1024, "DIV": 16}, 4, "sm_90"),
+    "add_b4096_w4": ("triton/01_vector_add.mlir", {"BLOCK": 4096, "DIV": 16}, 4, "sm_90"),
+    # 02: fused softmax (f32), BLOCK = the row length rounded up
+    "softmax_b1024_w4": ("triton/02_fused_softmax.mlir", {"BLOCK": 1024, "DIV": 16}, 4, "sm_90"),
+    "softmax_b1024_w8": ("triton/02_fused_softmax.mlir", {"BLOCK": 1024, "DIV": 16}, 8, "sm_90"),
+    "softmax_b4096_w8": ("triton/02_fused_softmax.mlir", {"BLOCK": 4096, "DIV": 16}, 8, "sm_90"),
+    "softmax_b4096_w16": ("triton/02_fused_softmax.mlir", {"BLOCK": 4096, "DIV": 16}, 16, "sm_90"),
+    # 03: matmul + leaky_relu (f16); sm_90a: warpgroup MMA
+    "matmul_128x128x32_w4": ("triton/03_matrix_multiplication.mlir",
+                             {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32, "GROUP_SIZE_M": 8}, 4, "sm_90"),
+    "matmul_128x128x64_w4_sm90a": ("triton/03_matrix_multiplication.mlir",
+                                   {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_SIZE_M": 8}, 4, "sm_90a"),
+    "matmul_128x256x64_w8_sm90a": ("triton/03_matrix_multiplication.mlir",
+                                   {"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64, "GROUP_SIZE_M": 8}, 8, "sm_90a"),
+    # 05: layer norm (f16), forward and backward (dx with its partial sums,
+    # then dwdb: BLOCK_M x BLOCK_N = 32 x 128 as the tutorial launches it)
+    "ln_fwd_b4096_w8": ("triton/05_layer_norm_fwd.mlir", {"T": "f16", "BLOCK": 4096, "DIV": 16}, 8, "sm_90"),
+    "ln_fwd_b4096_w16": ("triton/05_layer_norm_fwd.mlir", {"T": "f16", "BLOCK": 4096, "DIV": 16}, 16, "sm_90"),
+    "ln_bwd_b4096_w8": ("triton/05_layer_norm_bwd.mlir",
+                        {"T": "f16", "BLOCK": 4096, "DIV": 16, "GROUP_SIZE_M": 128, "BLOCK_M": 32,
+                         "BLOCK_N": 128}, 8, "sm_90"),
+    # 07: asin (f32)
+    "asin_b1024_w4": ("triton/07_libdevice_asin.mlir", {"T": "f32", "BLOCK": 1024, "DIV": 16}, 4, "sm_90"),
+    "asin_b4096_w4": ("triton/07_libdevice_asin.mlir", {"T": "f32", "BLOCK": 4096, "DIV": 16}, 4, "sm_90"),
+    # 08: grouped GEMM (f16)
+    "grouped_128x128x32_w4": ("triton/08_grouped_gemm.mlir",
+                              {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32}, 4, "sm_90"),
+    "grouped_128x128x64_w4_sm90a": ("triton/08_grouped_gemm.mlir",
+                                    {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64}, 4, "sm_90a"),
+    # 09: persistent matmul on TMA (f16, sm_90a)
+    "persistent_128x128x64_w4": ("gemm_tma_persistent.mlir",
+                                 {"T": "f16", "BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64}, 4, "sm_90a"),
+    "persistent_128x256x64_w8": ("gemm_tma_persistent.mlir",
+                                 {"T": "f16", "BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64}, 8, "sm_90a"),
+    # 11: vector add as a dependent launch (f32)
+    "pdl_add_b1024_w4": ("triton/11_pdl_vector_add.mlir", {"BLOCK": 1024, "DIV": 16, "USE_GDC": 1}, 4, "sm_90"),
+    "pdl_add_b4096_w4": ("triton/11_pdl_vector_add.mlir", {"BLOCK": 4096, "DIV": 16, "USE_GDC": 1}, 4, "sm_90"),
+}
+
+# 09 pipelines 3 stages (4 do not fit beside the epilogue at 128x256).
+NUM_STAGES = {"persistent_128x256x64_w8": 3}
