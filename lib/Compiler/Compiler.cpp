@@ -105,6 +105,7 @@ std::optional<std::string> llk::checkMinProgramsPerSM(unsigned programs) {
 
 void llk::buildLayoutPipeline(OpPassManager &pm, unsigned numWarps,
                               bool wgmma) {
+  pm.addNestedPass<func::FuncOp>(tile::createTileExpandRandom());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   tile::TileAssignLayoutsOptions layoutOptions;

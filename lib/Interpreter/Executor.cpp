@@ -295,6 +295,7 @@ const OpHandlerTable &llk::interp::detail::getOpHandlers() {
     registerShapeOps(table);
     registerDotOps(table);
     registerGridOps(table);
+    registerRandomOps(table);
     return table;
   }();
   return table;

@@ -126,6 +126,7 @@ void registerReduceOps(OpHandlerTable &table);
 void registerShapeOps(OpHandlerTable &table);
 void registerDotOps(OpHandlerTable &table);
 void registerGridOps(OpHandlerTable &table);
+void registerRandomOps(OpHandlerTable &table); // tile.rand and its kin
 
 //===----------------------------------------------------------------------===//
 // One program's execution

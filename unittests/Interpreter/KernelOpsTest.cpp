@@ -12,6 +12,7 @@
 #include "Checks/KernelChecks.h"
 #include "llk/Compiler/Compiler.h"
 #include "llk/Dialect/Tile/IR/KernelOps.h"
+#include "llk/Dialect/Tile/IR/Philox.h"
 #include "llk/Dialect/Tile/IR/TileDialect.h"
 #include "llk/Interpreter/Interpreter.h"
 
@@ -565,6 +566,54 @@ std::vector<OpCase> makeCases() {
                  E::F16, E::F32, input, expected, ""});
   }
 
+  // Random numbers: Philox.h's definition, for an i32 seed of -5 (the high
+  // word of its key is the sign) and for an i64 seed and offsets whose high
+  // words count.
+  {
+    std::vector<double> offsets = {0, 1, -1, 1073741831};
+    std::vector<double> offsets64 = {0, 4294967296.0, -1, 1099511627779.0};
+    auto words = [](double offset, int64_t seed, bool is64Bit) {
+      return tile::philox::philox(
+          tile::philox::counter(uint64_t(int64_t(offset)), is64Bit),
+          tile::philox::key(seed));
+    };
+    auto expect = [&](const std::vector<double> &at, int64_t seed, bool is64Bit,
+                      auto f) {
+      std::vector<double> out;
+      for (double offset : at)
+        out.push_back(f(words(offset, seed, is64Bit)));
+      return out;
+    };
+    auto first = [](const auto &w) { return double(int32_t(w[0])); };
+    auto all = [](const auto &w) { return double(int32_t(w[0] ^ w[1] ^ w[2] ^ w[3])); };
+    auto uniform = [](const auto &w) { return double(tile::philox::uniform(w[0])); };
+    auto normal = [](const auto &w) {
+      return double(tile::philox::normal(tile::philox::uniform(w[0]),
+                                         tile::philox::uniform(w[1])));
+    };
+    const std::string seed = "  %seed = arith.constant -5 : i32\n";
+    addElementwise(c, {"tile.randint"}, E::I32, E::I32,
+                   seed + "  %y = tile.randint %seed, %x : i32, @i32@\n", offsets,
+                   {0, 0, 0, 0}, expect(offsets, -5, false, first));
+    addElementwise(c, {"tile.randint"}, E::I64, E::I32,
+                   "  %seed = arith.constant 81985529216486895 : i64\n"
+                   "  %y = tile.randint %seed, %x : i64, @i64@\n",
+                   offsets64, {0, 0, 0, 0},
+                   expect(offsets64, 81985529216486895, true, first));
+    addElementwise(c, {"tile.randint4x"}, E::I32, E::I32,
+                   seed + "  %a, %b, %c, %d = tile.randint4x %seed, %x : i32, @i32@\n"
+                          "  %ab = arith.xori %a, %b : @i32@\n"
+                          "  %abc = arith.xori %ab, %c : @i32@\n"
+                          "  %y = arith.xori %abc, %d : @i32@\n",
+                   offsets, {0, 0, 0, 0}, expect(offsets, -5, false, all));
+    addElementwise(c, {"tile.rand"}, E::I32, E::F32,
+                   seed + "  %y = tile.rand %seed, %x : i32, @i32@\n", offsets,
+                   {0, 0, 0, 0}, expect(offsets, -5, false, uniform));
+    addElementwise(c, {"tile.randn"}, E::I32, E::F32,
+                   seed + "  %y = tile.randn %seed, %x : i32, @i32@\n", offsets,
+                   {0, 0, 0, 0}, expect(offsets, -5, false, normal));
+  }
+
   // A tensor descriptor's block, zeros past the tensor. The launch passes
   // the address of a TensorDescriptor (see DescriptorLoad below); llkc
   // lowers tile.descriptor_load only as a pipelined dot operand on sm_90a.
@@ -604,6 +653,23 @@ TEST(KernelOps, TableIsSortedAndNamesRegisteredOps) {
     EXPECT_TRUE(tile::isKernelOp(name));
   }
   EXPECT_FALSE(tile::isKernelOp("gpu.printf"));
+}
+
+/// Philox.h is Philox 4x32-10: Random123's known answers (kat_vectors),
+/// which Triton's tl.randint4x computes too (same rounds, same constants).
+TEST(KernelOps, PhiloxMatchesRandom123KnownAnswers) {
+  using W = std::array<uint32_t, 4>;
+  EXPECT_EQ(tile::philox::philox({0, 0, 0, 0}, {0, 0}),
+            (W{0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}));
+  EXPECT_EQ(tile::philox::philox({~0u, ~0u, ~0u, ~0u}, {~0u, ~0u}),
+            (W{0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}));
+  EXPECT_EQ(tile::philox::philox({0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344},
+                                 {0xa4093822, 0x299f31d0}),
+            (W{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}));
+  // Offset 0 and seed 0 are that first counter and key.
+  EXPECT_EQ(tile::philox::counter(0, false), (W{0, 0, 0, 0}));
+  EXPECT_EQ(tile::philox::key(-1), (std::array<uint32_t, 2>{~0u, ~0u}));
+  EXPECT_EQ(tile::philox::counter(~uint64_t(0), false), (W{~0u, 0, 0, 0}));
 }
 
 /// The interpreter's op handler table (its op families, and what its core

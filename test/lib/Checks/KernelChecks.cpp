@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <sstream>
 #include <thread>
 
@@ -76,7 +77,7 @@ HostBuffer &Problem::output(std::string name, ElemType type,
 const std::vector<KernelCheck> &llk::checks::kernelChecks() {
   static const std::vector<KernelCheck> checks = [] {
     std::vector<KernelCheck> all;
-    for (auto group : {exampleChecks, llamaQuantChecks, llamaApexChecks, llamaElementwiseChecks, llamaAttentionChecks, llamaModelChecks, gemmChecks})
+    for (auto group : {exampleChecks, llamaQuantChecks, llamaApexChecks, llamaElementwiseChecks, llamaAttentionChecks, llamaModelChecks, gemmChecks, languageChecks})
       for (KernelCheck &check : group())
         all.push_back(std::move(check));
     return all;
@@ -122,6 +123,13 @@ static double relativeError(const HostBuffer &out, std::string &detail) {
         return INFINITY;
       }
       continue;
+    }
+    if (out.exact && got != want) {
+      std::ostringstream os;
+      os << std::setprecision(17) << "element " << i << " must be exactly "
+         << want << ", got " << got;
+      detail = os.str();
+      return INFINITY;
     }
     if (!(std::abs(got - want) <= 1e-3 * std::abs(want) + 1e-6) && wrong++ == 0) {
       std::ostringstream os;

@@ -38,6 +38,10 @@ struct HostBuffer {
   bool isOutput = false;
   /// Outputs: the float64 reference.
   std::vector<double> reference;
+  /// Outputs: every element must be its reference exactly (integer results,
+  /// floats computed exactly as the reference does), whatever the check's
+  /// tolerance for the others.
+  bool exact = false;
 
   size_t size() const { return values.size(); }
   double operator[](size_t i) const { return values[i]; }
@@ -67,6 +71,11 @@ public:
   /// it (NaN) and registers it as uninitialized first.
   HostBuffer &output(std::string name, interp::ElemType type,
                      std::vector<int64_t> shape);
+
+  /// A random integer in [lo, hi], for scalar inputs (seeds, offsets).
+  int64_t randomInt(int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  }
 
   void pointerArg(HostBuffer &buffer) { args.push_back({&buffer, {}, 0}); }
   void scalarArg(interp::ElemType type, double value) {
@@ -144,6 +153,9 @@ std::vector<KernelCheck> llamaAttentionChecks();
 /// device-held position, top-k sampling (test/lib/Checks/LlamaModelChecks.cpp).
 std::vector<KernelCheck> llamaModelChecks();
 std::vector<KernelCheck> gemmChecks();
+/// The ops a Triton user reaches for: random numbers, scans, sorts, ...
+/// (test/lib/Checks/LanguageChecks.cpp).
+std::vector<KernelCheck> languageChecks();
 
 /// Every kernel check, in table order.
 const std::vector<KernelCheck> &kernelChecks();

@@ -595,3 +595,12 @@ LogicalResult LocalLoadOp::verify() {
       *this, RankedTensorType::get(buffer.getSlotShape(), buffer.getElementType()),
       getType());
 }
+
+//===----------------------------------------------------------------------===//
+// Random numbers
+//===----------------------------------------------------------------------===//
+
+LogicalResult RandIntOp::verify() { return verifyTiles(*this); }
+LogicalResult RandIntX4Op::verify() { return verifyTiles(*this); }
+LogicalResult RandOp::verify() { return verifyTiles(*this); }
+LogicalResult RandNOp::verify() { return verifyTiles(*this); }

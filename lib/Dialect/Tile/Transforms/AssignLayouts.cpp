@@ -429,6 +429,11 @@ private:
       Attribute layout = tileType(primary).getEncoding();
       for (OpOperand &operand : op->getOpOperands())
         requireLayout(operand, layout);
+      // The other results of a multi-result op (arith.mului_extended's low
+      // and high words) may have been reached first with other layouts.
+      for (Value result : op->getResults())
+        if (auto type = tileType(result); type && type.getEncoding() != layout)
+          convertResult(op, result, withLayout(type, layout));
     } else if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
       auto result = tileType(expand.getResult());
       auto blocked = cast<BlockedLayoutAttr>(result.getEncoding());

@@ -514,6 +514,115 @@ def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator, ReturnLike,
 }
 
 //===----------------------------------------------------------------------===//
+// Random numbers
+//===----------------------------------------------------------------------===//
+
+def Tile_RandomSeed : AnyTypeOf<[I32, I64]>;
+def Tile_RandomOffset : AnyTypeOf<[I32, I64, RankedTensorOf<[I32, I64]>]>;
+
+// The result has the offsets' shape (and layout), with `elem` elements.
+class Tile_RandomResultOf<string result, string elem>
+    : TypesMatchWith<result # " has the shape of the offsets, with " # elem #
+                     " elements", "offset", result,
+                     "::llk::tile::withElementType($_self, ::mlir::" # elem #
+                     "Type::get($_self.getContext()" #
+                     !if(!eq(elem, "Integer"), ", 32", "") # "))">;
+
+// Philox 4x32-10 of Triton's `tl.randint4x`, which these ops share; the
+// description says it once.
+class Tile_RandomOp<string mnemonic, string elem, list<Trait> traits = []>
+    : Tile_Op<mnemonic, !listconcat([Pure,
+                                     Tile_RandomResultOf<"result", elem>],
+                                    traits)> {
+  let arguments = (ins Tile_RandomSeed:$seed, Tile_RandomOffset:$offset);
+  let assemblyFormat = "$seed `,` $offset attr-dict `:` type($seed) `,` type($offset)";
+  let hasVerifier = 1;
+}
+
+def Tile_RandIntOp : Tile_RandomOp<"randint", "Integer"> {
+  let summary = "random i32 per offset (Philox 4x32-10, Triton's tl.randint)";
+  let description = [{
+    Counter-based random numbers: each element is a pure function of the
+    seed and its offset, so a kernel draws the same numbers wherever (and
+    however often) it computes them, with no state between programs. The
+    generator is Philox 4x32 with 10 rounds, exactly as Triton 3.6's
+    `tl.randint4x`: the key is the seed as 64 bits (an i32 seed
+    sign-extended), k0 its low and k1 its high word; the counter is c0 = the
+    offset's low word, c1 = its high word (0 for i32 offsets), c2 = c3 = 0.
+    Each round computes (with the key before the round's increment)
+
+        c0' = hi(0xCD9E8D57 * c2) ^ c1 ^ k0    c1' = lo(0xCD9E8D57 * c2)
+        c2' = hi(0xD2511F53 * c0) ^ c3 ^ k1    c3' = lo(0xD2511F53 * c0)
+        k0 += 0x9E3779B9, k1 += 0xBB67AE85
+
+    `tile.randint` is c0, all 32 bits (a negative i32 half the time).
+    `tile.rand`, `tile.randn` and `tile.randint4x` use the same words, so
+    for one seed and offset they agree with Triton's `tl.rand`, `tl.randn`
+    and `tl.randint4x` (rand and randint bit for bit). An offset may be a
+    tile or a scalar; the result has its shape.
+
+    ```mlir
+    %bits = tile.randint %seed, %offsets : i32, tensor<1024xi32>
+    ```
+  }];
+  let results = (outs Tile_IntLike:$result);
+}
+
+def Tile_RandIntX4Op : Tile_Op<"randint4x", [Pure,
+    Tile_RandomResultOf<"r0", "Integer">, Tile_RandomResultOf<"r1", "Integer">,
+    Tile_RandomResultOf<"r2", "Integer">, Tile_RandomResultOf<"r3", "Integer">]> {
+  let summary = "the four random i32 words of Philox 4x32-10 per offset";
+  let description = [{
+    c0, c1, c2 and c3 of `tile.randint`'s generator (Triton's
+    `tl.randint4x`): four independent streams for the price of one.
+
+    ```mlir
+    %a, %b, %c, %d = tile.randint4x %seed, %offsets : i64, tensor<256xi64>
+    ```
+  }];
+  let arguments = (ins Tile_RandomSeed:$seed, Tile_RandomOffset:$offset);
+  let results = (outs Tile_IntLike:$r0, Tile_IntLike:$r1, Tile_IntLike:$r2,
+                      Tile_IntLike:$r3);
+  let assemblyFormat = "$seed `,` $offset attr-dict `:` type($seed) `,` type($offset)";
+  let hasVerifier = 1;
+}
+
+def Tile_RandOp : Tile_RandomOp<"rand", "Float32"> {
+  let summary = "random f32 uniform in [0, 1) per offset (Triton's tl.rand)";
+  let description = [{
+    `tile.randint`'s word x, as Triton's `uint_to_uniform_float` maps it:
+    x read as a signed i32, negatives folded onto the non-negative range
+    (x < 0 ? -x - 1 : x), converted to f32 (to nearest even) and multiplied
+    by 4.6566127342e-10 in f32, the largest scale that keeps 2^31 - 1 below
+    1.0. Bit for bit Triton 3.6's `tl.rand` for the same seed and offsets.
+
+    ```mlir
+    %u = tile.rand %seed, %offsets : i32, tensor<1024xi32>
+    %keep = arith.cmpf ogt, %u, %p : tensor<1024xf32>
+    ```
+  }];
+  let results = (outs AnyTypeOf<[F32, RankedTensorOf<[F32]>]>:$result);
+}
+
+def Tile_RandNOp : Tile_RandomOp<"randn", "Float32"> {
+  let summary = "random f32 from N(0, 1) per offset (Triton's tl.randn)";
+  let description = [{
+    Box-Muller on the uniforms u1, u2 of the words c0, c1 (as `tile.rand`
+    maps them), in f32 as Triton's `tl.randn` does:
+    `sqrt(-2 * log(max(u1, 1e-7))) * cos(6.2831855 * u2)`. The log, cos and
+    sqrt are the kernel's math ops (libdevice on the GPU, correctly rounded
+    ones on the interpreter), so the result is within a few ulp of the
+    float64 transform of the same uniforms; Triton's approximate
+    instructions differ from it by more (docs/random.md has the bounds).
+
+    ```mlir
+    %z = tile.randn %seed, %offsets : i64, tensor<64x64xi64>
+    ```
+  }];
+  let results = (outs AnyTypeOf<[F32, RankedTensorOf<[F32]>]>:$result);
+}
+
+//===----------------------------------------------------------------------===//
 // Element type conversion
 //===----------------------------------------------------------------------===//
 
