@@ -28,6 +28,7 @@ enum class Knob {
   AlwaysCompile, // LLK_ALWAYS_COMPILE: the JIT compiles, never reads its cache
   DumpIR,        // LLK_DUMP_IR: a directory for every JIT compile's stages
   InterpMaxSteps, // LLK_INTERP_MAX_STEPS: the interpreter's watchdog, in ops
+  DeviceDebug,   // LLK_DEVICE_DEBUG: tile.print / tile.assert compiled in (JIT, interpreter)
   KernelDir,     // LLK_KERNEL_DIR: where the Llama engine finds its kernels
   TestSeed,      // LLK_TEST_SEED: the unit tests' random seed
   FuzzIterations, // LLK_FUZZ_ITERATIONS: the GGUF fuzz test's length

@@ -104,7 +104,9 @@ std::optional<std::string> llk::checkMinProgramsPerSM(unsigned programs) {
 }
 
 void llk::buildLayoutPipeline(OpPassManager &pm, unsigned numWarps,
-                              bool wgmma) {
+                              bool wgmma, bool deviceDebug) {
+  if (!deviceDebug)
+    pm.addNestedPass<func::FuncOp>(tile::createTileStripDeviceDebug());
   pm.addNestedPass<func::FuncOp>(tile::createTileExpandRandom());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -205,7 +207,7 @@ LogicalResult llk::compileModule(
     pm.enableTiming(*timing); // after configure's instrumentation
   if (stage != Stage::Tile) {
     buildLayoutPipeline(pm, options.numWarps.value_or(4),
-                        hasWgmma(options.target.arch));
+                        hasWgmma(options.target.arch), options.deviceDebug);
     if (!dump.empty())
       pm.addPass(std::make_unique<DumpStagePass>(dump, "2-layout.mlir"));
   }

@@ -614,6 +614,21 @@ std::vector<OpCase> makeCases() {
                    {0, 0, 0, 0}, expect(offsets, -5, false, normal));
   }
 
+  // Debugging ops: they change no value (test/Interpreter/device-debug.test
+  // has what they print and stop); tile.static_assert held when the kernel
+  // was verified.
+  addElementwise(c, {"tile.print", "tile.assert", "tile.static_assert"}, E::F32,
+                 E::F32,
+                 "  tile.print \"x: \", %x : @f32@\n"
+                 "  %number = arith.cmpf ord, %x, %x : @f32@\n"
+                 "  tile.assert %number, \"x is a number\" : @i1@\n"
+                 "  %four = arith.constant 4 : i32\n"
+                 "  %two = arith.constant 2 : i32\n"
+                 "  %fits = arith.cmpi sge, %four, %two : i32\n"
+                 "  tile.static_assert %fits, \"4 >= 2\"\n"
+                 "  %y = arith.negf %x : @f32@\n",
+                 {1.5, -2, 0, 3}, {0, 0, 0, 0}, {-1.5, 2, -0.0, -3});
+
   // A tensor descriptor's block, zeros past the tensor. The launch passes
   // the address of a TensorDescriptor (see DescriptorLoad below); llkc
   // lowers tile.descriptor_load only as a pipelined dot operand on sm_90a.
@@ -803,11 +818,13 @@ TEST(KernelOps, RefusedOpsAreRefusedByBothWithTheReplacement) {
   };
   for (const Refused &r : std::vector<Refused>{
            {"gpu.printf \"%d\\n\", %n : i32", "refused.mlir:4:3: ",
-            "'gpu.printf' cannot be used in a kernel: printing from a kernel "
-            "will be tile.print, which is not available yet"},
+            "'gpu.printf' cannot be used in a kernel: use tile.print, which "
+            "prints each element once, labelled with its program and index "
+            "(compiled in with --device-debug or LLK_DEVICE_DEBUG=1)"},
            {"cf.assert %ok, \"n > 0\"", "refused.mlir:4:3: ",
-            "'cf.assert' cannot be used in a kernel: assertions in a kernel "
-            "will be tile.assert, which is not available yet"},
+            "'cf.assert' cannot be used in a kernel: use tile.assert (compiled "
+            "in with --device-debug or LLK_DEVICE_DEBUG=1), or "
+            "tile.static_assert for a condition on constants"},
            {"%b = gpu.block_id x", "refused.mlir:4:8: ",
             "'gpu.block_id' cannot be used in a kernel: use tile.program_id"},
            {"%f = arith.sitofp %n : i32 to f32\n"

@@ -57,6 +57,9 @@ struct CompileOptions {
   /// Pipelined loops load the first mma.sync fragments of the next
   /// iteration at the end of the current one (llk-mma-fragment-prefetch).
   bool mmaPrefetch = false;
+  /// tile.print and tile.assert are compiled in (llkc --device-debug, the
+  /// JIT's LLK_DEVICE_DEBUG); otherwise tile-strip-device-debug erases them.
+  bool deviceDebug = false;
   /// Values for the `${NAME}` placeholders of the source (KernelSource).
   Constants constants;
   /// When set, each stage the compile goes through is written there
@@ -77,9 +80,10 @@ LLK_API bool hasWgmma(llvm::StringRef arch);
 /// and sm_90a.
 LLK_API bool hasGridDependencyControl(llvm::StringRef arch);
 
-/// Tile IR to laid-out tile IR; `wgmma` lays out dots for warpgroup MMA.
+/// Tile IR to laid-out tile IR; `wgmma` lays out dots for warpgroup MMA;
+/// without `deviceDebug`, tile.print and tile.assert are erased first.
 LLK_API void buildLayoutPipeline(mlir::OpPassManager &pm, unsigned numWarps,
-                         bool wgmma = false);
+                         bool wgmma = false, bool deviceDebug = false);
 
 /// What the lowering pipeline does beyond the kernels' own attributes.
 struct LoweringOptions {

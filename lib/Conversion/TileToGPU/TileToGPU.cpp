@@ -1877,6 +1877,7 @@ struct ConvertTileToGPUPass
     patterns.add<GridDependencyLowering<LaunchDependentsOp>>(
         converter, ctx, state, "griddepcontrol.launch_dependents;");
     populateDotPatterns(converter, patterns, state);
+    populateDebugOpToGPUPatterns(converter, patterns, state);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     // Branches between a kernel's blocks pass converted tiles and pointers.

@@ -351,6 +351,11 @@ struct TilePattern : OpConversionPattern<OpTy> {
 void populateDotPatterns(const TypeConverter &converter, RewritePatternSet &patterns,
                          LoweringState &state);
 
+/// tile.print and tile.assert (kernels built with device debug).
+void populateDebugOpToGPUPatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns,
+                                  LoweringState &state);
+
 } // namespace llk::togpu
 
 #endif // LLK_LIB_CONVERSION_TILETOGPU_TILETOGPUINTERNAL_H

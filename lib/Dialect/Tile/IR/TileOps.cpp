@@ -8,7 +8,9 @@
 #include "llk/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace llk::tile;
@@ -604,3 +606,54 @@ LogicalResult RandIntOp::verify() { return verifyTiles(*this); }
 LogicalResult RandIntX4Op::verify() { return verifyTiles(*this); }
 LogicalResult RandOp::verify() { return verifyTiles(*this); }
 LogicalResult RandNOp::verify() { return verifyTiles(*this); }
+
+//===----------------------------------------------------------------------===//
+// Debugging
+//===----------------------------------------------------------------------===//
+
+LogicalResult PrintOp::verify() { return verifyTiles(*this); }
+LogicalResult AssertOp::verify() { return verifyTiles(*this); }
+
+/// The value of `v` when arith ops on constants compute it: its definition
+/// folded, operands first. Only arith ops are folded, and only on constant
+/// operands, whose folds return attributes (or one of the operands) without
+/// changing the IR, as a verifier must not.
+static Attribute foldToConstant(Value v, unsigned depth = 0) {
+  Attribute attr;
+  if (matchPattern(v, m_Constant(&attr)))
+    return attr;
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 64 || !isa<arith::ArithDialect>(def->getDialect()))
+    return {};
+  SmallVector<Attribute> operands;
+  for (Value operand : def->getOperands()) {
+    operands.push_back(foldToConstant(operand, depth + 1));
+    if (!operands.back())
+      return {};
+  }
+  SmallVector<OpFoldResult> results;
+  if (failed(def->fold(operands, results)) || results.empty())
+    return {};
+  OpFoldResult result = results[cast<OpResult>(v).getResultNumber()];
+  if (auto value = dyn_cast<Value>(result))
+    return value == v ? Attribute() : foldToConstant(value, depth + 1);
+  return cast<Attribute>(result);
+}
+
+LogicalResult StaticAssertOp::verify() {
+  auto value = dyn_cast_or_null<IntegerAttr>(foldToConstant(getCond()));
+  if (!value)
+    return emitOpError() << "needs a condition known at compile time: an "
+                            "arith.constant, or arith ops on constants (such "
+                            "as ${NAME} values)";
+  if (value.getValue().isZero())
+    return emitOpError() << "failed: " << getMessage();
+  return success();
+}
+
+LogicalResult StaticAssertOp::canonicalize(StaticAssertOp op,
+                                           PatternRewriter &rewriter) {
+  // The verifier has folded the condition to true.
+  rewriter.eraseOp(op);
+  return success();
+}

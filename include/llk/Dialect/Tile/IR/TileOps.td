@@ -623,6 +623,87 @@ def Tile_RandNOp : Tile_RandomOp<"randn", "Float32"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Debugging: printing and assertions
+//===----------------------------------------------------------------------===//
+
+def Tile_PrintOp : Tile_Op<"print"> {
+  let summary = "print tiles and scalars, each element once (device debug)";
+  let description = [{
+    Prints every element of each operand, one line each, by the thread
+    that owns it (the one that would store it), so each element appears
+    once however the layout replicates it:
+
+        pid (0, 0, 0) idx (3, 17) x: 1.5
+        pid (0, 0, 0) n: 300
+
+    `pid` is the program's id, `idx` the element's index in its tile (none
+    for a scalar, which the program prints once), then the prefix and the
+    value (`%.8g` for f32, f16 and bf16, `%.17g` for f64, decimal for
+    integers, i1 as 0 or 1, pointers in hex). With more than one operand
+    each line names it: `x (operand 1): 7`. The GPU prints through `printf`
+    (lines of different threads in any order, the buffer flushed when the
+    launch is synchronized); the interpreter prints the same lines to
+    stdout, in row-major order.
+
+    Compiled in only in debug builds of the kernel: `llkc --device-debug`,
+    `LLK_DEVICE_DEBUG=1` for the JIT and the interpreter; otherwise the op
+    is erased before layouts (`tile-strip-device-debug`), and costs nothing.
+
+    ```mlir
+    tile.print "x: ", %x : tensor<16x32xf32>
+    tile.print "row max and sum: ", %m, %s : f32, f32
+    ```
+  }];
+  let arguments = (ins StrAttr:$prefix, Variadic<Tile_Value>:$values);
+  let assemblyFormat = "$prefix (`,` $values^ `:` type($values))? attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_AssertOp : Tile_Op<"assert"> {
+  let summary = "check a condition on every element (device debug)";
+  let description = [{
+    Where an element of `cond` is false, the thread that owns it prints
+
+        kernel.mlir:12:3: pid (1, 0, 0) idx (37): assertion failed: offsets in range
+
+    (the op's location, the program and the element) and the kernel stops:
+    on the GPU through CUDA's `__assertfail` (the launch fails with
+    CUDA_ERROR_ASSERT), on the interpreter as the run's error with the same
+    text. Compiled in only with device debug, as `tile.print`; otherwise
+    erased, and the condition is never checked.
+
+    ```mlir
+    tile.assert %in_range, "offsets in range" : tensor<1024xi1>
+    ```
+  }];
+  let arguments = (ins Tile_BoolLike:$cond, StrAttr:$message);
+  let assemblyFormat = "$cond `,` $message attr-dict `:` type($cond)";
+  let hasVerifier = 1;
+}
+
+def Tile_StaticAssertOp : Tile_Op<"static_assert"> {
+  let summary = "a condition on compile-time constants, checked by the verifier";
+  let description = [{
+    `cond` must be an i1 computable at compile time: an `arith.constant`, or
+    arith ops on constants (after `${NAME}` substitution, `-D BLOCK=...`).
+    The verifier folds it: false is an error at the op's `file:line:col`
+    with the message; true, the op is erased by canonicalization. A
+    condition that is not constant is an error too.
+
+    ```mlir
+    %block = arith.constant ${BLOCK} : i32
+    %max = arith.constant 4096 : i32
+    %fits = arith.cmpi sle, %block, %max : i32
+    tile.static_assert %fits, "BLOCK must be at most 4096"
+    ```
+  }];
+  let arguments = (ins I1:$cond, StrAttr:$message);
+  let assemblyFormat = "$cond `,` $message attr-dict";
+  let hasVerifier = 1;
+  let hasCanonicalizeMethod = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Element type conversion
 //===----------------------------------------------------------------------===//
 

@@ -23,6 +23,19 @@ def TileExpandRandom : Pass<"tile-expand-random", "mlir::func::FuncOp"> {
                            "::mlir::math::MathDialect"];
 }
 
+def TileStripDeviceDebug : Pass<"tile-strip-device-debug", "mlir::func::FuncOp"> {
+  let summary = "Erase tile.print and tile.assert (kernels built without "
+                "device debug)";
+  let description = [{
+    Debug output and checks are compiled in only on request (`llkc
+    --device-debug`, `LLK_DEVICE_DEBUG=1` for the JIT); otherwise the layout
+    pipeline starts with this pass, so they cost nothing: no code, no
+    registers, and the values they alone used are dead. tile.static_assert,
+    checked by the verifier, is not touched.
+  }];
+  let dependentDialects = ["::llk::tile::TileDialect"];
+}
+
 def TileAssignLayouts : Pass<"tile-assign-layouts", "mlir::func::FuncOp"> {
   let summary = "Give every tile a distributed layout, coalescing memory "
                 "accesses";
