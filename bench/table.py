@@ -25,7 +25,7 @@ REPO = BENCH.parent
 sys.path.insert(0, str(BENCH / "common"))
 import benchlib  # noqa: E402
 
-SUITES = ("llama", "gemm")
+SUITES = ("llama", "gemm", "attention")
 TIMINGS = ("stream", "stream-dependent", "graph", "graph-dependent", "do_bench")
 LAUNCH_BOUND_US = 1.0
 

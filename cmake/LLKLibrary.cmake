@@ -19,7 +19,7 @@
 find_package(Threads REQUIRED)
 
 set(LLK_LIBRARY_COMPONENTS LLKTileDialect LLKTileTransforms LLKAnalysis
-    LLKTileToGPU LLKTargetPTX LLKCompiler LLKInterpreter)
+    LLKTileToGPU LLKNVVMTransforms LLKTargetPTX LLKCompiler LLKInterpreter)
 set(llk_objects $<TARGET_OBJECTS:LLKSupport>)
 foreach(component ${LLK_LIBRARY_COMPONENTS})
   list(APPEND llk_objects $<TARGET_OBJECTS:obj.${component}>)

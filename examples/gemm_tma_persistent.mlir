@@ -3,11 +3,11 @@
 // computes blocks p, p + P, p + 2P, ... (P programs), so that a GEMM of many
 // small blocks pays one program launch per SM instead of one per block,
 // and, more to the point, each block's first copies overlap the previous
-// block's epilogue: tile-pipeline starts them as soon as the previous K loop
-// is done (the K loop being the outer loop's only side-effecting op before
-// the epilogue). Blocks in the grouped order of gemm.mlir. Needs sm_90a;
-// the epilogue's layout exchange gets shared memory of its own (128x256x64
-// blocks fit with 3 stages, not 4).
+// block's epilogue: tile-software-pipeline starts them as soon as the
+// previous K loop is done (the K loop being the outer loop's only
+// side-effecting op before the epilogue). Blocks in the grouped order of
+// gemm.mlir. Needs sm_90a; the epilogue's layout exchange gets shared
+// memory of its own (128x256x64 blocks fit with 3 stages, not 4).
 //
 //   llkc examples/gemm_tma_persistent.mlir -D T=f16 -D BLOCK_M=128 -D BLOCK_N=128 \
 //        -D BLOCK_K=64 --num-warps 4 --num-stages 4 --arch sm_90a -o gemm.ptx

@@ -6,11 +6,13 @@
 #
 #   scripts/build.sh            # install + build + main job
 #   LLK_SKIP_INSTALL=1 scripts/build.sh   # when the packages are there
+#   LLK_BUILD_DIR=build-debug LLK_CMAKE_ARGS=-DLLK_ENABLE_DEBUG_OUTPUT=ON \
+#     scripts/build.sh                    # another build dir, more CMake options
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ python3 llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
-          libgtest-dev zlib1g-dev libzstd-dev xz-utils)
+          libgtest-dev zlib1g-dev libzstd-dev xz-utils python3-numpy)
 if [[ -z "${LLK_SKIP_INSTALL:-}" ]]; then
   missing=()
   for p in "${packages[@]}"; do
@@ -26,8 +28,9 @@ fi
 
 build=${LLK_BUILD_DIR:-build}
 echo "== configuring and building in $build"
+# shellcheck disable=SC2086 # LLK_CMAKE_ARGS: words, each an argument
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir >/dev/null
+  -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir ${LLK_CMAKE_ARGS:-} >/dev/null
 # libllk.so (the compiler, the interpreter, the runtime and the JIT) comes
 # with the tools, which link it.
 targets=(llk llkc llk-opt llk-run llk-check-kernels llk-interp-tests)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # Model check (no GPU, pure Python, ~1 min): the index math of lowerMmaDot in
-# lib/Conversion/TileToGPU/TileToGPU.cpp, transcribed, run against the PTX
+# lib/Conversion/TileToGPU/DotOpToGPU/MMAv2.cpp, transcribed, run against the PTX
 # ISA semantics of ldmatrix (.trans) and mma.sync m16n8k16 fragments, for
 # every shared orientation and several warp grids (with N replication).
 # Keep it in step with the C++ when changing either.

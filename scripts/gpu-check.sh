@@ -9,9 +9,10 @@
 #     the kernel sources, the runtime check and the Python benchmarks into CARRY
 #     (default .device-carry, ignored by git; carry it to the device); the GEMM
 #     benchmark's PTX (bench/gemm/build_ptx.sh) as gemm-ptx.tar.xz, unless
-#     LLK_GEMM_PTX=0.
+#     LLK_GEMM_PTX=0; the attention benchmark's (bench/attention/build_ptx.py,
+#     every configuration for sm_90 and sm_90a) as attention-ptx.tar.xz.
 #
-#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|decode|tokenizer|rand|all|gemm|llama|plot|sanitize] [args...]
+#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|decode|tokenizer|rand|all|gemm|attention|llama|plot|sanitize] [args...]
 #     On the GPU machine, from the repository root: `checks` runs
 #     llk-gpu-check (every kernel check, its small and GPU shapes, against
 #     float64 references, timed), `runtime` the runtime's own GPU check and
@@ -31,7 +32,11 @@
 #     random q8_0 models shaped like TinyLlama, Llama-2 7B and 13B, decode
 #     and prompt tok/s beside the bandwidth floor and the ggml estimate;
 #     `gemm` (not in `all`) bench/gemm/bench.py, f16 then bf16 (llk vs cuBLAS
-#     vs Triton); `plot` bench/plot.py on $OUT (needs matplotlib). Output
+#     vs Triton); `attention` (not in `all`) bench/attention/bench.py:
+#     FlashAttention forward and backward, llk vs a Triton kernel after the
+#     fused-attention tutorial vs torch SDPA, float64 checks first, the Llama
+#     prompt case last (args go to bench.py: --quick, --modes fwd, ...);
+#     `plot` bench/plot.py on $OUT (needs matplotlib). Output
 #     also under $OUT, the benchmarks' CSVs too (bench/README.md). The args
 #     go to the program of the mode named (with `all`, to llk-gpu-check and
 #     bench.py; the others use defaults).
@@ -79,7 +84,7 @@ prepare)
   done
   rm -rf "$carry" && mkdir -p "$carry/ptx"
   cp -r examples "$carry/examples"
-  mkdir -p "$carry/bench" && cp -r bench/llama bench/gemm bench/common bench/plot.py "$carry/bench/"
+  mkdir -p "$carry/bench" && cp -r bench/llama bench/gemm bench/attention bench/common bench/plot.py "$carry/bench/"
   cp scripts/gpu-check.sh "$carry/"
   mkdir -p "$carry/scripts" && cp scripts/gen-tile-kernel.py scripts/rand-vs-triton.py \
     scripts/triton_random.py "$carry/scripts/"
@@ -94,6 +99,9 @@ prepare)
       -o "$carry/ptx/$name.ptx"
   done
   LLKC="$static/bin/llkc" scripts/build-gpu-ptx.sh "$carry/ptx" >/dev/null
+  python3 bench/attention/build_ptx.py "$carry/attention-ptx" --archs sm_90,sm_90a \
+    --llkc "$static/bin/llkc" >/dev/null
+  tar -C "$carry" -cJf "$carry/attention-ptx.tar.xz" attention-ptx && rm -rf "$carry/attention-ptx"
   if [[ ${LLK_GEMM_PTX:-1} != 0 ]]; then
     LLKC="$static/bin/llkc" bench/gemm/build_ptx.sh "$carry/gemm-ptx" >/dev/null
     tar -C "$carry" -cJf "$carry/gemm-ptx.tar.xz" gemm-ptx && rm -rf "$carry/gemm-ptx"
@@ -275,6 +283,13 @@ run)
         | log "gemm-$dtype.txt"
       status=$(( status || PIPESTATUS[0] ))
     done
+  fi
+  if [[ $what == attention ]]; then  # CSV: $OUT/attention.csv
+    attention_ptx=$(mktemp -d)
+    tar -C "$attention_ptx" -xJf "$here/attention-ptx.tar.xz" || echo "error: no attention-ptx.tar.xz (prepare)" >&2
+    PYTHONUNBUFFERED=1 python3 "$here/bench/attention/bench.py" --ptx-dir "$attention_ptx/attention-ptx" "$@" 2>&1 \
+      | log attention.txt
+    status=$(( status || PIPESTATUS[0] ))
   fi
   if [[ $what == plot ]]; then
     python3 "$here/bench/plot.py" "${OUT:?plot: set OUT, the folder of the CSVs}" "$@" || status=1

@@ -61,6 +61,12 @@ config.substitutions.append(("%llk_tools_dir", config.llk_tools_dir))
 if os.path.exists(os.path.join(config.llk_tools_dir, "llk-difftest")):
     config.available_features.add("llk-difftest")
 
+# Builds with LLK_ENABLE_DEBUG_OUTPUT: llkc and llk-opt take -debug and
+# -debug-only, and the passes trace their decisions (`REQUIRES:
+# llk-debug-output`; `UNSUPPORTED:` it for what holds of the others).
+if config.llk_debug_output:
+    config.available_features.add("llk-debug-output")
+
 # %examples: the DSL examples shipped with the sources.
 config.substitutions.append(
     ("%examples", os.path.join(config.llk_src_root, "examples")))
@@ -73,3 +79,15 @@ if not os.path.exists(ptxas):
 if os.path.exists(ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+
+# %numpy_python and the `numpy` feature: a Python 3 that has NumPy, for the
+# benchmarks' CPU self-tests (lit's own Python first, then the system's:
+# scripts/build.sh installs python3-numpy there).
+import subprocess
+import sys
+for python in (sys.executable, "/usr/bin/python3"):
+    if os.path.exists(python) and subprocess.run(
+            [python, "-c", "import numpy"], capture_output=True).returncode == 0:
+        config.available_features.add("numpy")
+        config.substitutions.append(("%numpy_python", python))
+        break

@@ -103,22 +103,40 @@ AxisInfoAnalysis::AxisInfoAnalysis(Operation *root) {
   root->walk<WalkOrder::PreOrder>([&](Operation *op) { visit(op); });
 }
 
-/// Facts for `a + b` (also `ptr + offset * scale`).
-static AxisInfo addInfo(const AxisInfo &a, const AxisInfo &b, int64_t scale) {
+/// The divisibility along `d` of the elements of `info` at which runs of
+/// `run` (a power of two) start, the runs of a result computed from it:
+/// inside one of `info`'s own contiguous runs they are `run` apart, so
+/// [4, 5, 6, 7] (divisibility 4) has runs of 2 starting at multiples of 2
+/// and single elements divisible by nothing.
+static int64_t divisibilityAtRuns(const AxisInfo &info, unsigned d,
+                                  int64_t run) {
+  if (run < info.contiguity[d])
+    return std::min(info.divisibility[d], run);
+  return info.divisibility[d];
+}
+
+/// Facts for `a + b` (also `ptr + offset * scale`), or `a - b`.
+static AxisInfo addInfo(const AxisInfo &a, const AxisInfo &b, int64_t scale,
+                        bool subtract = false) {
   AxisInfo r = a;
   for (unsigned d = 0; d < a.getRank(); ++d) {
-    // A contiguous run plus a constant stays contiguous.
-    r.contiguity[d] = std::max(gcd(a.contiguity[d], b.constancy[d]),
-                               gcd(b.contiguity[d], a.constancy[d]));
-    r.divisibility[d] =
-        gcd(a.divisibility[d], capMul(b.divisibility[d], scale));
+    // A contiguous run plus a constant stays contiguous (minus: only the
+    // first operand's).
+    r.contiguity[d] = gcd(a.contiguity[d], b.constancy[d]);
+    if (!subtract)
+      r.contiguity[d] = std::max(r.contiguity[d],
+                                 gcd(b.contiguity[d], a.constancy[d]));
+    int64_t run = r.contiguity[d];
+    r.divisibility[d] = gcd(divisibilityAtRuns(a, d, run),
+                            capMul(divisibilityAtRuns(b, d, run), scale));
     r.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
   }
   r.scalarDivisibility =
       gcd(a.scalarDivisibility, capMul(b.scalarDivisibility, scale));
   r.constant.reset();
   if (a.constant && b.constant)
-    r.constant = *a.constant + *b.constant * scale;
+    r.constant = subtract ? *a.constant - *b.constant
+                          : *a.constant + *b.constant * scale;
   return r;
 }
 
@@ -128,7 +146,9 @@ static AxisInfo mulInfo(const AxisInfo &a, const AxisInfo &b) {
     r.contiguity[d] = (b.constant && *b.constant == 1)   ? a.contiguity[d]
                       : (a.constant && *a.constant == 1) ? b.contiguity[d]
                                                          : 1;
-    r.divisibility[d] = capMul(a.divisibility[d], b.divisibility[d]);
+    int64_t run = r.contiguity[d];
+    r.divisibility[d] = capMul(divisibilityAtRuns(a, d, run),
+                               divisibilityAtRuns(b, d, run));
     r.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
   }
   r.scalarDivisibility = capMul(a.scalarDivisibility, b.scalarDivisibility);
@@ -216,13 +236,7 @@ void AxisInfoAnalysis::visit(Operation *op) {
         1, ptr.getPointeeType().getIntOrFloatBitWidth() / 8);
     info = addInfo(in(0), in(1), bytes);
   } else if (isa<arith::SubIOp>(op)) {
-    AxisInfo a = in(0), b = in(1);
-    info = addInfo(a, b, 1);
-    for (unsigned d = 0; d < shape.size(); ++d)
-      info->contiguity[d] = gcd(a.contiguity[d], b.constancy[d]);
-    info->constant.reset();
-    if (a.constant && b.constant)
-      info->constant = *a.constant - *b.constant;
+    info = addInfo(in(0), in(1), 1, /*subtract=*/true);
   } else if (isa<arith::MulIOp, arith::ShLIOp>(op)) {
     AxisInfo b = in(1);
     if (isa<arith::ShLIOp>(op)) {
@@ -293,9 +307,11 @@ void AxisInfoAnalysis::visit(Operation *op) {
       info = AxisInfo::uniform({}, gcd(t.scalarDivisibility,
                                        f.scalarDivisibility));
     } else {
+      // Elements of either, so runs of one: each element's divisibility.
       info = meetConstancy({c, t, f}, shape);
       for (unsigned d = 0; d < shape.size(); ++d)
-        info->divisibility[d] = gcd(t.divisibility[d], f.divisibility[d]);
+        info->divisibility[d] = gcd(divisibilityAtRuns(t, d, 1),
+                                    divisibilityAtRuns(f, d, 1));
     }
   } else if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
                  arith::IndexCastOp, CastOp, ConvertLayoutOp>(op)) {
@@ -327,10 +343,12 @@ void AxisInfoAnalysis::visit(Operation *op) {
         info->constancy[d] = shape[d];
       }
   } else if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+    // Along the new dimension (of size 1) every element is a run: what
+    // divides each element.
     info = in(0);
     int64_t div = AxisInfo::kMaxDivisibility;
-    for (int64_t v : info->divisibility)
-      div = std::min(div, v);
+    for (unsigned d = 0; d < info->getRank(); ++d)
+      div = std::min(div, divisibilityAtRuns(*info, d, 1));
     unsigned axis = expand.getAxis();
     info->contiguity.insert(info->contiguity.begin() + axis, 1);
     info->divisibility.insert(info->divisibility.begin() + axis, div);

@@ -3,6 +3,7 @@
 #include "llk/Compiler/Compiler.h"
 #include "llk/Compiler/ModuleChecks.h"
 #include "llk/Conversion/Passes.h"
+#include "llk/Dialect/NVVM/Transforms/Passes.h"
 #include "llk/Dialect/Tile/IR/KernelOps.h"
 #include "llk/Dialect/Tile/Transforms/Passes.h"
 #include "llk/Environment.h"
@@ -103,39 +104,64 @@ std::optional<std::string> llk::checkMinProgramsPerSM(unsigned programs) {
   return std::nullopt;
 }
 
-void llk::buildLayoutPipeline(OpPassManager &pm, unsigned numWarps,
-                              bool wgmma, bool deviceDebug) {
-  if (!deviceDebug)
+std::optional<std::string>
+llk::checkPipelineOptions(const CompileOptions &options) {
+  if (auto why = checkArch(options.target.arch))
+    return why;
+  if (options.numWarps)
+    if (auto why = checkNumWarps(*options.numWarps))
+      return why;
+  if (options.numStages)
+    if (auto why = checkNumStages(*options.numStages))
+      return why;
+  if (options.minProgramsPerSM)
+    return checkMinProgramsPerSM(*options.minProgramsPerSM);
+  return std::nullopt;
+}
+
+void llk::buildTilePipeline(OpPassManager &pm, const CompileOptions &options) {
+  tile::TileSetKernelAttrsOptions attrs;
+  attrs.numWarps = options.numWarps.value_or(0);
+  attrs.numStages = options.numStages.value_or(0);
+  attrs.minProgramsPerSM = options.minProgramsPerSM.value_or(0);
+  pm.addNestedPass<func::FuncOp>(tile::createTileSetKernelAttrs(attrs));
+}
+
+void llk::buildLayoutPipeline(OpPassManager &pm, const CompileOptions &options) {
+  if (!options.deviceDebug)
     pm.addNestedPass<func::FuncOp>(tile::createTileStripDeviceDebug());
   pm.addNestedPass<func::FuncOp>(tile::createTileExpandRandom());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   tile::TileAssignLayoutsOptions layoutOptions;
-  layoutOptions.numWarps = numWarps;
-  layoutOptions.wgmma = wgmma;
+  layoutOptions.numWarps = options.numWarps.value_or(4);
+  layoutOptions.wgmma = hasWgmma(options.target.arch);
   pm.addNestedPass<func::FuncOp>(tile::createTileAssignLayouts(layoutOptions));
   pm.addPass(createCanonicalizerPass());
 }
 
 void llk::buildLoweringPipeline(OpPassManager &pm,
-                                const LoweringOptions &options) {
-  tile::TilePipelineOptions pipelineOptions;
-  pipelineOptions.numStages = options.numStages;
-  pipelineOptions.wgmma = options.wgmma;
+                                const CompileOptions &options) {
+  bool wgmma = hasWgmma(options.target.arch);
+  tile::TileSoftwarePipelineOptions pipelineOptions;
+  pipelineOptions.numStages = options.numStages.value_or(3);
+  pipelineOptions.wgmma = wgmma;
   pipelineOptions.lateCopies = options.lateCopies;
-  pm.addNestedPass<func::FuncOp>(tile::createTilePipeline(pipelineOptions));
+  pm.addNestedPass<func::FuncOp>(
+      tile::createTileSoftwarePipeline(pipelineOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   ConvertTileToGPUOptions loweringOptions;
-  loweringOptions.wgmma = options.wgmma;
-  loweringOptions.gridDependencyControl = options.gridDependencyControl;
+  loweringOptions.wgmma = wgmma;
+  loweringOptions.gridDependencyControl =
+      hasGridDependencyControl(options.target.arch);
   pm.addPass(createConvertTileToGPU(loweringOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Always run: it also drops the dot lowering's tags.
-  MmaFragmentPrefetchOptions prefetchOptions;
+  nvvm::NVVMPrefetchMmaFragmentsOptions prefetchOptions;
   prefetchOptions.enabled = options.mmaPrefetch;
-  pm.addPass(createMmaFragmentPrefetch(prefetchOptions));
+  pm.addPass(nvvm::createNVVMPrefetchMmaFragments(prefetchOptions));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
@@ -156,31 +182,14 @@ LogicalResult llk::compileModule(
   MLIRContext *ctx = module.getContext();
   if (module.getBody()->empty())
     return module.emitError("the source holds no kernel");
+  // Bad options are the caller's: reported before the kernels are looked at.
+  if (auto why = checkPipelineOptions(options))
+    return module.emitError(*why);
   // What the passes, the back end or ptxas would reject, as diagnostics.
   if (failed(checkKernelModule(module, options.target)))
     return failure();
   // Only what the interpreter runs the same way gets compiled.
   if (failed(tile::checkKernelOps(module)))
-    return failure();
-
-  // Options that override a kernel attribute on every kernel, checked first.
-  auto overrideAttr = [&](std::optional<unsigned> value,
-                          std::optional<std::string> (*check)(unsigned),
-                          llvm::StringRef attr) -> LogicalResult {
-    if (!value)
-      return success();
-    if (auto why = check(*value))
-      return module.emitError(*why);
-    for (auto func : module.getOps<func::FuncOp>())
-      func->setAttr(attr, IntegerAttr::get(IntegerType::get(ctx, 32), *value));
-    return success();
-  };
-  if (failed(overrideAttr(options.numWarps, checkNumWarps,
-                          tile::TileDialect::kNumWarpsAttr)) ||
-      failed(overrideAttr(options.numStages, checkNumStages,
-                          tile::TileDialect::kNumStagesAttr)) ||
-      failed(overrideAttr(options.minProgramsPerSM, checkMinProgramsPerSM,
-                          tile::TileDialect::kMinProgramsPerSMAttr)))
     return failure();
 
   ModuleMetadata info;
@@ -196,8 +205,6 @@ LogicalResult llk::compileModule(
   }
 
   const std::string &dump = options.dumpDirectory;
-  dumpStage(module, dump, "1-tile.mlir",
-            [&](llvm::raw_ostream &os) { module.print(os); });
   TimingScope untimed;
   TimingScope &timingScope = timing ? *timing : untimed;
   PassManager pm(ctx);
@@ -205,17 +212,16 @@ LogicalResult llk::compileModule(
     return failure();
   if (timing)
     pm.enableTiming(*timing); // after configure's instrumentation
+  buildTilePipeline(pm, options);
+  if (!dump.empty())
+    pm.addPass(std::make_unique<DumpStagePass>(dump, "1-tile.mlir"));
   if (stage != Stage::Tile) {
-    buildLayoutPipeline(pm, options.numWarps.value_or(4),
-                        hasWgmma(options.target.arch), options.deviceDebug);
+    buildLayoutPipeline(pm, options);
     if (!dump.empty())
       pm.addPass(std::make_unique<DumpStagePass>(dump, "2-layout.mlir"));
   }
   if (stage != Stage::Tile && stage != Stage::Layout) {
-    buildLoweringPipeline(
-        pm, {options.numStages.value_or(3), hasWgmma(options.target.arch),
-             options.lateCopies, options.mmaPrefetch,
-             hasGridDependencyControl(options.target.arch)});
+    buildLoweringPipeline(pm, options);
     if (!dump.empty())
       pm.addPass(std::make_unique<DumpStagePass>(dump, "3-llvm.mlir"));
   }
@@ -228,7 +234,9 @@ LogicalResult llk::compileModule(
   }
   if (stage == Stage::Tile || stage == Stage::Layout ||
       stage == Stage::LLVMDialect) {
+    // As llk-opt prints it, so that a replay of a stage compares equal.
     module.print(output);
+    output << "\n";
     return success();
   }
 

@@ -37,6 +37,20 @@ llk::parseDefine(llvm::StringRef define) {
       types + "), got '" + define + "'");
 }
 
+llvm::Expected<Constants>
+llk::parseDefines(llvm::ArrayRef<std::string> defines) {
+  Constants constants;
+  for (const std::string &define : defines) {
+    auto binding = parseDefine(define);
+    if (!binding)
+      return binding.takeError();
+    if (!constants.insert(*binding).second)
+      return llvm::createStringError("-D binds '" + binding->first +
+                                     "' twice");
+  }
+  return constants;
+}
+
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 llk::readKernelSource(llvm::StringRef path) {
   namespace fs = llvm::sys::fs;

@@ -12,51 +12,46 @@
 using namespace mlir;
 using namespace llk;
 
-static std::optional<std::string> scalarName(Type type) {
+/// The metadata's type of a scalar parameter or of what a pointer points at.
+static std::optional<ScalarType> scalarTypeOf(Type type) {
   if (auto i = dyn_cast<IntegerType>(type); i && i.isSignless())
     switch (i.getWidth()) {
-    case 8: case 16: case 32: case 64:
-      return "i" + std::to_string(i.getWidth());
-    default:
-      return std::nullopt;
+    case 8: return ScalarType::I8;
+    case 16: return ScalarType::I16;
+    case 32: return ScalarType::I32;
+    case 64: return ScalarType::I64;
+    default: return std::nullopt;
     }
-  if (type.isF16()) return std::string("f16");
-  if (type.isBF16()) return std::string("bf16");
-  if (type.isF32()) return std::string("f32");
-  if (type.isF64()) return std::string("f64");
+  if (type.isF16()) return ScalarType::F16;
+  if (type.isBF16()) return ScalarType::BF16;
+  if (type.isF32()) return ScalarType::F32;
+  if (type.isF64()) return ScalarType::F64;
   return std::nullopt;
-}
-
-static bool isKnownType(llvm::StringRef name) {
-  return llvm::is_contained(
-      llvm::ArrayRef<llvm::StringRef>{"i8", "i16", "i32", "i64", "f16", "bf16",
-                                      "f32", "f64"},
-      name);
 }
 
 FailureOr<std::vector<KernelParam>> llk::kernelParams(func::FuncOp kernel) {
   std::vector<KernelParam> params;
   for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
     KernelParam param;
-    std::optional<std::string> name;
+    std::optional<ScalarType> scalar;
     if (auto ptr = dyn_cast<tile::PtrType>(type)) {
       param.kind = KernelParam::Kind::Pointer;
-      name = scalarName(ptr.getPointeeType());
+      scalar = scalarTypeOf(ptr.getPointeeType());
     } else if (auto desc = dyn_cast<tile::TensorDescType>(type)) {
       param.kind = KernelParam::Kind::TensorDesc;
-      name = scalarName(desc.getElementType());
+      scalar = scalarTypeOf(desc.getElementType());
     } else {
       param.kind = KernelParam::Kind::Scalar;
-      name = scalarName(type);
+      scalar = scalarTypeOf(type);
     }
-    if (!name)
+    if (!scalar)
       return emitError(kernel.isDeclaration() ? kernel.getLoc()
                                               : kernel.getArgument(i).getLoc(),
                        "kernel argument ")
              << i << " has type " << type
              << ", which a launcher cannot pass; use a !tile.ptr of a "
                 "scalar, or i8/i16/i32/i64/f16/bf16/f32/f64";
-    param.type = *name;
+    param.type = *scalar;
     params.push_back(std::move(param));
   }
   return params;
@@ -159,7 +154,16 @@ LogicalResult llk::completeFromLowered(ModuleOp lowered,
   return success();
 }
 
+/// A JSON object key from one of the schema's names.
+static llvm::json::ObjectKey jsonKey(std::string_view name) {
+  return llvm::StringRef(name.data(), name.size());
+}
+static llvm::StringRef jsonString(std::string_view name) {
+  return llvm::StringRef(name.data(), name.size());
+}
+
 llvm::json::Value llk::toJSON(const ModuleMetadata &metadata) {
+  namespace md = llk::metadata;
   llvm::json::Object constants;
   for (const auto &[name, value] : metadata.constants)
     constants[name] = value.isInteger() ? llvm::json::Value(value.getInteger())
@@ -168,139 +172,31 @@ llvm::json::Value llk::toJSON(const ModuleMetadata &metadata) {
   for (const KernelMetadata &kernel : metadata.kernels) {
     llvm::json::Array params;
     for (const KernelParam &param : kernel.params) {
-      llvm::json::Object entry{{"type", param.type}};
-      switch (param.kind) {
-      case KernelParam::Kind::Pointer:
-        entry["kind"] = "pointer";
-        if (param.readOverrunBytes)
-          entry["read_overrun_bytes"] = param.readOverrunBytes;
-        break;
-      case KernelParam::Kind::Scalar:
-        entry["kind"] = "scalar";
-        break;
-      case KernelParam::Kind::TensorDesc:
-        entry["kind"] = "tensordesc";
+      llvm::json::Object entry{{jsonKey(md::kKind), jsonString(md::kindName(param.kind))},
+                               {jsonKey(md::kType), jsonString(md::scalarTypeName(param.type))}};
+      if (param.kind == KernelParam::Kind::Pointer && param.readOverrunBytes)
+        entry[jsonKey(md::kReadOverrunBytes)] = param.readOverrunBytes;
+      if (param.kind == KernelParam::Kind::TensorDesc) {
         // Known once lowered (completeFromLowered); readers require it.
         if (param.tmaBox.size() == 2)
-          entry["tma_box"] = llvm::json::Array{param.tmaBox[0], param.tmaBox[1]};
-        entry["tma_swizzle"] = 128;
-        break;
+          entry[jsonKey(md::kTmaBox)] = llvm::json::Array{param.tmaBox[0], param.tmaBox[1]};
+        entry[jsonKey(md::kTmaSwizzle)] = md::kTmaSwizzleBytes;
       }
       params.push_back(std::move(entry));
     }
-    kernels.push_back(llvm::json::Object{{"name", kernel.name},
-                                         {"num_warps", kernel.numWarps},
-                                         {"shared_bytes", kernel.sharedBytes},
-                                         {"dynamic_shared_bytes",
-                                          kernel.dynamicSharedBytes},
-                                         {"grid_dependency_wait",
-                                          kernel.gridDependencyWait},
-                                         {"params", std::move(params)}});
+    kernels.push_back(llvm::json::Object{
+        {jsonKey(md::kName), kernel.name},
+        {jsonKey(md::kNumWarps), kernel.numWarps},
+        {jsonKey(md::kSharedBytes), kernel.sharedBytes},
+        {jsonKey(md::kDynamicSharedBytes), kernel.dynamicSharedBytes},
+        {jsonKey(md::kGridDependencyWait), kernel.gridDependencyWait},
+        {jsonKey(md::kParams), std::move(params)}});
   }
-  return llvm::json::Object{{"format", kMetadataFormat},
-                            {"compiler", metadata.compiler},
-                            {"arch", metadata.arch},
-                            {"constants", std::move(constants)},
-                            {"kernels", std::move(kernels)}};
-}
-
-namespace llk {
-static bool fromJSON(const llvm::json::Value &value, KernelParam &param,
-                     llvm::json::Path path) {
-  llvm::json::ObjectMapper mapper(value, path);
-  std::string kind;
-  if (!mapper || !mapper.map("kind", kind) || !mapper.map("type", param.type))
-    return false;
-  if (kind == "pointer") {
-    param.kind = KernelParam::Kind::Pointer;
-    if (!mapper.mapOptional("read_overrun_bytes", param.readOverrunBytes))
-      return false;
-    if (param.readOverrunBytes < 0 || param.readOverrunBytes > 15) {
-      path.field("read_overrun_bytes").report("expected 0 to 15");
-      return false;
-    }
-  } else if (kind == "scalar")
-    param.kind = KernelParam::Kind::Scalar;
-  else if (kind == "tensordesc") {
-    param.kind = KernelParam::Kind::TensorDesc;
-    if (!mapper.map("tma_box", param.tmaBox))
-      return false;
-    if (param.tmaBox.size() != 2) {
-      path.field("tma_box").report("expected [rows, columns]");
-      return false;
-    }
-  } else {
-    path.field("kind").report(
-        "expected \"pointer\", \"scalar\" or \"tensordesc\"");
-    return false;
-  }
-  if (!isKnownType(param.type)) {
-    path.field("type").report("unknown type");
-    return false;
-  }
-  return true;
-}
-
-/// 64, or "bf16": an element type by name.
-static bool fromJSON(const llvm::json::Value &value, ConstantValue &constant,
-                     llvm::json::Path path) {
-  if (std::optional<int64_t> number = value.getAsInteger()) {
-    constant = *number;
-    return true;
-  }
-  if (std::optional<llvm::StringRef> name = value.getAsString())
-    if (std::optional<ConstantValue> type =
-            ConstantValue::fromTypeName(*name)) {
-      constant = *type;
-      return true;
-    }
-  path.report("expected an integer or an element type");
-  return false;
-}
-
-static bool fromJSON(const llvm::json::Value &value, KernelMetadata &kernel,
-                     llvm::json::Path path) {
-  llvm::json::ObjectMapper mapper(value, path);
-  int64_t warps = 0;
-  if (!mapper || !mapper.map("name", kernel.name) ||
-      !mapper.map("num_warps", warps) ||
-      !mapper.map("shared_bytes", kernel.sharedBytes) ||
-      !mapper.map("params", kernel.params) ||
-      !mapper.mapOptional("dynamic_shared_bytes", kernel.dynamicSharedBytes) ||
-      !mapper.mapOptional("grid_dependency_wait", kernel.gridDependencyWait))
-    return false;
-  if (warps <= 0 || warps > 32) {
-    path.field("num_warps").report("expected 1 to 32");
-    return false;
-  }
-  if (kernel.sharedBytes < 0) {
-    path.field("shared_bytes").report("expected a non-negative size");
-    return false;
-  }
-  if (kernel.dynamicSharedBytes < 0) {
-    path.field("dynamic_shared_bytes").report("expected a non-negative size");
-    return false;
-  }
-  kernel.numWarps = warps;
-  return true;
-}
-
-} // namespace llk
-
-bool llk::fromJSON(const llvm::json::Value &value, ModuleMetadata &metadata,
-                   llvm::json::Path path) {
-  llvm::json::ObjectMapper mapper(value, path);
-  int64_t format = 0;
-  if (!mapper || !mapper.map("format", format))
-    return false;
-  if (format != kMetadataFormat) {
-    path.field("format").report("unsupported metadata format");
-    return false;
-  }
-  return mapper.map("compiler", metadata.compiler) &&
-         mapper.map("arch", metadata.arch) &&
-         mapper.map("constants", metadata.constants) &&
-         mapper.map("kernels", metadata.kernels);
+  return llvm::json::Object{{jsonKey(md::kFormat), kMetadataFormat},
+                            {jsonKey(md::kCompiler), metadata.compiler},
+                            {jsonKey(md::kArch), metadata.arch},
+                            {jsonKey(md::kConstants), std::move(constants)},
+                            {jsonKey(md::kKernels), std::move(kernels)}};
 }
 
 std::string llk::metadataToJSON(const ModuleMetadata &metadata) {
@@ -308,15 +204,4 @@ std::string llk::metadataToJSON(const ModuleMetadata &metadata) {
   llvm::raw_string_ostream os(text);
   os << llvm::formatv("{0:2}", toJSON(metadata)) << "\n";
   return text;
-}
-
-llvm::Expected<ModuleMetadata> llk::parseMetadata(llvm::StringRef text) {
-  llvm::Expected<llvm::json::Value> value = llvm::json::parse(text);
-  if (!value)
-    return value.takeError();
-  ModuleMetadata metadata;
-  llvm::json::Path::Root root("metadata");
-  if (!fromJSON(*value, metadata, root))
-    return root.getError();
-  return metadata;
 }

@@ -296,6 +296,7 @@ const OpHandlerTable &llk::interp::detail::getOpHandlers() {
     registerDotOps(table);
     registerGridOps(table);
     registerRandomOps(table);
+    registerGatherOps(table);
     registerDebugOps(table);
     return table;
   }();

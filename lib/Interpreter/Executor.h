@@ -122,11 +122,12 @@ void registerControlFlowOps(OpHandlerTable &table); // Executor.cpp
 void registerElementwiseOps(OpHandlerTable &table); // arith and math
 void registerCastOps(OpHandlerTable &table);
 void registerMemoryOps(OpHandlerTable &table);
-void registerReduceOps(OpHandlerTable &table);
+void registerReduceOps(OpHandlerTable &table); // reductions and scans
 void registerShapeOps(OpHandlerTable &table);
 void registerDotOps(OpHandlerTable &table);
 void registerGridOps(OpHandlerTable &table);
 void registerRandomOps(OpHandlerTable &table); // tile.rand and its kin
+void registerGatherOps(OpHandlerTable &table); // tile.gather, tile.histogram
 void registerDebugOps(OpHandlerTable &table); // tile.print, assert, static_assert
 
 //===----------------------------------------------------------------------===//

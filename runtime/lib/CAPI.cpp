@@ -219,7 +219,7 @@ llk_status llk_kernel_param(llk_kernel kernel, size_t index, int *is_pointer,
                   "kernel '" + info.name + "' has " +
                       std::to_string(info.params.size()) + " parameters, not " +
                       std::to_string(index + 1));
-    *is_pointer = info.params[index].pointer;
+    *is_pointer = info.params[index].passedAsPointer();
     *type = static_cast<llk_type>(info.params[index].type);
   });
 }

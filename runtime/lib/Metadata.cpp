@@ -31,18 +31,13 @@ Error::Error(ErrorCode code, const std::string &message, std::string cudaName,
     : std::runtime_error(message), code_(code), cudaName_(std::move(cudaName)),
       cudaResult_(cudaResult), kernel_(std::move(kernel)) {}
 
-static const char *const kTypeNames[] = {"i8",  "i16",  "i32", "i64",
-                                         "f16", "bf16", "f32", "f64"};
-
 const char *llk::rt::toString(ScalarType type) {
-  return kTypeNames[static_cast<int>(type)];
+  // The names are string literals, so their views end in a NUL.
+  return metadata::scalarTypeName(type).data();
 }
 
 std::optional<ScalarType> llk::rt::parseScalarType(std::string_view name) {
-  for (int i = 0; i < 8; ++i)
-    if (name == kTypeNames[i])
-      return static_cast<ScalarType>(i);
-  return std::nullopt;
+  return metadata::parseScalarType(name);
 }
 
 size_t llk::rt::sizeOf(ScalarType type) {
@@ -89,26 +84,6 @@ uint16_t llk::rt::toBFloat16Bits(float value) {
   if ((x & 0x7fffffff) > 0x7f800000) // NaN: keep it quiet
     return uint16_t((x >> 16) | 0x40);
   return uint16_t((x + 0x7fff + ((x >> 16) & 1)) >> 16);
-}
-
-std::string ParamInfo::str() const {
-  if (isTensorDesc())
-    return std::string("tensordesc<") + toString(type) + ">";
-  return pointer ? std::string("ptr<") + toString(type) + ">" : toString(type);
-}
-
-std::string KernelInfo::signature() const {
-  std::string s = name + "(";
-  for (size_t i = 0; i < params.size(); ++i)
-    s += (i ? ", " : "") + params[i].str();
-  return s + ")";
-}
-
-const KernelInfo *ModuleInfo::find(std::string_view name) const {
-  for (const KernelInfo &k : kernels)
-    if (k.name == name)
-      return &k;
-  return nullptr;
 }
 
 //===----------------------------------------------------------------------===//
@@ -296,8 +271,13 @@ private:
               "malformed kernel metadata: " + path + ": " + why);
 }
 
+/// "path.key", the path of `object`'s member `key` in messages.
+std::string memberPath(const std::string &path, std::string_view key) {
+  return path + "." + std::string(key);
+}
+
 /// The member `key` of `object`, or null when it has none.
-const Json *optionalMember(const Json &object, const std::string &key) {
+const Json *optionalMember(const Json &object, std::string_view key) {
   if (const auto *members = std::get_if<JsonObject>(&object.value))
     for (const auto &[name, value] : *members)
       if (name == key)
@@ -305,15 +285,14 @@ const Json *optionalMember(const Json &object, const std::string &key) {
   return nullptr;
 }
 
-const Json &member(const Json &object, const std::string &key,
+/// The member `key` of `object` (at `path`); a missing one is an error.
+const Json &member(const Json &object, std::string_view key,
                    const std::string &path) {
-  const auto *members = std::get_if<JsonObject>(&object.value);
-  if (!members)
+  if (!std::get_if<JsonObject>(&object.value))
     badField(path, "expected an object");
-  for (const auto &[name, value] : *members)
-    if (name == key)
-      return value;
-  badField(path, "missing member '" + key + "'");
+  if (const Json *value = optionalMember(object, key))
+    return *value;
+  badField(path, "missing member '" + std::string(key) + "'");
 }
 
 std::string getString(const Json &v, const std::string &path) {
@@ -328,105 +307,161 @@ int64_t getInt(const Json &v, const std::string &path) {
   badField(path, "expected an integer");
 }
 
+bool getBool(const Json &v, const std::string &path) {
+  if (const auto *b = std::get_if<bool>(&v.value))
+    return *b;
+  badField(path, "expected true or false");
+}
+
 const JsonArray &getArray(const Json &v, const std::string &path) {
   if (const auto *a = std::get_if<JsonArray>(&v.value))
     return *a;
   badField(path, "expected an array");
 }
 
+/// Members of a module, a kernel or a parameter, read with their paths in
+/// messages: the path of a module's member is its name ("format"), that of
+/// a kernel's or parameter's member "kernels[0].num_warps".
+class Members {
+public:
+  Members(const Json &object, std::string path, bool top = false)
+      : object(object), path(std::move(path)), top(top) {}
+  std::string pathOf(std::string_view key) const {
+    return top ? std::string(key) : memberPath(path, key);
+  }
+  const Json &operator[](std::string_view key) const {
+    return member(object, key, top ? "metadata" : path);
+  }
+  const Json *optional(std::string_view key) const {
+    return optionalMember(object, key);
+  }
+  std::string string(std::string_view key) const {
+    return getString((*this)[key], pathOf(key));
+  }
+  int64_t integer(std::string_view key) const {
+    return getInt((*this)[key], pathOf(key));
+  }
+  const JsonArray &array(std::string_view key) const {
+    return getArray((*this)[key], pathOf(key));
+  }
+
+private:
+  const Json &object;
+  std::string path;
+  bool top;
+};
+
+ParamInfo readParam(const Json &value, const std::string &path) {
+  namespace md = llk::metadata;
+  Members members(value, path);
+  ParamInfo param;
+  std::string kind = members.string(md::kKind);
+  std::string type = members.string(md::kType);
+  std::optional<ParamInfo::Kind> parsedKind = md::parseKind(kind);
+  if (!parsedKind)
+    badField(members.pathOf(md::kKind),
+             "expected \"pointer\", \"scalar\" or \"tensordesc\"");
+  param.kind = *parsedKind;
+  std::optional<ScalarType> parsedType = md::parseScalarType(type);
+  if (!parsedType)
+    badField(members.pathOf(md::kType), "unknown type '" + type + "'");
+  param.type = *parsedType;
+  if (param.kind == ParamInfo::Kind::Pointer)
+    if (const Json *overrun = members.optional(md::kReadOverrunBytes)) {
+      param.readOverrunBytes = getInt(*overrun, members.pathOf(md::kReadOverrunBytes));
+      // What DeviceMemory's padding covers (the buffer contract).
+      if (param.readOverrunBytes < 0 ||
+          param.readOverrunBytes > md::kMaxReadOverrunBytes)
+        badField(members.pathOf(md::kReadOverrunBytes),
+                 "expected 0 to " + std::to_string(md::kMaxReadOverrunBytes) +
+                     " (allocations are padded to " +
+                     std::to_string(kBufferGranule) + "-byte granules)");
+    }
+  if (param.kind == ParamInfo::Kind::TensorDesc) {
+    // Passed as the address of its CUtensorMap, which the caller encodes
+    // with this box.
+    const JsonArray &box = members.array(md::kTmaBox);
+    for (size_t d = 0; d < box.size(); ++d)
+      param.tmaBox.push_back(getInt(
+          box[d], members.pathOf(md::kTmaBox) + "[" + std::to_string(d) + "]"));
+    if (param.tmaBox.size() != 2 || param.tmaBox[0] <= 0 ||
+        param.tmaBox[0] > md::kMaxTmaBoxDim || param.tmaBox[1] <= 0 ||
+        param.tmaBox[1] > md::kMaxTmaBoxDim)
+      badField(members.pathOf(md::kTmaBox),
+               "expected [rows, columns], each 1 to " +
+                   std::to_string(md::kMaxTmaBoxDim));
+    // TensorMap encodes the one swizzle there is.
+    if (const Json *swizzle = members.optional(md::kTmaSwizzle))
+      if (getInt(*swizzle, members.pathOf(md::kTmaSwizzle)) != md::kTmaSwizzleBytes)
+        badField(members.pathOf(md::kTmaSwizzle),
+                 "expected " + std::to_string(md::kTmaSwizzleBytes));
+  }
+  return param;
+}
+
+KernelInfo readKernel(const Json &value, const std::string &path) {
+  namespace md = llk::metadata;
+  Members members(value, path);
+  KernelInfo kernel;
+  kernel.name = members.string(md::kName);
+  int64_t warps = members.integer(md::kNumWarps);
+  if (warps < 1 || warps > md::kMaxNumWarps)
+    badField(members.pathOf(md::kNumWarps),
+             "expected 1 to " + std::to_string(md::kMaxNumWarps));
+  kernel.numWarps = static_cast<unsigned>(warps);
+  kernel.sharedBytes = members.integer(md::kSharedBytes);
+  if (kernel.sharedBytes < 0)
+    badField(members.pathOf(md::kSharedBytes), "expected a non-negative size");
+  // Optional: metadata of kernels without dynamic shared memory may omit it.
+  if (const Json *dynamic = members.optional(md::kDynamicSharedBytes))
+    kernel.dynamicSharedBytes =
+        getInt(*dynamic, members.pathOf(md::kDynamicSharedBytes));
+  if (kernel.dynamicSharedBytes < 0)
+    badField(members.pathOf(md::kDynamicSharedBytes),
+             "expected a non-negative size");
+  if (const Json *wait = members.optional(md::kGridDependencyWait))
+    kernel.gridDependencyWait =
+        getBool(*wait, members.pathOf(md::kGridDependencyWait));
+  const JsonArray &params = members.array(md::kParams);
+  for (size_t p = 0; p < params.size(); ++p)
+    kernel.params.push_back(readParam(
+        params[p], members.pathOf(md::kParams) + "[" + std::to_string(p) + "]"));
+  return kernel;
+}
+
 } // namespace
 
 ModuleInfo llk::rt::parseModuleInfo(std::string_view json) {
+  namespace md = llk::metadata;
   Json root = JsonParser(json).parseDocument();
+  Members members(root, "metadata", /*top=*/true);
   ModuleInfo info;
-  if (int64_t format = getInt(member(root, "format", "metadata"), "format");
-      format != 1)
-    badField("format", "unsupported format " + std::to_string(format) +
-                           " (this runtime reads format 1)");
-  info.compiler = getString(member(root, "compiler", "metadata"), "compiler");
-  info.arch = getString(member(root, "arch", "metadata"), "arch");
-  const Json &constants = member(root, "constants", "metadata");
-  const auto *members = std::get_if<JsonObject>(&constants.value);
-  if (!members)
-    badField("constants", "expected an object");
-  for (const auto &[name, value] : *members) {
+  if (int64_t format = members.integer(md::kFormat); format != kMetadataFormat)
+    badField(std::string(md::kFormat),
+             "unsupported format " + std::to_string(format) +
+                 " (this runtime reads format " +
+                 std::to_string(kMetadataFormat) + ")");
+  info.compiler = members.string(md::kCompiler);
+  info.arch = members.string(md::kArch);
+  const Json &constants = members[md::kConstants];
+  const auto *entries = std::get_if<JsonObject>(&constants.value);
+  if (!entries)
+    badField(std::string(md::kConstants), "expected an object");
+  for (const auto &[name, value] : *entries) {
     std::optional<llk::ConstantValue> constant;
     if (const auto *number = std::get_if<int64_t>(&value.value))
       constant = *number;
     else if (const auto *type = std::get_if<std::string>(&value.value))
       constant = llk::ConstantValue::fromTypeName(*type);
     if (!constant)
-      badField("constants." + name, "expected an integer or an element type");
+      badField(memberPath(std::string(md::kConstants), name),
+               "expected an integer or an element type");
     info.constants.insert_or_assign(name, *constant);
   }
-  const JsonArray &kernels = getArray(member(root, "kernels", "metadata"), "kernels");
-  for (size_t k = 0; k < kernels.size(); ++k) {
-    std::string path = "kernels[" + std::to_string(k) + "]";
-    KernelInfo kernel;
-    kernel.name = getString(member(kernels[k], "name", path), path + ".name");
-    int64_t warps = getInt(member(kernels[k], "num_warps", path), path + ".num_warps");
-    if (warps < 1 || warps > 32)
-      badField(path + ".num_warps", "expected 1 to 32");
-    kernel.numWarps = static_cast<unsigned>(warps);
-    kernel.sharedBytes =
-        getInt(member(kernels[k], "shared_bytes", path), path + ".shared_bytes");
-    if (kernel.sharedBytes < 0)
-      badField(path + ".shared_bytes", "expected a non-negative size");
-    // Optional: metadata of kernels without dynamic shared memory may omit it.
-    if (const Json *dynamic = optionalMember(kernels[k], "dynamic_shared_bytes"))
-      kernel.dynamicSharedBytes = getInt(*dynamic, path + ".dynamic_shared_bytes");
-    if (kernel.dynamicSharedBytes < 0)
-      badField(path + ".dynamic_shared_bytes", "expected a non-negative size");
-    if (const Json *wait = optionalMember(kernels[k], "grid_dependency_wait")) {
-      const bool *flag = std::get_if<bool>(&wait->value);
-      if (!flag)
-        badField(path + ".grid_dependency_wait", "expected true or false");
-      kernel.gridDependencyWait = *flag;
-    }
-    const JsonArray &params =
-        getArray(member(kernels[k], "params", path), path + ".params");
-    for (size_t p = 0; p < params.size(); ++p) {
-      std::string ppath = path + ".params[" + std::to_string(p) + "]";
-      std::string kind = getString(member(params[p], "kind", ppath), ppath + ".kind");
-      std::string type = getString(member(params[p], "type", ppath), ppath + ".type");
-      ParamInfo param;
-      // A tensor descriptor is passed as the address of its CUtensorMap,
-      // which the caller encodes with the metadata's tma_box.
-      if (kind == "pointer" || kind == "tensordesc")
-        param.pointer = true;
-      else if (kind != "scalar")
-        badField(ppath + ".kind",
-                 "expected \"pointer\", \"scalar\" or \"tensordesc\"");
-      auto parsed = parseScalarType(type);
-      if (!parsed)
-        badField(ppath + ".type", "unknown type '" + type + "'");
-      param.type = *parsed;
-      if (kind == "pointer")
-        if (const Json *overrun = optionalMember(params[p], "read_overrun_bytes")) {
-          param.readOverrunBytes = getInt(*overrun, ppath + ".read_overrun_bytes");
-          // What DeviceMemory's padding covers (the buffer contract).
-          if (param.readOverrunBytes < 0 ||
-              param.readOverrunBytes >= int64_t(kBufferGranule))
-            badField(ppath + ".read_overrun_bytes",
-                     "expected 0 to " + std::to_string(kBufferGranule - 1) +
-                         " (allocations are padded to " +
-                         std::to_string(kBufferGranule) + "-byte granules)");
-        }
-      if (kind == "tensordesc") {
-        const JsonArray &box =
-            getArray(member(params[p], "tma_box", ppath), ppath + ".tma_box");
-        for (size_t d = 0; d < box.size(); ++d)
-          param.tmaBox.push_back(
-              getInt(box[d], ppath + ".tma_box[" + std::to_string(d) + "]"));
-        if (param.tmaBox.size() != 2 || param.tmaBox[0] <= 0 ||
-            param.tmaBox[0] > 256 || param.tmaBox[1] <= 0 ||
-            param.tmaBox[1] > 256)
-          badField(ppath + ".tma_box", "expected [rows, columns], each 1 to 256");
-      }
-      kernel.params.push_back(param);
-    }
-    info.kernels.push_back(std::move(kernel));
-  }
+  const JsonArray &kernels = members.array(md::kKernels);
+  for (size_t k = 0; k < kernels.size(); ++k)
+    info.kernels.push_back(readKernel(
+        kernels[k], std::string(md::kKernels) + "[" + std::to_string(k) + "]"));
   return info;
 }
 
@@ -475,13 +510,13 @@ PackedArgs llk::rt::packArgs(const KernelInfo &kernel, const ArgList &args) {
     const Arg &arg = args[i];
     // Every launch packs its arguments: the message is built only on a
     // mismatch.
-    if (param.pointer != arg.isPointer() ||
+    if (param.passedAsPointer() != arg.isPointer() ||
         param.isTensorDesc() != arg.isTensorMap() ||
         (arg.type() && *arg.type() != param.type))
       fail("argument " + std::to_string(i) + " is " + arg.str() +
            " but the parameter is " + param.str());
     uint64_t bits = arg.bits();
-    size_t size = param.pointer ? 8 : sizeOf(param.type);
+    size_t size = param.passedAsPointer() ? 8 : sizeOf(param.type);
     if (size < 8)
       bits &= (uint64_t(1) << (size * 8)) - 1;
     packed.slots[i] = bits; // little-endian: the value sits at the slot's start

@@ -714,7 +714,7 @@ static void runOnHost(const std::shared_ptr<Module::Impl> &module,
   }
   // Name each buffer by the first pointer argument into it.
   for (size_t i = 0; i < info.params.size(); ++i) {
-    if (!info.params[i].pointer)
+    if (!info.params[i].passedAsPointer())
       continue;
     uint64_t address = packed.slots[i];
     for (HostModule::Buffer &b : buffers)

@@ -39,6 +39,8 @@
 
 using namespace llk::rt;
 namespace fs = std::filesystem;
+constexpr ParamInfo::Kind Pointer = ParamInfo::Kind::Pointer;
+constexpr ParamInfo::Kind Scalar = ParamInfo::Kind::Scalar;
 
 #ifndef LLK_SOURCE_DIR
 #error "LLK_SOURCE_DIR must point at the llk sources"
@@ -115,9 +117,9 @@ static KernelInfo softmaxInfo() {
   k.name = "softmax_kernel";
   k.numWarps = 8;
   k.sharedBytes = 64;
-  k.params = {{true, ScalarType::F32}, {true, ScalarType::F32},
-              {false, ScalarType::I32}, {false, ScalarType::I32},
-              {false, ScalarType::I32}};
+  k.params = {{Pointer, ScalarType::F32}, {Pointer, ScalarType::F32},
+              {Scalar, ScalarType::I32}, {Scalar, ScalarType::I32},
+              {Scalar, ScalarType::I32}};
   return k;
 }
 
@@ -250,8 +252,8 @@ TEST(Args, PacksInSourceOrder) {
 
   KernelInfo scalars;
   scalars.name = "s";
-  scalars.params = {{false, ScalarType::F32}, {false, ScalarType::I64},
-                    {false, ScalarType::F16}, {false, ScalarType::F64}};
+  scalars.params = {{Scalar, ScalarType::F32}, {Scalar, ScalarType::I64},
+                    {Scalar, ScalarType::F16}, {Scalar, ScalarType::F64}};
   packed = packArgs(scalars, {1.5f, int64_t(-2), Arg::f16(0x3c00), 2.0});
   EXPECT_EQ(packed.slots[0], 0x3fc00000u);
   EXPECT_EQ(packed.slots[1], uint64_t(-2));
@@ -292,7 +294,7 @@ TEST(Metadata, TensorDescriptors) {
                R"({"kind": "tensordesc", "type": "f16", "tma_box": [8, 64], "tma_swizzle": 128})");
   KernelInfo k = parseModuleInfo(json).kernels[0];
   EXPECT_TRUE(k.params[0].isTensorDesc());
-  EXPECT_TRUE(k.params[0].pointer);
+  EXPECT_TRUE(k.params[0].passedAsPointer());
   EXPECT_EQ(k.params[0].tmaBox, (std::vector<int64_t>{8, 64}));
   EXPECT_EQ(k.params[0].str(), "tensordesc<f16>");
   // A descriptor parameter takes a TensorMap, not a plain buffer.
@@ -304,6 +306,12 @@ TEST(Metadata, TensorDescriptors) {
   badBox.replace(badBox.find("[8, 64]"), 7, "[8]");
   EXPECT_NE(metadataError(badBox).find("kernels[0].params[0].tma_box"),
             std::string::npos);
+  // TensorMap encodes the 128-byte swizzle only: another is refused.
+  std::string badSwizzle = json;
+  badSwizzle.replace(badSwizzle.find("\"tma_swizzle\": 128"), 18, "\"tma_swizzle\": 64");
+  EXPECT_NE(metadataError(badSwizzle).find("kernels[0].params[0].tma_swizzle: expected 128"),
+            std::string::npos)
+      << metadataError(badSwizzle);
 }
 
 static std::string gridError(const Grid &grid, unsigned warps = 8) {

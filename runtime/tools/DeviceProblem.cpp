@@ -46,6 +46,8 @@ tools::DeviceProblem llk::tools::uploadProblem(rt::Device &device, rt::JIT &jit,
     jitOptions.constants[name] = value;
   if (problem.numWarps)
     jitOptions.numWarps = problem.numWarps;
+  if (problem.numStages)
+    jitOptions.numStages = problem.numStages;
   jitOptions.arch = arch.empty() ? problem.arch : arch;
   DeviceProblem result{
       jit.compile(rt::Source::fromFile(examplesDir + "/" + check.source),

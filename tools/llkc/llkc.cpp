@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "llk/Compiler/Compiler.h"
+#include "llk/Compiler/DebugOptions.h"
 #include "llk/Compiler/KernelSource.h"
 #include "llk/Environment.h"
 #include "llk/InitAllDialects.h"
@@ -110,11 +111,14 @@ static cl::opt<bool> noMetadata("no-metadata", cl::init(false),
                                 cl::desc("do not write launch metadata"),
                                 cl::cat(category));
 
-// MLIR's timing and IR-printing options, listed by --help beside llkc's.
+// MLIR's timing and IR-printing options and the passes' debug output
+// (builds with LLK_ENABLE_DEBUG_OUTPUT), listed by --help beside llkc's.
 static cl::OptionCategory debugCategory("Timing and IR printing");
 static bool isDebugOption(llvm::StringRef name) {
   return name.starts_with("mlir-timing") || name.starts_with("mlir-print-ir") ||
-         name == "mlir-pass-statistics" || name == "mlir-pass-statistics-display";
+         name == "mlir-pass-statistics" ||
+         name == "mlir-pass-statistics-display" || name == "debug" ||
+         name == "debug-only";
 }
 
 static void printVersion(llvm::raw_ostream &os) {
@@ -162,6 +166,7 @@ int main(int argc, char **argv) {
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
+  llk::registerDebugOptions();
   // --help lists llkc's own options and MLIR's timing and IR printing; the
   // rest of LLVM's and MLIR's (the back ends', ...) still work and are
   // listed by --help-hidden.
@@ -206,13 +211,10 @@ int main(int argc, char **argv) {
   options.target.libdevicePath =
       libdevice.empty() ? llk::env::libdevicePath() : libdevice;
   llk::Stage stage = emit;
-  for (const std::string &define : defines) {
-    auto binding = llk::parseDefine(define);
-    if (!binding)
-      return fail(llvm::toString(binding.takeError()));
-    if (!options.constants.insert(*binding).second)
-      return fail("-D binds '" + binding->first + "' twice");
-  }
+  llvm::Expected<llk::Constants> constants = llk::parseDefines(defines);
+  if (!constants)
+    return fail(llvm::toString(constants.takeError()));
+  options.constants = std::move(*constants);
 
   // Launch metadata goes beside the PTX (or cubin), or where --metadata says.
   std::string metadataPath = metadataFilename;

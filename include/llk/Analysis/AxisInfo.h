@@ -16,6 +16,8 @@
 #ifndef LLK_ANALYSIS_AXISINFO_H
 #define LLK_ANALYSIS_AXISINFO_H
 
+#include "llk/Export.h"
+
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
@@ -27,7 +29,7 @@ namespace tile {
 struct DistributedView;
 } // namespace tile
 
-struct AxisInfo {
+struct LLK_API AxisInfo {
   /// Largest divisibility tracked: "divisible by anything" (e.g. zero).
   static constexpr int64_t kMaxDivisibility = int64_t(1) << 30;
 
@@ -54,7 +56,7 @@ struct AxisInfo {
 };
 
 /// Runs the analysis over every op nested in `root` (a kernel function).
-class AxisInfoAnalysis {
+class LLK_API AxisInfoAnalysis {
 public:
   explicit AxisInfoAnalysis(mlir::Operation *root);
 

@@ -51,11 +51,11 @@ struct CompileOptions {
   /// kernel's `tile.min_programs_per_sm` (PTX .minnctapersm; ptxas caps the
   /// registers a thread to fit them).
   std::optional<unsigned> minProgramsPerSM;
-  /// Pipelined loops start their copies after the dot (tile-pipeline's
-  /// late-copies) rather than before it.
+  /// Pipelined loops start their copies after the dot
+  /// (tile-software-pipeline's late-copies) rather than before it.
   bool lateCopies = false;
   /// Pipelined loops load the first mma.sync fragments of the next
-  /// iteration at the end of the current one (llk-mma-fragment-prefetch).
+  /// iteration at the end of the current one (nvvm-prefetch-mma-fragments).
   bool mmaPrefetch = false;
   /// tile.print and tile.assert are compiled in (llkc --device-debug, the
   /// JIT's LLK_DEVICE_DEBUG); otherwise tile-strip-device-debug erases them.
@@ -73,6 +73,11 @@ struct CompileOptions {
 LLK_API std::optional<std::string> checkNumWarps(unsigned numWarps);
 LLK_API std::optional<std::string> checkNumStages(unsigned numStages);
 LLK_API std::optional<std::string> checkMinProgramsPerSM(unsigned programs);
+/// Why the pipelines cannot run with `options` (the arch and the three
+/// overrides above), or nothing when they can: compileModule's check, and
+/// the registered pipelines'.
+LLK_API std::optional<std::string>
+checkPipelineOptions(const CompileOptions &options);
 
 /// Whether `arch` has warpgroup MMA (wgmma): sm_90a.
 LLK_API bool hasWgmma(llvm::StringRef arch);
@@ -80,29 +85,26 @@ LLK_API bool hasWgmma(llvm::StringRef arch);
 /// and sm_90a.
 LLK_API bool hasGridDependencyControl(llvm::StringRef arch);
 
-/// Tile IR to laid-out tile IR; `wgmma` lays out dots for warpgroup MMA;
-/// without `deviceDebug`, tile.print and tile.assert are erased first.
-LLK_API void buildLayoutPipeline(mlir::OpPassManager &pm, unsigned numWarps,
-                         bool wgmma = false, bool deviceDebug = false);
+// The pipelines, one per stage, each from the previous stage's IR. They read
+// of `options` the target's arch, the three overrides and the mma.sync loop
+// schedules (lateCopies, mmaPrefetch); compileModule runs them in turn, and
+// llk-opt's registered pipelines `llk-layout` (tile + layout) and
+// `llk-lower` (tile + lowering) take the same options as llkc.
 
-/// What the lowering pipeline does beyond the kernels' own attributes.
-struct LoweringOptions {
-  /// Stages of software-pipelined dot loops without `tile.num_stages`.
-  unsigned numStages = 3;
-  /// sm_90a: dots that allow it on warpgroup MMA, descriptor loads by TMA.
-  bool wgmma = false;
-  /// mma.sync loop schedules (see CompileOptions).
-  bool lateCopies = false;
-  bool mmaPrefetch = false;
-  /// griddepcontrol for tile.grid_dependency_wait / tile.launch_dependents
-  /// (otherwise they are dropped).
-  bool gridDependencyControl = true;
-};
+/// The specialized source to tile IR: the overrides written into the
+/// kernels' attributes (tile-set-kernel-attrs), which the later passes read.
+LLK_API void buildTilePipeline(mlir::OpPassManager &pm,
+                               const CompileOptions &options);
+
+/// Tile IR to laid-out tile IR (tile-assign-layouts, between
+/// canonicalizations); on sm_90a, dots are laid out for warpgroup MMA.
+LLK_API void buildLayoutPipeline(mlir::OpPassManager &pm,
+                                 const CompileOptions &options);
 
 /// Laid-out tile IR to a gpu.module in the LLVM and NVVM dialects, software
-/// pipelining dot loops first (see LoweringOptions).
+/// pipelining dot loops first.
 LLK_API void buildLoweringPipeline(mlir::OpPassManager &pm,
-                           const LoweringOptions &options = {});
+                                   const CompileOptions &options);
 
 /// Runs the passes on `module` up to `stage` and writes that stage's text to
 /// `output`. `configure` may add instrumentation (IR printing, timing) to

@@ -35,6 +35,11 @@ LLK_API bool isConstantName(llvm::StringRef name);
 LLK_API llvm::Expected<std::pair<std::string, ConstantValue>>
 parseDefine(llvm::StringRef define);
 
+/// The constants of `-D NAME=VALUE` arguments (parseDefine each; llkc,
+/// llk-opt). On failure, the message: a malformed one, or a name bound twice.
+LLK_API llvm::Expected<Constants>
+parseDefines(llvm::ArrayRef<std::string> defines);
+
 /// The most bytes a kernel source may have. The largest kernels are tens of
 /// kilobytes; the bound keeps an endless input (a device, a pipe) from
 /// growing the compiler until the system ends it.

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TileToGPUInternal.h"
+#include "PatternTileOpToGPU.h"
 
 #include "llk/Dialect/Tile/IR/DeviceDebug.h"
 
@@ -65,11 +65,6 @@ void emitIf(IndexEmitter &e, Value cond, llvm::function_ref<void()> body) {
   body();
 }
 
-Value isThreadZero(IndexEmitter &e) {
-  return arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::eq, e.threadId(),
-                               e.i32(0));
-}
-
 /// Runs `body(r, index)` for every register r of a tile of `tileType` that
 /// its thread owns, where `index` is the element's index (one i32 per
 /// dimension): a loop over the registers, which reads them by r.
@@ -107,7 +102,7 @@ struct PrintLowering : TilePattern<PrintOp> {
     };
     ValueRange values = op.getValues();
     if (values.empty())
-      emitIf(e, isThreadZero(e), [&] {
+      ifFirstThread(e, nullptr, [&] {
         printf(printLineFormat(op.getPrefix(), 0, std::nullopt, std::nullopt), pid);
       });
     for (auto [k, value] : llvm::enumerate(values)) {
@@ -118,7 +113,7 @@ struct PrintLowering : TilePattern<PrintOp> {
           op.getPrefix(), tile ? tile.getRank() : 0, elem,
           values.size() > 1 ? std::optional<unsigned>(k) : std::nullopt);
       if (!tile) {
-        emitIf(e, isThreadZero(e), [&] {
+        ifFirstThread(e, nullptr, [&] {
           SmallVector<Value> args(pid);
           args.push_back(printfArgument(e, converted, elem));
           printf(format, args);
@@ -157,8 +152,7 @@ struct AssertLowering : TilePattern<AssertOp> {
     Value holds = cond;
     if (!tile) {
       Value fails = arith::XOrIOp::create(rewriter, loc, cond, e.i1(true));
-      emitIf(e, arith::AndIOp::create(rewriter, loc, fails, isThreadZero(e)),
-             [&] { printFailure(pid); });
+      ifFirstThread(e, fails, [&] { printFailure(pid); });
     } else {
       forEachOwnedElement(e, tile, [&](Value r, ArrayRef<Value> index) {
         Value element = vector::ExtractOp::create(rewriter, loc, cond, OpFoldResult(r));

@@ -84,6 +84,32 @@ func.func @rows(%x: !tile.ptr<f32> {tile.divisibility = 16}, %stride: i32 {tile.
 
 // -----
 
+// The same rows with a stride nothing is known of: a row may start at any
+// float, so no access is wider than one element (the product i * stride is
+// no run and divisible by nothing, whatever divides 0, the range's start).
+// CHECK-LABEL: func.func @rows_any_stride
+// CHECK: tile.load {{.*}} : tensor<16x128x!tile.ptr<f32>, #tile.blocked<sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]>>
+func.func @rows_any_stride(%x: !tile.ptr<f32> {tile.divisibility = 16}, %y: !tile.ptr<f32> {tile.divisibility = 16}, %stride: i32) {
+  %r = tile.make_range 0 to 16 : tensor<16xi32>
+  %s = tile.splat %stride : i32 -> tensor<16xi32>
+  %rs = arith.muli %r, %s : tensor<16xi32>
+  %ro = tile.expand_dims %rs axis = 1 : tensor<16xi32> -> tensor<16x1xi32>
+  %c = tile.make_range 0 to 128 : tensor<128xi32>
+  %c2 = tile.expand_dims %c axis = 0 : tensor<128xi32> -> tensor<1x128xi32>
+  %rb = tile.broadcast %ro : tensor<16x1xi32> -> tensor<16x128xi32>
+  %cb = tile.broadcast %c2 : tensor<1x128xi32> -> tensor<16x128xi32>
+  %off = arith.addi %rb, %cb : tensor<16x128xi32>
+  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<16x128x!tile.ptr<f32>>
+  %p = tile.addptr %xs, %off : tensor<16x128x!tile.ptr<f32>>, tensor<16x128xi32>
+  %v = tile.load %p : tensor<16x128x!tile.ptr<f32>>
+  %ys = tile.splat %y : !tile.ptr<f32> -> tensor<16x128x!tile.ptr<f32>>
+  %q = tile.addptr %ys, %off : tensor<16x128x!tile.ptr<f32>>, tensor<16x128xi32>
+  tile.store %v, %q : tensor<16x128x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
 // Addresses contiguous along dimension 0 (a column-major view): the load is
 // laid out with dimension 0 fastest so that lanes read consecutive
 // addresses; the row-major store needs the other order, joined by one

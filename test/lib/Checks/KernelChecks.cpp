@@ -77,7 +77,7 @@ HostBuffer &Problem::output(std::string name, ElemType type,
 const std::vector<KernelCheck> &llk::checks::kernelChecks() {
   static const std::vector<KernelCheck> checks = [] {
     std::vector<KernelCheck> all;
-    for (auto group : {exampleChecks, llamaQuantChecks, llamaApexChecks, llamaElementwiseChecks, llamaAttentionChecks, llamaModelChecks, gemmChecks, languageChecks})
+    for (auto group : {exampleChecks, llamaQuantChecks, llamaApexChecks, llamaElementwiseChecks, llamaAttentionChecks, llamaModelChecks, gemmChecks, attentionChecks, languageChecks})
       for (KernelCheck &check : group())
         all.push_back(std::move(check));
     return all;

@@ -97,10 +97,12 @@ public:
   std::deque<HostBuffer> buffers; // stable addresses
   std::vector<Arg> args;
   interp::Grid grid;
-  /// Constants bound on top of the check's own, and warps per program (0:
-  /// the kernel's), for shapes that need another specialization.
+  /// Constants bound on top of the check's own, warps per program and
+  /// pipeline stages (0: the kernel's), for shapes that need another
+  /// specialization; the interpreter ignores warps and stages.
   llk::Constants constants;
   unsigned numWarps = 0;
+  unsigned numStages = 0;
   /// The GPU target when the kernel needs more than the default (sm_90a:
   /// warpgroup MMA, tensor descriptors); the interpreter ignores it.
   std::string arch;
@@ -153,6 +155,8 @@ std::vector<KernelCheck> llamaAttentionChecks();
 /// device-held position, top-k sampling (test/lib/Checks/LlamaModelChecks.cpp).
 std::vector<KernelCheck> llamaModelChecks();
 std::vector<KernelCheck> gemmChecks();
+/// FlashAttention forward and backward (lib/Checks/AttentionChecks.cpp).
+std::vector<KernelCheck> attentionChecks();
 /// The ops a Triton user reaches for: random numbers, scans, sorts, ...
 /// (test/lib/Checks/LanguageChecks.cpp).
 std::vector<KernelCheck> languageChecks();

@@ -130,8 +130,11 @@ constexpr llvm::StringLiteral kKernelOps[] = {
     "tile.descriptor_load",
     "tile.dot",
     "tile.expand_dims",
+    "tile.gather",
     "tile.generic_reduce",
+    "tile.generic_scan",
     "tile.grid_dependency_wait",
+    "tile.histogram",
     "tile.launch_dependents",
     "tile.load",
     "tile.make_range",
@@ -145,6 +148,7 @@ constexpr llvm::StringLiteral kKernelOps[] = {
     "tile.randn",
     "tile.reduce",
     "tile.reshape",
+    "tile.scan",
     "tile.splat",
     "tile.static_assert",
     "tile.store",
@@ -156,7 +160,7 @@ constexpr llvm::StringLiteral kKernelOps[] = {
 /// something.
 std::optional<llvm::StringRef> replacementOf(llvm::StringRef name) {
   constexpr llvm::StringLiteral kPipelined =
-      "it is made by the tile-pipeline pass: write tile.load (or "
+      "it is made by the tile-software-pipeline pass: write tile.load (or "
       "tile.descriptor_load) and tile.dot, and let llkc pipeline the loop";
   constexpr llvm::StringLiteral kThreads =
       "threads are not visible in a tile kernel: ops act on whole tiles "

@@ -125,6 +125,31 @@ llk::tile::getDistributedView(RankedTensorType type) {
   return view;
 }
 
+std::optional<std::pair<unsigned, int64_t>>
+llk::tile::getUnfitDimension(RankedTensorType type) {
+  Attribute encoding = type.getEncoding();
+  auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(encoding);
+  if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(encoding))
+    blocked = slice.getParent();
+  // Only layouts that have a warpRepeat need the view.
+  if (!blocked || blocked.getWarpRepeat().empty())
+    return std::nullopt;
+  FailureOr<DistributedView> view = getDistributedView(type);
+  if (failed(view))
+    return std::nullopt;
+  for (auto [dim, size] : llvm::enumerate(type.getShape())) {
+    int64_t span = view->tileExtent(dim) * view->warpRepeat[dim];
+    if (view->warpRepeat[dim] > 1 && size % span != 0)
+      return std::make_pair(unsigned(dim), span);
+  }
+  return std::nullopt;
+}
+
+bool llk::tile::layoutFits(RankedTensorType type, Attribute layout) {
+  RankedTensorType laidOut = withLayout(type, layout);
+  return succeeded(getDistributedView(laidOut)) && !getUnfitDimension(laidOut);
+}
+
 BlockedLayoutAttr llk::tile::getDefaultBlockedLayout(MLIRContext *ctx,
                                                      ArrayRef<int64_t> shape,
                                                      unsigned numWarps,

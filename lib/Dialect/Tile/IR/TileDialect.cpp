@@ -207,24 +207,13 @@ LogicalResult llk::tile::verifyTileType(Operation *op, Type type,
              << dim << " of " << type << " is " << size;
   }
   // A warp's repeated block comes whole along a dimension with warpRepeat
-  // (the one rule of a distributed view the layout itself cannot check);
-  // only layouts that have a warpRepeat need the view.
-  Attribute encoding = tensor.getEncoding();
-  auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(encoding);
-  if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(encoding))
-    blocked = slice.getParent();
-  if (blocked && !blocked.getWarpRepeat().empty()) {
-    // (The encoding is a layout of the tile's rank, checked above.)
-    DistributedView view = *getDistributedView(tensor);
-    for (auto [dim, size] : llvm::enumerate(tensor.getShape())) {
-      int64_t span = view.tileExtent(dim) * view.warpRepeat[dim];
-      if (view.warpRepeat[dim] > 1 && size % span != 0)
-        return op->emitOpError()
-               << what << ": dimension " << dim << " of " << type
-               << " must be a multiple of " << span
-               << ", the rows its layout's warps take with warpRepeat";
-    }
-  }
+  // (the one rule of a distributed view the layout itself cannot check).
+  if (auto unfit = getUnfitDimension(tensor))
+    return op->emitOpError()
+           << what << ": dimension " << unfit->first << " of " << type
+           << " must be a multiple of " << unfit->second
+           << ", the rows its layout's warps take with warpRepeat (a larger "
+              "tile, or a layout without warpRepeat)";
   return success();
 }
 

@@ -11,7 +11,15 @@
 // Dots anchor first: each dot's accumulator and result take the mma.sync
 // accumulator layout, which spreads (before any memory access's) through a
 // loop-carried accumulator and the epilogue, so that the K loop never
-// converts. A dot's operands relate to nothing: they keep the layouts of
+// converts — but not into the addresses of the loads of dot operands
+// (their pointer tiles, masks and the index tiles those are computed from),
+// which the loads lay out: an accumulator layout would move 4 bytes a
+// thread at a time where 16 coalesce (cp.async into the operand's slot),
+// and warpgroup MMA's cannot lay out tiles of fewer rows than its warps take
+// (a [1 x N] row of head-dimension indices), both of which index arithmetic
+// shared with the accumulator (a causal mask) would reach. An access reads
+// in its addresses' layout; a result that another layout reached is
+// converted. A dot's operands relate to nothing: they keep the layouts of
 // their loads, and the dot lowering stages them through shared memory.
 //
 //===----------------------------------------------------------------------===//
@@ -21,7 +29,11 @@
 #include "llk/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/Debug.h"
 #include <deque>
+
+#define DEBUG_TYPE "tile-assign-layouts"
+#define DBGS() (llvm::dbgs() << "[" DEBUG_TYPE "] ")
 
 namespace llk::tile {
 #define GEN_PASS_DEF_TILEASSIGNLAYOUTS
@@ -41,7 +53,7 @@ RankedTensorType tileType(Value v) {
 /// Ops whose tile operands and results all share one layout.
 bool isSameLayoutOp(Operation *op) {
   if (isa<SplatOp, BroadcastOp, AddPtrOp, LoadOp, StoreOp, PrefetchOp,
-          AtomicRMWOp, AtomicCASOp, CastOp, BitcastOp>(op))
+          AtomicRMWOp, AtomicCASOp, CastOp, BitcastOp, ScanOp, GenericScanOp>(op))
     return true;
   Dialect *dialect = op->getDialect();
   return dialect && isa<arith::ArithDialect, math::MathDialect>(dialect);
@@ -61,25 +73,40 @@ BlockedLayoutAttr transposed(BlockedLayoutAttr layout) {
       repeat.empty() ? SmallVector<unsigned>() : swap(repeat));
 }
 
-/// Whether `layout` can lay out a tile of `type`'s shape. Only a layout with
-/// warpRepeat (warpgroup MMA's accumulator, or a slice of it) may not: it
-/// needs whole repeated warp blocks along those dimensions, and spreading
-/// from the accumulator reaches tiles of other shapes (a [1 x N] row of
-/// column indices, the [M x K] offsets of an operand).
-bool fits(RankedTensorType type, Attribute layout) {
-  auto blocked = dyn_cast<BlockedLayoutAttr>(layout);
-  if (auto slice = dyn_cast<SliceLayoutAttr>(layout))
-    blocked = slice.getParent();
-  if (!blocked || blocked.getWarpRepeat().empty())
-    return true;
-  FailureOr<DistributedView> view = getDistributedView(withLayout(type, layout));
-  if (failed(view))
-    return false;
-  for (auto [dim, size] : llvm::enumerate(type.getShape()))
-    if (view->warpRepeat[dim] > 1 &&
-        size % (view->tileExtent(dim) * view->warpRepeat[dim]) != 0)
-      return false;
-  return true;
+/// The operands of a memory access that say where it goes: its pointers and
+/// its mask.
+SmallVector<Value, 2> addressOperands(Operation *op) {
+  SmallVector<Value, 2> operands;
+  if (!isa<LoadOp, StoreOp, PrefetchOp, AtomicRMWOp, AtomicCASOp>(op) ||
+      !tileType(op->getOperand(0)))
+    return operands;
+  operands.push_back(op->getOperand(0));
+  Value mask;
+  if (auto load = dyn_cast<LoadOp>(op))
+    mask = load.getMask();
+  else if (auto store = dyn_cast<StoreOp>(op))
+    mask = store.getMask();
+  else if (auto prefetch = dyn_cast<PrefetchOp>(op))
+    mask = prefetch.getMask();
+  else if (auto atomic = dyn_cast<AtomicRMWOp>(op))
+    mask = atomic.getMask();
+  if (mask)
+    operands.push_back(mask);
+  return operands;
+}
+
+/// Where `v` comes from, for the debug output: "result #0 of tile.load at
+/// loc(...)" or "block argument #1 of scf.for at loc(...)".
+[[maybe_unused]] std::string describe(Value v) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto result = dyn_cast<OpResult>(v))
+    os << "result #" << result.getResultNumber() << " of "
+       << result.getOwner()->getName() << " at " << result.getOwner()->getLoc();
+  else if (Operation *parent = v.getParentRegion()->getParentOp())
+    os << "block argument #" << cast<BlockArgument>(v).getArgNumber()
+       << " of " << parent->getName() << " at " << parent->getLoc();
+  return text;
 }
 
 unsigned reduceAxis(Operation *op) {
@@ -98,6 +125,8 @@ public:
     if (auto attr = func->getAttrOfType<IntegerAttr>(
             TileDialect::kMinProgramsPerSMAttr))
       minPrograms = attr.getInt();
+    collectAddressValues();
+    sparingAddresses = true;
     func.walk([&](DotOp dot) {
       auto type = tileType(dot.getResult());
       // Warpgroup MMA only where ptxas can give its instructions registers.
@@ -106,10 +135,19 @@ public:
                                              minPrograms);
       Attribute mma = getMmaAccumulatorLayout(
           func.getContext(), type.getShape(), numWarps, warpgroupRows);
+      LLVM_DEBUG(DBGS() << "dot at " << dot.getLoc() << ": accumulator "
+                        << mma << (wgmma ? warpgroupRows
+                                               ? " (warpgroup MMA's rows)"
+                                               : " (mma.sync's: warpgroup "
+                                                 "MMA's instruction would not "
+                                                 "fit a thread's registers)"
+                                         : "")
+                        << "\n");
       assign(dot.getResult(), mma);
       assign(dot.getAcc(), mma);
     });
     drain();
+    sparingAddresses = false;
     // Anchors: every memory access takes its coalesced layout before any
     // spreads, so that one access's choice cannot override another's.
     // Loads whose value is only broadcast (a vector shared by a tile's rows)
@@ -119,18 +157,32 @@ public:
     // it (or of themselves) every iteration.
     SmallVector<Operation *> deferred;
     func.walk([&](Operation *op) {
-      if (isa<LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp>(op))
-        if (tileType(op->getOperand(0)) && benefitsFromCoalescing(op)) {
-          if (isBroadcastOnly(op))
-            deferred.push_back(op);
-          else
-            assign(op->getOperand(0), coalescedLayout(op));
-        }
+      if (!isa<LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp>(op) ||
+          !tileType(op->getOperand(0)))
+        return;
+      if (!benefitsFromCoalescing(op)) {
+        LLVM_DEBUG(DBGS() << op->getName() << " at " << op->getLoc()
+                          << ": no anchor, its addresses are nowhere "
+                             "contiguous\n");
+      } else if (isBroadcastOnly(op)) {
+        LLVM_DEBUG(DBGS() << op->getName() << " at " << op->getLoc()
+                          << ": anchors last, its value is only broadcast\n");
+        deferred.push_back(op);
+      } else {
+        anchor(op);
+      }
     });
     drain();
-    for (Operation *op : deferred)
-      if (!layouts.count(op->getOperand(0)))
-        seed(op->getOperand(0), coalescedLayout(op));
+    for (Operation *op : deferred) {
+      if (Attribute reached = layouts.lookup(op->getOperand(0))) {
+        LLVM_DEBUG(DBGS() << op->getName() << " at " << op->getLoc()
+                          << ": keeps " << reached
+                          << ", which its neighbours gave it\n");
+        continue;
+      }
+      anchor(op);
+      drain();
+    }
     // Whatever no anchor reached gets a plain row-major layout.
     func.walk([&](Operation *op) {
       for (Region &region : op->getRegions())
@@ -153,11 +205,56 @@ private:
     return axisInfo.get(ptr).contiguity[fastest] > 1;
   }
 
+  /// Fills addressValues: the address operands of every load that feeds a
+  /// dot operand and the tiles they are computed from (through loop-carried
+  /// values too), up to dots and other accesses (a loaded index tile keeps
+  /// its load's).
+  void collectAddressValues() {
+    SmallVector<Value> worklist;
+    func.walk([&](LoadOp load) {
+      if (llvm::any_of(load->getUses(), [](OpOperand &use) {
+            auto dot = dyn_cast<DotOp>(use.getOwner());
+            return dot && use.get() != dot.getAcc();
+          }))
+        llvm::append_range(worklist, addressOperands(load));
+    });
+    while (!worklist.empty()) {
+      Value v = worklist.pop_back_val();
+      if (!tileType(v) || !addressValues.insert(v).second)
+        continue;
+      if (Operation *def = v.getDefiningOp()) {
+        if (!isa<DotOp>(def) && addressOperands(def).empty())
+          llvm::append_range(worklist, def->getOperands());
+        continue;
+      }
+      auto arg = cast<BlockArgument>(v);
+      if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+        if (arg.getArgNumber() > 0) {
+          worklist.push_back(loop.getInitArgs()[arg.getArgNumber() - 1]);
+          worklist.push_back(loop.getYieldedValues()[arg.getArgNumber() - 1]);
+        }
+    }
+  }
+
   static bool isBroadcastOnly(Operation *op) {
     auto load = dyn_cast<LoadOp>(op);
     return load && !load->use_empty() &&
            llvm::all_of(load->getUsers(),
                         [](Operation *user) { return isa<BroadcastOp>(user); });
+  }
+
+  /// Gives the addresses of memory access `op` their coalesced layout,
+  /// unless they already have one.
+  void anchor(Operation *op) {
+    Value ptr = op->getOperand(0);
+    BlockedLayoutAttr layout = coalescedLayout(op);
+    LLVM_DEBUG({
+      if (Attribute earlier = layouts.lookup(ptr))
+        DBGS() << op->getName() << " at " << op->getLoc() << ": keeps "
+               << earlier << " of an earlier anchor, not its own " << layout
+               << "\n";
+    });
+    assign(ptr, layout);
   }
 
   BlockedLayoutAttr coalescedLayout(Operation *op) {
@@ -174,8 +271,17 @@ private:
     unsigned vector = isa<LoadOp>(op)
                           ? axisInfo.getUnalignedLoadWidth(ptr, Value(), fastest)
                           : axisInfo.getVectorWidth(ptr, Value(), fastest);
-    return getDefaultBlockedLayout(func.getContext(), type.getShape(),
-                                   numWarps, vector, order);
+    auto layout = getDefaultBlockedLayout(func.getContext(), type.getShape(),
+                                          numWarps, vector, order);
+    LLVM_DEBUG({
+      AxisInfo info = axisInfo.get(ptr);
+      DBGS() << op->getName() << " at " << op->getLoc()
+             << ": addresses contiguous along dimension " << fastest << " ("
+             << info.contiguity[fastest] << " elements, the first of each "
+             << info.divisibility[fastest] << "-byte aligned): " << vector
+             << " per access, " << layout << "\n";
+    });
+    return layout;
   }
 
   void seedDefault(Value v) {
@@ -185,8 +291,11 @@ private:
     SmallVector<unsigned> order;
     for (int d = type.getRank() - 1; d >= 0; --d)
       order.push_back(d);
-    seed(v, getDefaultBlockedLayout(func.getContext(), type.getShape(),
-                                    numWarps, 1, order));
+    auto layout = getDefaultBlockedLayout(func.getContext(), type.getShape(),
+                                          numWarps, 1, order);
+    LLVM_DEBUG(DBGS() << "no anchor reaches " << describe(v) << ": row-major "
+                      << layout << "\n");
+    seed(v, layout);
   }
 
   void seed(Value v, Attribute layout) {
@@ -215,9 +324,19 @@ private:
     });
   }
 
+  /// Gives `v` `layout` and spreads it, unless `v` has one, `layout` cannot
+  /// lay out its shape (warpgroup MMA's accumulator layout, or a slice of it,
+  /// reaches tiles of other shapes: a [1 x N] row of column indices), or it
+  /// is an address value while the dots' layouts spread.
   void assign(Value v, Attribute layout) {
-    if (!tileType(v) || !layout || layouts.count(v) || !fits(tileType(v), layout))
+    if (!tileType(v) || !layout || layouts.count(v) || !layoutFits(tileType(v), layout))
       return;
+    if (sparingAddresses && addressValues.contains(v)) {
+      LLVM_DEBUG(DBGS() << "the accumulator's " << layout
+                        << " stops at " << describe(v)
+                        << ": a dot operand's load lays it out\n");
+      return;
+    }
     if (isa<SliceLayoutAttr>(layout) && needsBlocked(v))
       return;
     layouts[v] = layout;
@@ -256,6 +375,12 @@ private:
         if (slice.getDim() == axis)
           assign(src, slice.getParent());
       }
+    } else if (auto gather = dyn_cast<GatherOp>(op)) {
+      // The result is laid out as its indices; the source on its own.
+      if (v == gather.getIndices())
+        assign(gather.getResult(), layout);
+      else if (v == gather.getResult())
+        assign(gather.getIndices(), layout);
     } else if (auto trans = dyn_cast<TransOp>(op)) {
       if (auto blocked = dyn_cast<BlockedLayoutAttr>(layout))
         assign(v == trans.getSrc() ? trans.getResult() : trans.getSrc(),
@@ -383,6 +508,10 @@ private:
   void convertOperand(Operation *op, OpOperand &operand, Type required) {
     if (operand.get().getType() == required)
       return;
+    LLVM_DEBUG(DBGS() << "convert operand #" << operand.getOperandNumber()
+                      << " of " << op->getName() << " at " << op->getLoc()
+                      << ": " << operand.get().getType() << " to " << required
+                      << "\n");
     OpBuilder builder(op);
     auto convert = ConvertLayoutOp::create(builder, op->getLoc(), required,
                                            operand.get());
@@ -393,6 +522,9 @@ private:
     Type assigned = result.getType();
     if (assigned == natural)
       return;
+    LLVM_DEBUG(DBGS() << "convert the result of " << op->getName() << " at "
+                      << op->getLoc() << ": " << natural << " to " << assigned
+                      << "\n");
     result.setType(natural);
     OpBuilder builder(op->getContext());
     builder.setInsertionPointAfter(op);
@@ -410,11 +542,23 @@ private:
       // layout, then convert the result.
       Attribute layout = tileType(broadcast.getResult()).getEncoding();
       Attribute source = tileType(broadcast.getSrc()).getEncoding();
-      if (!fits(tileType(broadcast.getSrc()), layout)) {
+      if (!layoutFits(tileType(broadcast.getSrc()), layout)) {
         convertResult(op, broadcast.getResult(),
                       withLayout(tileType(broadcast.getResult()), source));
         return;
       }
+    }
+    if (!addressOperands(op).empty()) {
+      // An access happens in its pointers' layout: its mask and values
+      // follow them, and a result (loaded or old values) that spreading gave
+      // another layout is converted after it.
+      Attribute layout = tileType(op->getOperand(0)).getEncoding();
+      for (Value result : op->getResults())
+        if (auto type = tileType(result))
+          convertResult(op, result, withLayout(type, layout));
+      for (OpOperand &operand : op->getOpOperands())
+        requireLayout(operand, layout);
+      return;
     }
     if (isSameLayoutOp(op)) {
       Value primary;
@@ -449,6 +593,9 @@ private:
                                              op->getContext(), reduceAxis(op),
                                              blocked)));
       }
+    } else if (auto gather = dyn_cast<GatherOp>(op)) {
+      requireLayout(gather.getIndicesMutable(),
+                    tileType(gather.getResult()).getEncoding());
     } else if (auto trans = dyn_cast<TransOp>(op)) {
       auto src = tileType(trans.getSrc());
       convertResult(op, trans.getResult(),
@@ -505,6 +652,10 @@ private:
   AxisInfoAnalysis axisInfo;
   llvm::MapVector<Value, Attribute> layouts;
   std::deque<Value> worklist;
+  /// The address operands of dot operands' loads and what computes them,
+  /// and whether assign() leaves them alone (while the dots' layouts spread).
+  llvm::DenseSet<Value> addressValues;
+  bool sparingAddresses = false;
 };
 
 struct TileAssignLayoutsPass
@@ -519,12 +670,37 @@ struct TileAssignLayoutsPass
         })))
       return signalPassFailure();
     unsigned warps = getNumWarps(func, numWarps);
+    LLVM_DEBUG(DBGS() << "kernel @" << func.getSymName() << ": " << warps
+                      << " warps ("
+                      << (func->hasAttr(TileDialect::kNumWarpsAttr)
+                              ? "its tile.num_warps"
+                              : "the pass's num-warps")
+                      << ")" << (wgmma ? ", warpgroup MMA" : "") << "\n");
     // Record the choice: the lowering sizes the thread block from it.
     func->setAttr(TileDialect::kNumWarpsAttr,
                   IntegerAttr::get(IntegerType::get(&getContext(), 32), warps));
     LayoutAssigner(func, warps, wgmma).run();
-    if (failed(checkElemsPerThread(func, warps)))
+    if (failed(checkLaidOut(func)) || failed(checkElemsPerThread(func, warps)))
       return signalPassFailure();
+  }
+
+  /// Every tile's layout lays out its shape (assign() gives no other; what
+  /// slips through is an llk bug): said in the user's terms, before the
+  /// verifier names the compiler's layout.
+  static LogicalResult checkLaidOut(func::FuncOp func) {
+    return checkValues(func, [](Operation *op, Value value,
+                                StringRef) -> LogicalResult {
+      auto type = dyn_cast<RankedTensorType>(value.getType());
+      if (!type || !getUnfitDimension(type))
+        return success();
+      auto shown = RankedTensorType::get(type.getShape(), type.getElementType());
+      return op->emitOpError("makes a ")
+             << shown
+             << " tile that llk gave warpgroup MMA's accumulator layout, "
+                "which cannot lay it out (an llk bug: please report it); "
+                "without --arch sm_90a, or with fewer warps or another "
+                "block shape, its dots use mma.sync's layout";
+    });
   }
 
   /// Applies `check` to every op result and block argument of `func` (with

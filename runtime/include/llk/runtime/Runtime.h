@@ -28,6 +28,7 @@
 
 #include "llk/ConstantValue.h"
 #include "llk/Export.h"
+#include "llk/KernelMetadata.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -85,7 +86,13 @@ private:
 // Kernel metadata (what llkc writes beside the PTX)
 //===----------------------------------------------------------------------===//
 
-enum class ScalarType : uint8_t { I8, I16, I32, I64, F16, BF16, F32, F64 };
+// The schema is llk/KernelMetadata.h, which the compiler writes with: these
+// are its structs.
+using ScalarType = llk::ScalarType;
+using ParamInfo = llk::KernelParam;
+using KernelInfo = llk::KernelMetadata;
+using ModuleInfo = llk::ModuleMetadata;
+
 LLK_API const char *toString(ScalarType type);
 LLK_API std::optional<ScalarType> parseScalarType(std::string_view name);
 LLK_API size_t sizeOf(ScalarType type);
@@ -98,49 +105,7 @@ LLK_API size_t sizeOf(ScalarType type);
 /// 256-byte aligned, so a buffer whose allocation covers whole granules
 /// honours it: DeviceMemory rounds every allocation up to a multiple of
 /// kBufferGranule and zeroes the bytes past bytes().
-constexpr size_t kBufferGranule = 16;
-
-struct LLK_API ParamInfo {
-  bool pointer = false;
-  /// Scalar type, or a pointer's element type.
-  ScalarType type = ScalarType::I32;
-  /// A !tile.tensordesc: passed as a pointer (the address of a TensorMap),
-  /// whose box (rows, columns) the map must be encoded with.
-  std::vector<int64_t> tmaBox;
-  /// A pointer the kernel may read up to this many bytes past the last byte
-  /// it accesses (and before the first), within those bytes' 16-byte
-  /// granules: less than kBufferGranule, which allocations are rounded to
-  /// (the buffer contract, DeviceMemory).
-  int64_t readOverrunBytes = 0;
-  bool isTensorDesc() const { return !tmaBox.empty(); }
-  std::string str() const; // "f32", "ptr<f32>" or "tensordesc<f16>"
-  bool operator==(const ParamInfo &o) const {
-    return pointer == o.pointer && type == o.type && tmaBox == o.tmaBox &&
-           readOverrunBytes == o.readOverrunBytes;
-  }
-};
-
-struct LLK_API KernelInfo {
-  std::string name;
-  std::vector<ParamInfo> params;
-  unsigned numWarps = 4;
-  int64_t sharedBytes = 0;
-  /// Dynamic shared memory the kernel itself needs (its buffer past 48 KB);
-  /// every launch provides it, on top of LaunchOptions::dynamicSharedBytes.
-  int64_t dynamicSharedBytes = 0;
-  /// It holds tile.grid_dependency_wait, so LaunchOptions::dependentLaunch
-  /// may start it before the kernel ahead of it in the stream finishes.
-  bool gridDependencyWait = false;
-  std::string signature() const; // softmax_kernel(ptr<f32>, i32, ...)
-};
-
-struct LLK_API ModuleInfo {
-  std::string compiler;
-  std::string arch;
-  llk::Constants constants; // as bound into the source
-  std::vector<KernelInfo> kernels;
-  const KernelInfo *find(std::string_view name) const;
-};
+using llk::kBufferGranule;
 
 /// Parses the JSON metadata llkc writes (format 1); throws InvalidArgument
 /// with the offending field on malformed input.

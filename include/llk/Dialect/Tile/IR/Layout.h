@@ -57,6 +57,17 @@ struct DistributedView {
 /// if it has none.
 mlir::FailureOr<DistributedView> getDistributedView(mlir::RankedTensorType type);
 
+/// The first dimension of `type` (a tile with a distributed encoding) that
+/// its layout cannot lay out, and the extent it needs there: along a
+/// dimension with warpRepeat a warp's repeated lane blocks come whole, so
+/// the size must be a multiple of tileExtent * warpRepeat. None when every
+/// dimension fits (always, for layouts without warpRepeat).
+std::optional<std::pair<unsigned, int64_t>>
+getUnfitDimension(mlir::RankedTensorType type);
+
+/// Whether `layout` can lay out a tile of `type`'s shape.
+bool layoutFits(mlir::RankedTensorType type, mlir::Attribute layout);
+
 /// A blocked layout for `shape` with `numWarps` warps: `vector` consecutive
 /// elements per thread along the fastest dimension `order[0]`, lanes then
 /// warps filling the fastest dimensions first.

@@ -289,7 +289,7 @@ def Tile_LocalAllocOp : Tile_Op<"local_alloc", [
   let summary = "a ring of tile buffers in the program's shared memory";
   let description = [{
     Reserves the buffers of a `!tile.shared` type for the whole kernel. The
-    `tile-pipeline` pass makes them; their contents start undefined.
+    `tile-software-pipeline` pass makes them; their contents start undefined.
 
     ```mlir
     %ring = tile.local_alloc : !tile.shared<3x128x64xf16, contiguous = 1>
@@ -334,7 +334,7 @@ def Tile_AsyncTmaCopyOp : Tile_Op<"async_tma_copy"> {
     `col`) into slot `slot` of `buffer`; elements past the tensor arrive as
     zeros. The copy completes on the slot's barrier, which
     `tile.async_tma_wait` waits on. Nothing starts when `pred` is false.
-    Made by `tile-pipeline` from `tile.descriptor_load`.
+    Made by `tile-software-pipeline` from `tile.descriptor_load`.
 
     ```mlir
     tile.async_tma_copy %desc[%m, %k], %ring[%slot] if %in_range
@@ -505,8 +505,110 @@ def Tile_GenericReduceOp : Tile_Op<"generic_reduce", [Pure,
   let hasRegionVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Scans
+//===----------------------------------------------------------------------===//
+
+def Tile_ScanOp : Tile_Op<"scan", [Pure, AllTypesMatch<["src", "result"]>]> {
+  let summary = "built-in inclusive scan along one axis";
+  let description = [{
+    The inclusive prefix along `axis`: `sum` (Triton's `tl.cumsum`), `prod`
+    (`tl.cumprod`), `max` (`tl.cummax`) and `min`; element i of the result
+    combines elements 0..i of its row. With `reverse`, the suffix: element
+    i combines elements i..n-1 (`tl.cumsum(x, reverse=True)`). Float `max`
+    and `min` ignore NaN as `arith.maxnumf` does; integers are signed.
+
+    ```mlir
+    %c = tile.scan sum %p axis = 1 : tensor<16x1024xf32>
+    %r = tile.scan max %x axis = 0 reverse : tensor<128xi32>
+    ```
+  }];
+  let arguments = (ins Tile_ScanKind:$kind, Tile_Tensor:$src, I32Attr:$axis,
+                       UnitAttr:$reverse);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $kind $src `axis` `=` $axis (`reverse` $reverse^)? attr-dict `:` type($src)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_GenericScanOp : Tile_Op<"generic_scan", [Pure,
+    AllTypesMatch<["src", "result"]>, SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "inclusive scan along one axis with a combiner region";
+  let description = [{
+    Triton's `tl.associative_scan`: element i of the result is
+    `x[0] op x[1] op ... op x[i]` for the region's `op`, which must be
+    associative (not commutative: the scan keeps the order, the left
+    argument always the earlier part). With `reverse`,
+    `x[i] op ... op x[n-1]` with the later part on the left, as Triton
+    scans the flipped row. The region is held to the rules of a
+    `tile.generic_reduce` combiner (a pure function of its two scalars).
+
+    ```mlir
+    %c = tile.generic_scan %x axis = 0 : tensor<128xf32> {
+    ^bb0(%acc: f32, %next: f32):
+      %s = arith.addf %acc, %next : f32
+      tile.yield %s : f32
+    }
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src, I32Attr:$axis, UnitAttr:$reverse);
+  let results = (outs Tile_Tensor:$result);
+  let regions = (region SizedRegion<1>:$combiner);
+  let assemblyFormat = [{
+    $src `axis` `=` $axis (`reverse` $reverse^)? attr-dict `:` type($src) $combiner
+  }];
+  let hasRegionVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Gathers and histograms
+//===----------------------------------------------------------------------===//
+
+def Tile_GatherOp : Tile_Op<"gather", [Pure]> {
+  let summary = "elements of a tile picked along one axis by an index tile";
+  let description = [{
+    Triton's `tl.gather(src, index, axis)`: the result has the indices'
+    shape, and element `[i0, ..., ik]` is `src` at the same position with its
+    `axis` coordinate replaced by `index[i0, ..., ik]`. The indices' other
+    dimensions equal `src`'s. An index outside `[0, src.shape[axis])` is an
+    error in the interpreter; the GPU reads a wrapped element instead (never
+    outside the tile). The lowering goes through shared memory.
+
+    ```mlir
+    %g = tile.gather %table[%idx] axis = 1 : tensor<16x64xf32>, tensor<16x8xi32> -> tensor<16x8xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src, RankedTensorOf<[I32]>:$indices,
+                       I32Attr:$axis);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $src `[` $indices `]` `axis` `=` $axis attr-dict `:` type($src) `,`
+    type($indices) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_HistogramOp : Tile_Op<"histogram", [Pure]> {
+  let summary = "counts of the values of a 1-D tile, in bins of width 1";
+  let description = [{
+    Triton's `tl.histogram(x, num_bins)`: element b of the result counts the
+    elements of `src` equal to b, for b in `[0, num_bins)`; values outside
+    that range are not counted. The lowering counts with shared-memory
+    atomics (each element once, by the thread that owns it).
+
+    ```mlir
+    %h = tile.histogram %x : tensor<1024xi32> -> tensor<64xi32>
+    ```
+  }];
+  let arguments = (ins 1DTensorOf<[I32]>:$src);
+  let results = (outs 1DTensorOf<[I32]>:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator, ReturnLike,
-    HasParent<"GenericReduceOp">]> {
+    ParentOneOf<["GenericReduceOp", "GenericScanOp"]>]> {
   let summary = "result of a combiner region";
   let arguments = (ins Variadic<AnyType>:$values);
   let builders = [OpBuilder<(ins), [{ }]>];

@@ -5,6 +5,29 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileSetKernelAttrs : Pass<"tile-set-kernel-attrs", "mlir::func::FuncOp"> {
+  let summary = "Set the kernels' warps, stages and programs per SM";
+  let description = [{
+    Sets `tile.num_warps`, `tile.num_stages` and `tile.min_programs_per_sm`
+    on every kernel to the values of the options that are not 0, replacing
+    what the kernels say: llkc's `--num-warps`, `--num-stages` and
+    `--min-programs-per-sm`. The passes after it read the attributes, so
+    that the choice is in the IR. Values out of range fail the verifier
+    (the attributes' own checks).
+  }];
+  let options = [
+    Option<"numWarps", "num-warps", "unsigned", "0",
+           "warps per program (0: the kernels' own)">,
+    Option<"numStages", "num-stages", "unsigned", "0",
+           "shared-memory stages of software-pipelined loops (0: the "
+           "kernels' own)">,
+    Option<"minProgramsPerSM", "min-programs-per-sm", "unsigned", "0",
+           "programs that should fit on one SM at once (0: the kernels' "
+           "own)">
+  ];
+  let dependentDialects = ["::llk::tile::TileDialect"];
+}
+
 def TileExpandRandom : Pass<"tile-expand-random", "mlir::func::FuncOp"> {
   let summary = "Expand tile.rand, randn, randint and randint4x into arith "
                 "and math ops";
@@ -66,7 +89,8 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "mlir::func::FuncOp"> {
   let dependentDialects = ["::llk::tile::TileDialect"];
 }
 
-def TilePipeline : Pass<"tile-pipeline", "mlir::func::FuncOp"> {
+def TileSoftwarePipeline
+    : Pass<"tile-software-pipeline", "mlir::func::FuncOp"> {
   let summary = "Software-pipeline the loads that feed tile.dot in a loop";
   let description = [{
     In an `scf.for` whose loads feed the operands of a tensor-core

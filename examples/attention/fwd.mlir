@@ -1,0 +1,267 @@
+// FlashAttention-2 forward, after Triton's fused-attention tutorial
+// (python/tutorials/06-fused-attention.py): one program per BLOCK_M query
+// rows of one head, looping over the keys BLOCK_N at a time with an online
+// softmax in base 2 (running max m, running sum l), Q·Kᵀ and P·V on the
+// tensor cores (`tile.dot`), f32 accumulation.
+//
+//   s_ij = sm_scale · q_i·k_j            (masked: j ≥ n_k, and j > i + n_k - n_q if causal)
+//   o_i  = Σ_j softmax_j(s_i·) v_j       (T: f16 or bf16, as the inputs)
+//   lse_i = log Σ_j exp(s_ij)            (f32, natural log: the backward's input)
+//
+// Layouts: Q, O [B][H][n_q][D] and K, V [B][H_kv][n_k][D] by their strides
+// (elements; the last dimension contiguous; K and V share theirs, and so
+// do Q and O), lse [B][H][n_q] packed. Query head h reads KV head h / group
+// (grouped-query attention: group = H / H_kv query heads per KV head).
+// Causal masking is aligned bottom-right, as for a prompt after cached
+// tokens: query i sees keys j <= i + n_k - n_q (so causal needs n_q <= n_k;
+// with n_q = n_k it is the usual lower triangle). Any n_q, n_k ≥ 1: the
+// tails are masked; offsets are 32-bit, so each tensor has fewer than 2^31
+// elements.
+//
+// The keys come in two stages, as the tutorial's: the blocks every query
+// row of the program sees whole (all keys before the diagonal; for
+// non-causal attention all whole blocks), without any mask, then the blocks
+// that need one (the diagonal for causal; the last, partial block), with
+// the mask. Both loops are pipelined (`--num-stages`: K and V by cp.async
+// into shared-memory rings). K is read as its transpose [D x BLOCK_N]
+// directly (addresses contiguous along D), so that the load feeds the dot.
+//
+//   llkc examples/attention/fwd.mlir -D T=f16 -D D=128 -D BLOCK_M=128 -D BLOCK_N=64 \
+//        -D CAUSAL=1 --num-warps 8 --num-stages 3 [--arch sm_80|sm_90|sm_90a]
+//   grid = (cdiv(n_q, BLOCK_M), B * H)
+//   args: q, k, v, o, lse, n_q, n_k, H, group, stride_qb, stride_qh,
+//         stride_qm, stride_kb, stride_kh, stride_km (strides multiples of
+//         8), sm_scale (> 0)
+//
+// The configurations (the benchmark's too, bench/attention/configs.py reads
+// this table), for T ∈ {f16, bf16}, CAUSAL ∈ {0, 1} and group ∈ {1, 4} (a
+// runtime value): the tutorial's blocks, 8 warps at D = 128.
+//
+//   kernel  D    BLOCK_M  BLOCK_N  warps  stages
+//   fwd     64   128      64       4      3
+//   fwd     128  128      64       8      3
+func.func @attn_fwd_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
+                           %k: !tile.ptr<${T}> {tile.divisibility = 16},
+                           %v: !tile.ptr<${T}> {tile.divisibility = 16},
+                           %o: !tile.ptr<${T}> {tile.divisibility = 16},
+                           %lse: !tile.ptr<f32> {tile.divisibility = 16},
+                           %n_q: i32, %n_k: i32, %heads: i32, %group: i32,
+                           %stride_qb: i32 {tile.divisibility = 8},
+                           %stride_qh: i32 {tile.divisibility = 8},
+                           %stride_qm: i32 {tile.divisibility = 8},
+                           %stride_kb: i32 {tile.divisibility = 8},
+                           %stride_kh: i32 {tile.divisibility = 8},
+                           %stride_km: i32 {tile.divisibility = 8},
+                           %sm_scale: f32) {
+  %start_m = tile.program_id x
+  %bh = tile.program_id y
+  %b = arith.divsi %bh, %heads : i32
+  %h = arith.remsi %bh, %heads : i32
+  %hk = arith.divsi %h, %group : i32
+  %c1 = arith.constant 1 : i32
+  %bm = arith.constant ${BLOCK_M} : i32
+  %bn = arith.constant ${BLOCK_N} : i32
+  %causal_c = arith.constant ${CAUSAL} : i32
+  %c0 = arith.constant 0 : i32
+  %causal = arith.cmpi ne, %causal_c, %c0 : i32
+  // Scores in base 2: s · log2(e), so that exp(s - m) is exp2.
+  %log2e = arith.constant 1.44269504 : f32
+  %qk_scale = arith.mulf %sm_scale, %log2e : f32
+
+  // This head's Q, O, K and V.
+  %qb_off = arith.muli %b, %stride_qb : i32
+  %qh_off = arith.muli %h, %stride_qh : i32
+  %q_off = arith.addi %qb_off, %qh_off : i32
+  %kb_off = arith.muli %b, %stride_kb : i32
+  %kh_off = arith.muli %hk, %stride_kh : i32
+  %k_off = arith.addi %kb_off, %kh_off : i32
+  %q_head = tile.addptr %q, %q_off : !tile.ptr<${T}>, i32
+  %o_head = tile.addptr %o, %q_off : !tile.ptr<${T}>, i32
+  %k_head = tile.addptr %k, %k_off : !tile.ptr<${T}>, i32
+  %v_head = tile.addptr %v, %k_off : !tile.ptr<${T}>, i32
+
+  // Query rows m0 .. m0 + BLOCK_M - 1, keys offs_n (+ the block's start),
+  // head dimension offs_d.
+  %m0 = arith.muli %start_m, %bm : i32
+  %range_m = tile.make_range 0 to ${BLOCK_M} : tensor<${BLOCK_M}xi32>
+  %m0s = tile.splat %m0 : i32 -> tensor<${BLOCK_M}xi32>
+  %offs_m = arith.addi %m0s, %range_m : tensor<${BLOCK_M}xi32>
+  %offs_n = tile.make_range 0 to ${BLOCK_N} : tensor<${BLOCK_N}xi32>
+  %offs_d = tile.make_range 0 to ${D} : tensor<${D}xi32>
+
+  // Q (and O): q_head + offs_m[:, None] * stride_qm + offs_d[None, :],
+  // rows past n_q masked.
+  %m_col = tile.expand_dims %offs_m axis = 1 : tensor<${BLOCK_M}xi32> -> tensor<${BLOCK_M}x1xi32>
+  %sqm = tile.splat %stride_qm : i32 -> tensor<${BLOCK_M}x1xi32>
+  %q_rows = arith.muli %m_col, %sqm : tensor<${BLOCK_M}x1xi32>
+  %q_rows_b = tile.broadcast %q_rows : tensor<${BLOCK_M}x1xi32> -> tensor<${BLOCK_M}x${D}xi32>
+  %d_row = tile.expand_dims %offs_d axis = 0 : tensor<${D}xi32> -> tensor<1x${D}xi32>
+  %d_row_m = tile.broadcast %d_row : tensor<1x${D}xi32> -> tensor<${BLOCK_M}x${D}xi32>
+  %qo_offs = arith.addi %q_rows_b, %d_row_m : tensor<${BLOCK_M}x${D}xi32>
+  %n_qs = tile.splat %n_q : i32 -> tensor<${BLOCK_M}x1xi32>
+  %m_ok = arith.cmpi slt, %m_col, %n_qs : tensor<${BLOCK_M}x1xi32>
+  %qo_mask = tile.broadcast %m_ok : tensor<${BLOCK_M}x1xi1> -> tensor<${BLOCK_M}x${D}xi1>
+  %q_heads = tile.splat %q_head : !tile.ptr<${T}> -> tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>
+  %q_ptrs = tile.addptr %q_heads, %qo_offs : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_M}x${D}xi32>
+  %zero_q = arith.constant dense<0.0> : tensor<${BLOCK_M}x${D}x${T}>
+  %qv = tile.load %q_ptrs mask %qo_mask other %zero_q : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>
+
+  // Kᵀ of keys offs_n: k_head + offs_d[:, None] + offs_n[None, :] * stride_km.
+  %d_col = tile.expand_dims %offs_d axis = 1 : tensor<${D}xi32> -> tensor<${D}x1xi32>
+  %d_col_b = tile.broadcast %d_col : tensor<${D}x1xi32> -> tensor<${D}x${BLOCK_N}xi32>
+  %n_row = tile.expand_dims %offs_n axis = 0 : tensor<${BLOCK_N}xi32> -> tensor<1x${BLOCK_N}xi32>
+  %skm_r = tile.splat %stride_km : i32 -> tensor<1x${BLOCK_N}xi32>
+  %kt_cols = arith.muli %n_row, %skm_r : tensor<1x${BLOCK_N}xi32>
+  %kt_cols_b = tile.broadcast %kt_cols : tensor<1x${BLOCK_N}xi32> -> tensor<${D}x${BLOCK_N}xi32>
+  %kt_offs = arith.addi %d_col_b, %kt_cols_b : tensor<${D}x${BLOCK_N}xi32>
+  %k_heads = tile.splat %k_head : !tile.ptr<${T}> -> tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>
+  %kt_base = tile.addptr %k_heads, %kt_offs : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>, tensor<${D}x${BLOCK_N}xi32>
+  %n_row_k = tile.broadcast %n_row : tensor<1x${BLOCK_N}xi32> -> tensor<${D}x${BLOCK_N}xi32>
+  %n_row_s = tile.broadcast %n_row : tensor<1x${BLOCK_N}xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
+
+  // V of keys offs_n: v_head + offs_n[:, None] * stride_km + offs_d[None, :].
+  %n_col = tile.expand_dims %offs_n axis = 1 : tensor<${BLOCK_N}xi32> -> tensor<${BLOCK_N}x1xi32>
+  %skm_c = tile.splat %stride_km : i32 -> tensor<${BLOCK_N}x1xi32>
+  %v_rows = arith.muli %n_col, %skm_c : tensor<${BLOCK_N}x1xi32>
+  %v_rows_b = tile.broadcast %v_rows : tensor<${BLOCK_N}x1xi32> -> tensor<${BLOCK_N}x${D}xi32>
+  %d_row_n = tile.broadcast %d_row : tensor<1x${D}xi32> -> tensor<${BLOCK_N}x${D}xi32>
+  %v_offs = arith.addi %v_rows_b, %d_row_n : tensor<${BLOCK_N}x${D}xi32>
+  %v_heads = tile.splat %v_head : !tile.ptr<${T}> -> tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>
+  %v_base = tile.addptr %v_heads, %v_offs : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_N}x${D}xi32>
+  %n_col_v = tile.broadcast %n_col : tensor<${BLOCK_N}x1xi32> -> tensor<${BLOCK_N}x${D}xi32>
+
+  // The stages' key ranges. shift = n_k - n_q aligns the causal diagonal
+  // bottom-right; every row of this program sees keys < m0 + shift + 1 (all
+  // of them without causality), so the whole blocks below that need no mask.
+  %shift = arith.subi %n_k, %n_q : i32
+  %m0_shift = arith.addi %m0, %shift : i32
+  %diag_lo = arith.addi %m0_shift, %c1 : i32
+  %diag_lo_k = arith.minsi %diag_lo, %n_k : i32
+  %unmasked_keys = arith.select %causal, %diag_lo_k, %n_k : i32
+  %whole = arith.divsi %unmasked_keys, %bn : i32
+  %n_mid = arith.muli %whole, %bn : i32
+  %diag_hi = arith.addi %m0_shift, %bm : i32
+  %diag_hi_k = arith.minsi %diag_hi, %n_k : i32
+  %n_end = arith.select %causal, %diag_hi_k, %n_k : i32
+
+  %neg_inf = arith.constant dense<0xFF800000> : tensor<${BLOCK_M}xf32>
+  %zero_l = arith.constant dense<0.0> : tensor<${BLOCK_M}xf32>
+  %zero_acc = arith.constant dense<0.0> : tensor<${BLOCK_M}x${D}xf32>
+  %zero_qk = arith.constant dense<0.0> : tensor<${BLOCK_M}x${BLOCK_N}xf32>
+  %qk_scales = tile.splat %qk_scale : f32 -> tensor<${BLOCK_M}xf32>
+  %qk_scales2 = tile.splat %qk_scale : f32 -> tensor<${BLOCK_M}x${BLOCK_N}xf32>
+
+  // Stage 1: whole blocks, no mask. m stays -inf until the first block, so
+  // alpha = exp2(-inf - m_ij) = 0 there (and l, acc start at 0).
+  %acc1, %l1, %m1 = scf.for %n = %c0 to %n_mid step %bn
+      iter_args(%acc_i = %zero_acc, %l_i = %zero_l, %m_i = %neg_inf)
+      -> (tensor<${BLOCK_M}x${D}xf32>, tensor<${BLOCK_M}xf32>, tensor<${BLOCK_M}xf32>) : i32 {
+    %n_off = arith.muli %n, %stride_km : i32
+    %n_offs_k = tile.splat %n_off : i32 -> tensor<${D}x${BLOCK_N}xi32>
+    %kt_ptrs = tile.addptr %kt_base, %n_offs_k : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>, tensor<${D}x${BLOCK_N}xi32>
+    %kt = tile.load %kt_ptrs : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>
+    %qk = tile.dot %qv, %kt, %zero_qk : tensor<${BLOCK_M}x${D}x${T}>, tensor<${D}x${BLOCK_N}x${T}> -> tensor<${BLOCK_M}x${BLOCK_N}xf32>
+    %qk_max = tile.reduce max %qk axis = 1 : tensor<${BLOCK_M}x${BLOCK_N}xf32> -> tensor<${BLOCK_M}xf32>
+    %qk_max_s = arith.mulf %qk_max, %qk_scales : tensor<${BLOCK_M}xf32>
+    %m_ij = arith.maximumf %m_i, %qk_max_s : tensor<${BLOCK_M}xf32>
+    %m_ij_c = tile.expand_dims %m_ij axis = 1 : tensor<${BLOCK_M}xf32> -> tensor<${BLOCK_M}x1xf32>
+    %m_ij_b = tile.broadcast %m_ij_c : tensor<${BLOCK_M}x1xf32> -> tensor<${BLOCK_M}x${BLOCK_N}xf32>
+    %neg_m = arith.negf %m_ij_b : tensor<${BLOCK_M}x${BLOCK_N}xf32>
+    %s = math.fma %qk, %qk_scales2, %neg_m : tensor<${BLOCK_M}x${BLOCK_N}xf32>
+    %p = math.exp2 %s : tensor<${BLOCK_M}x${BLOCK_N}xf32>
+    %l_ij = tile.reduce sum %p axis = 1 : tensor<${BLOCK_M}x${BLOCK_N}xf32> -> tensor<${BLOCK_M}xf32>
+    %m_diff = arith.subf %m_i, %m_ij : tensor<${BLOCK_M}xf32>
+    %alpha = math.exp2 %m_diff : tensor<${BLOCK_M}xf32>
+    %l_new = math.fma %l_i, %alpha, %l_ij : tensor<${BLOCK_M}xf32>
+    %alpha_c = tile.expand_dims %alpha axis = 1 : tensor<${BLOCK_M}xf32> -> tensor<${BLOCK_M}x1xf32>
+    %alpha_b = tile.broadcast %alpha_c : tensor<${BLOCK_M}x1xf32> -> tensor<${BLOCK_M}x${D}xf32>
+    %acc_s = arith.mulf %acc_i, %alpha_b : tensor<${BLOCK_M}x${D}xf32>
+    %n_offs_v = tile.splat %n_off : i32 -> tensor<${BLOCK_N}x${D}xi32>
+    %v_ptrs = tile.addptr %v_base, %n_offs_v : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_N}x${D}xi32>
+    %vv = tile.load %v_ptrs : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>
+    %pt = tile.cast %p : tensor<${BLOCK_M}x${BLOCK_N}xf32> to tensor<${BLOCK_M}x${BLOCK_N}x${T}>
+    %acc_new = tile.dot %pt, %vv, %acc_s : tensor<${BLOCK_M}x${BLOCK_N}x${T}>, tensor<${BLOCK_N}x${D}x${T}> -> tensor<${BLOCK_M}x${D}xf32>
+    scf.yield %acc_new, %l_new, %m_ij : tensor<${BLOCK_M}x${D}xf32>, tensor<${BLOCK_M}xf32>, tensor<${BLOCK_M}xf32>
+  }
+
+  // Stage 2: the blocks that need a mask (keys past n_k, and past the
+  // diagonal when causal). Every row sees key 0 in the first block either
+  // stage takes, so m is finite from then on and exp2(-inf - m) = 0.
+  %zero_kt = arith.constant dense<0.0> : tensor<${D}x${BLOCK_N}x${T}>
+  %zero_v = arith.constant dense<0.0> : tensor<${BLOCK_N}x${D}x${T}>
+  %neg_inf2 = arith.constant dense<0xFF800000> : tensor<${BLOCK_M}x${BLOCK_N}xf32>
+  // Masks compare loop-invariant index tiles with per-step values, so that
+  // each stays in its own layout and none is kept a whole [BLOCK_M x
+  // BLOCK_N] in registers: key c of the block at n is in range where
+  // c < n_k - n, and row i sees it where c <= i + shift - n.
+  %acc, %l, %m = scf.for %n = %n_mid to %n_end step %bn
+      iter_args(%acc_i = %acc1, %l_i = %l1, %m_i = %m1)
+      -> (tensor<${BLOCK_M}x${D}xf32>, tensor<${BLOCK_M}xf32>, tensor<${BLOCK_M}xf32>) : i32 {
+    %n_off = arith.muli %n, %stride_km : i32
+    %n_offs_k = tile.splat %n_off : i32 -> tensor<${D}x${BLOCK_N}xi32>
+    %kt_ptrs = tile.addptr %kt_base, %n_offs_k : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>, tensor<${D}x${BLOCK_N}xi32>
+    %k_left = arith.subi %n_k, %n : i32
+    %k_lefts_k = tile.splat %k_left : i32 -> tensor<${D}x${BLOCK_N}xi32>
+    %k_ok = arith.cmpi slt, %n_row_k, %k_lefts_k : tensor<${D}x${BLOCK_N}xi32>
+    %kt = tile.load %kt_ptrs mask %k_ok other %zero_kt : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>
+    %qk = tile.dot %qv, %kt, %zero_qk : tensor<${BLOCK_M}x${D}x${T}>, tensor<${D}x${BLOCK_N}x${T}> -> tensor<${BLOCK_M}x${BLOCK_N}xf32>
+    // Row i keeps key n + c where c < n_k - n and c <= i + shift - n.
+    %k_lefts_s = tile.splat %k_left : i32 -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
+    %in_k = arith.cmpi slt, %n_row_s, %k_lefts_s : tensor<${BLOCK_M}x${BLOCK_N}xi32>
+    %diag_lim = arith.subi %shift, %n : i32
+    %diag_lims = tile.splat %diag_lim : i32 -> tensor<${BLOCK_M}x1xi32>
+    %row_lim = arith.addi %m_col, %diag_lims : tensor<${BLOCK_M}x1xi32>
+    %row_lim_b = tile.broadcast %row_lim : tensor<${BLOCK_M}x1xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
+    %seen = arith.cmpi sle, %n_row_s, %row_lim_b : tensor<${BLOCK_M}x${BLOCK_N}xi32>
+    // Causal, the diagonal keeps keys past n_k from every row < n_q too
+    // (i + n_k - n_q < n_k); rows past n_q are not stored.
+    %keep = arith.select %causal, %seen, %in_k : tensor<${BLOCK_M}x${BLOCK_N}xi1>
+    %qk_s = arith.mulf %qk, %qk_scales2 : tensor<${BLOCK_M}x${BLOCK_N}xf32>
+    %qk_m = arith.select %keep, %qk_s, %neg_inf2 : tensor<${BLOCK_M}x${BLOCK_N}xi1>, tensor<${BLOCK_M}x${BLOCK_N}xf32>
+    %qk_max = tile.reduce max %qk_m axis = 1 : tensor<${BLOCK_M}x${BLOCK_N}xf32> -> tensor<${BLOCK_M}xf32>
+    %m_ij = arith.maximumf %m_i, %qk_max : tensor<${BLOCK_M}xf32>
+    %m_ij_c = tile.expand_dims %m_ij axis = 1 : tensor<${BLOCK_M}xf32> -> tensor<${BLOCK_M}x1xf32>
+    %m_ij_b = tile.broadcast %m_ij_c : tensor<${BLOCK_M}x1xf32> -> tensor<${BLOCK_M}x${BLOCK_N}xf32>
+    %s = arith.subf %qk_m, %m_ij_b : tensor<${BLOCK_M}x${BLOCK_N}xf32>
+    %p = math.exp2 %s : tensor<${BLOCK_M}x${BLOCK_N}xf32>
+    %l_ij = tile.reduce sum %p axis = 1 : tensor<${BLOCK_M}x${BLOCK_N}xf32> -> tensor<${BLOCK_M}xf32>
+    %m_diff = arith.subf %m_i, %m_ij : tensor<${BLOCK_M}xf32>
+    %alpha = math.exp2 %m_diff : tensor<${BLOCK_M}xf32>
+    %l_new = math.fma %l_i, %alpha, %l_ij : tensor<${BLOCK_M}xf32>
+    %alpha_c = tile.expand_dims %alpha axis = 1 : tensor<${BLOCK_M}xf32> -> tensor<${BLOCK_M}x1xf32>
+    %alpha_b = tile.broadcast %alpha_c : tensor<${BLOCK_M}x1xf32> -> tensor<${BLOCK_M}x${D}xf32>
+    %acc_s = arith.mulf %acc_i, %alpha_b : tensor<${BLOCK_M}x${D}xf32>
+    %n_offs_v = tile.splat %n_off : i32 -> tensor<${BLOCK_N}x${D}xi32>
+    %v_ptrs = tile.addptr %v_base, %n_offs_v : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_N}x${D}xi32>
+    %k_lefts_v = tile.splat %k_left : i32 -> tensor<${BLOCK_N}x${D}xi32>
+    %v_ok = arith.cmpi slt, %n_col_v, %k_lefts_v : tensor<${BLOCK_N}x${D}xi32>
+    %vv = tile.load %v_ptrs mask %v_ok other %zero_v : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>
+    %pt = tile.cast %p : tensor<${BLOCK_M}x${BLOCK_N}xf32> to tensor<${BLOCK_M}x${BLOCK_N}x${T}>
+    %acc_new = tile.dot %pt, %vv, %acc_s : tensor<${BLOCK_M}x${BLOCK_N}x${T}>, tensor<${BLOCK_N}x${D}x${T}> -> tensor<${BLOCK_M}x${D}xf32>
+    scf.yield %acc_new, %l_new, %m_ij : tensor<${BLOCK_M}x${D}xf32>, tensor<${BLOCK_M}xf32>, tensor<${BLOCK_M}xf32>
+  }
+
+  // Epilogue: o = acc / l in T; lse = ln 2 · (m + log2 l).
+  %one = arith.constant dense<1.0> : tensor<${BLOCK_M}xf32>
+  %inv_l = arith.divf %one, %l : tensor<${BLOCK_M}xf32>
+  %inv_l_c = tile.expand_dims %inv_l axis = 1 : tensor<${BLOCK_M}xf32> -> tensor<${BLOCK_M}x1xf32>
+  %inv_l_b = tile.broadcast %inv_l_c : tensor<${BLOCK_M}x1xf32> -> tensor<${BLOCK_M}x${D}xf32>
+  %out = arith.mulf %acc, %inv_l_b : tensor<${BLOCK_M}x${D}xf32>
+  %out_t = tile.cast %out : tensor<${BLOCK_M}x${D}xf32> to tensor<${BLOCK_M}x${D}x${T}>
+  %o_heads = tile.splat %o_head : !tile.ptr<${T}> -> tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>
+  %o_ptrs = tile.addptr %o_heads, %qo_offs : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_M}x${D}xi32>
+  tile.store %out_t, %o_ptrs mask %qo_mask : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>
+
+  %log2_l = math.log2 %l : tensor<${BLOCK_M}xf32>
+  %lse2 = arith.addf %m, %log2_l : tensor<${BLOCK_M}xf32>
+  %ln2 = arith.constant dense<0.693147182> : tensor<${BLOCK_M}xf32>
+  %lse_v = arith.mulf %lse2, %ln2 : tensor<${BLOCK_M}xf32>
+  %lse_off = arith.muli %bh, %n_q : i32
+  %lse_head = tile.addptr %lse, %lse_off : !tile.ptr<f32>, i32
+  %lse_heads = tile.splat %lse_head : !tile.ptr<f32> -> tensor<${BLOCK_M}x!tile.ptr<f32>>
+  %lse_ptrs = tile.addptr %lse_heads, %offs_m : tensor<${BLOCK_M}x!tile.ptr<f32>>, tensor<${BLOCK_M}xi32>
+  %n_qs1 = tile.splat %n_q : i32 -> tensor<${BLOCK_M}xi32>
+  %lse_mask = arith.cmpi slt, %offs_m, %n_qs1 : tensor<${BLOCK_M}xi32>
+  tile.store %lse_v, %lse_ptrs mask %lse_mask : tensor<${BLOCK_M}x!tile.ptr<f32>>
+  return
+}

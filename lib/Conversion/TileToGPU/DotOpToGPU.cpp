@@ -1,0 +1,149 @@
+//===- DotOpToGPU.cpp - tile.dot and tile.dot_wait ------------------------===//
+//
+// tile.dot runs on warpgroup MMA where findWgmmaDots chose it, on mma.sync
+// where the tensor cores take its types and accumulator layout, else as the
+// FMA loop (DotOpToGPU/); its operands come from shared memory: staged from
+// registers, or, when software pipelining (the tile-software-pipeline pass) put them
+// there, read straight from their buffer slot.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DotOpToGPU/DotOpToGPU.h"
+
+using namespace mlir;
+using namespace llk;
+using namespace llk::togpu;
+
+namespace {
+
+/// In a kernel with warpgroup MMA, waits for every wgmma group and pins
+/// the tile's registers after the wait; elsewhere nothing runs
+/// asynchronously and the tile passes through.
+struct DotWaitLowering : TilePattern<DotWaitOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(DotWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto kernel = op->getParentOfType<FunctionOpInterface>();
+    Value acc = adaptor.getAcc();
+    if (!state.wgmmaKernels.contains(kernel.getName()) ||
+        !cast<VectorType>(acc.getType()).getElementType().isF32()) {
+      rewriter.replaceOp(op, acc);
+      return success();
+    }
+    IndexEmitter e(rewriter, op.getLoc());
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, op.getLoc(), 0);
+    int64_t n = cast<VectorType>(acc.getType()).getNumElements();
+    SmallVector<Value> values;
+    for (int64_t i = 0; i < n; ++i)
+      values.push_back(e.extract(acc, i));
+    rewriter.replaceOp(op, e.fromElements(rewriter.getF32Type(),
+                                          pinAfterWait(e, values)));
+    return success();
+  }
+};
+
+struct DotLowering : TilePattern<DotOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(DotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    IndexEmitter e(rewriter, op.getLoc());
+    auto buffered = [&](unsigned index) -> std::optional<SharedOperand> {
+      if (!readsOperandFromBuffer(op, index))
+        return std::nullopt;
+      auto load = op->getOperand(index).getDefiningOp<LocalLoadOp>();
+      return slotOperand(e, state, load.getBuffer(),
+                         rewriter.getRemappedValue(load.getBuffer()),
+                         rewriter.getRemappedValue(load.getSlot()));
+    };
+    auto wgmma = state.wgmmaDots.find(op);
+    if (wgmma != state.wgmmaDots.end()) {
+      rewriter.replaceOp(op,
+                         lowerWgmmaDot(e, op, adaptor.getAcc(), *buffered(0),
+                                       *buffered(1), /*async=*/wgmma->second));
+      return success();
+    }
+    Value result =
+        usesTensorCores(op)
+            ? lowerMmaDot(e, state.scratch, op, adaptor.getA(), adaptor.getB(),
+                          adaptor.getAcc(), buffered(0), buffered(1))
+            : lowerFmaDot(e, state.scratch, op, adaptor.getA(), adaptor.getB(),
+                          adaptor.getAcc());
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+namespace llk::togpu {
+
+void stageOperand(IndexEmitter &e, Value regs, RankedTensorType type,
+                  const SharedOperand &smem) {
+  DistributedView view = viewOf(type);
+  Value rows = e.coordinates(view, 0), cols = e.coordinates(view, 1);
+  int64_t run = sharedRunLength(view, view.order[0] == smem.innerDim, smem.bytes);
+  storeRuns(e, regs, run, smem.bytes, [&](int64_t r) {
+    return smem.tileAddress(e, e.extract(rows, r), e.extract(cols, r));
+  });
+}
+
+bool readsOperandFromBuffer(DotOp dot, unsigned index) {
+  auto load = dot->getOperand(index).getDefiningOp<LocalLoadOp>();
+  if (!load || !usesTensorCores(dot))
+    return false;
+  SharedType type = load.getBuffer().getType();
+  unsigned bytes = byteWidth(type.getElementType());
+  if (bytes > 2)
+    return false; // tf32 rounds its operands in registers first
+  unsigned kDim = index == 0 ? 1 : 0;
+  return type.getContiguousDim() == kDim || bytes == 2;
+}
+
+} // namespace llk::togpu
+
+/// Whether `dot` (to run on warpgroup MMA) may leave its K step in flight:
+/// it accumulates into a loop-carried value that nothing else reads, and the
+/// loop's result goes straight to a tile.dot_wait (tile-software-pipeline's pattern).
+static bool runsAsynchronously(DotOp dot) {
+  std::optional<unsigned> index = loopCarriedAccumulator(dot);
+  if (!index)
+    return false;
+  Value result = cast<scf::ForOp>(dot->getParentOp()).getResult(*index);
+  return result.hasOneUse() && isa<DotWaitOp>(*result.getUsers().begin());
+}
+
+void llk::togpu::findWgmmaDots(func::FuncOp func, LoweringState &state) {
+  func.walk([&](DotOp dot) {
+    // Both operands straight from a buffer slot that nothing else reads.
+    SmallVector<LocalAllocOp, 2> allocs;
+    for (Value operand : {dot.getA(), dot.getB()}) {
+      auto load = operand.getDefiningOp<LocalLoadOp>();
+      if (!load || !load->hasOneUse())
+        return;
+      auto alloc = load.getBuffer().getDefiningOp<LocalAllocOp>();
+      if (!alloc || state.wgmmaBuffers.count(alloc) ||
+          llvm::any_of(alloc->getUsers(), [&](Operation *user) {
+            return !isa<AsyncCopyOp, AsyncTmaCopyOp, AsyncTmaWaitOp>(user) &&
+                   user != load;
+          }))
+        return;
+      allocs.push_back(alloc);
+    }
+    if (allocs[0] == allocs[1] ||
+        !suitsWarpgroupMma(dot, allocs[0].getType().getContiguousDim(),
+                           allocs[1].getType().getContiguousDim()))
+      return;
+    state.wgmmaDots[dot] = runsAsynchronously(dot);
+    state.wgmmaKernels.insert(func.getName());
+    state.wgmmaBuffers.insert(allocs.begin(), allocs.end());
+  });
+}
+
+void llk::togpu::populateDotOpToGPUPatterns(const TypeConverter &converter,
+                                            RewritePatternSet &patterns,
+                                            LoweringState &state) {
+  patterns.add<DotLowering, DotWaitLowering>(
+      converter, patterns.getContext(), state);
+}

@@ -1,0 +1,83 @@
+//===- ElementwiseOpToGPU.cpp - arith, math, addptr -----------------------===//
+//
+// Ops that keep elements in place act on each thread's vector of elements:
+// arith and math ops become the same ops on those vectors, tile.addptr an
+// integer add of scaled offsets to 64-bit addresses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PatternTileOpToGPU.h"
+
+using namespace mlir;
+using namespace llk;
+using namespace llk::togpu;
+
+namespace {
+
+/// arith and math ops on tiles become the same ops on per-thread vectors.
+struct ElementwiseLowering : ConversionPattern {
+  ElementwiseLowering(const TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), 1, ctx) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa_and_nonnull<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+        !hasTileType(op))
+      return failure();
+    SmallVector<Type> resultTypes;
+    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(), resultTypes)))
+      return failure();
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+      if (!dense || !dense.isSplat())
+        return failure(); // Rejected before conversion.
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+          op, resultTypes[0],
+          DenseElementsAttr::get(cast<ShapedType>(resultTypes[0]),
+                                 dense.getSplatValue<Attribute>()));
+      return success();
+    }
+    OperationState state(op->getLoc(), op->getName(), operands, resultTypes,
+                         op->getAttrs());
+    rewriter.replaceOp(op, rewriter.create(state)->getResults());
+    return success();
+  }
+};
+
+struct AddPtrLowering : TilePattern<AddPtrOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(AddPtrOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto ptrType = cast<PtrType>(getElementTypeOrSelf(op.getPtr().getType()));
+    if (!isa<RankedTensorType>(op.getType())) {
+      rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
+          op, adaptor.getPtr().getType(), ptrType.getPointeeType(),
+          adaptor.getPtr(), ValueRange{adaptor.getOffset()});
+      return success();
+    }
+    auto vecType = cast<VectorType>(adaptor.getPtr().getType());
+    Value offset = adaptor.getOffset();
+    if (getElementTypeOrSelf(offset.getType()).getIntOrFloatBitWidth() < 64)
+      offset = arith::ExtSIOp::create(rewriter, loc, vecType, offset);
+    Value scale = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseIntElementsAttr::get(vecType,
+                                  int64_t(byteWidth(ptrType.getPointeeType()))));
+    Value bytes = arith::MulIOp::create(rewriter, loc, offset, scale);
+    rewriter.replaceOpWithNewOp<arith::AddIOp>(op, adaptor.getPtr(), bytes);
+    return success();
+  }
+};
+
+} // namespace
+
+void llk::togpu::populateElementwiseOpToGPUPatterns(const TypeConverter &converter,
+                                                    RewritePatternSet &patterns,
+                                                    LoweringState &state) {
+  patterns.add<AddPtrLowering>(
+      converter, patterns.getContext(), state);
+  patterns.add<ElementwiseLowering>(converter, patterns.getContext());
+}

@@ -1,0 +1,185 @@
+//===- PatternTileOpToGPU.h - the patterns of convert-tile-to-gpu -*- C++ -*-===//
+//
+// The state the patterns of one conversion share, their base class, and one
+// populate function per op family, each defined in the file of its name
+// (ElementwiseOpToGPU.cpp: populateElementwiseOpToGPUPatterns, ...).
+// TileToGPU.cpp holds the pass: the type converter and the list of these
+// calls.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLK_LIB_CONVERSION_TILETOGPU_PATTERNTILEOPTOGPU_H
+#define LLK_LIB_CONVERSION_TILETOGPU_PATTERNTILEOPTOGPU_H
+
+#include "Utility.h"
+
+namespace llk::togpu {
+
+/// State shared by the patterns of one conversion.
+struct LoweringState {
+  /// Elements per access of each tile memory op, from the contiguity
+  /// analysis run before conversion.
+  llvm::DenseMap<Operation *, unsigned> accessWidth;
+  /// Loads whose chunks are contiguous but not aligned to their size: the
+  /// alignment (bytes, a power of two below the chunk's size) known for them.
+  llvm::DenseMap<Operation *, unsigned> realignFrom;
+  /// Per kernel (func.func), per argument: how many bytes past the last
+  /// byte it accesses through that pointer its realigned loads may read.
+  llvm::DenseMap<Operation *, SmallVector<int64_t>> readOverrun;
+  SharedScratch scratch;
+  /// Offset in the kernel's shared memory of each tile.local_alloc.
+  llvm::DenseMap<Operation *, int64_t> allocOffsets;
+  /// Dots lowered to warpgroup MMA (findWgmmaDots), the kernels holding
+  /// them, and the buffers they read.
+  llvm::DenseMap<Operation *, bool> wgmmaDots; // dot -> runs asynchronously
+  llvm::StringSet<> wgmmaKernels;
+  llvm::DenseSet<Operation *> wgmmaBuffers;
+  /// Buffers filled by TMA: the offset of their slots' mbarriers (8 bytes
+  /// each) in the kernel's shared memory.
+  llvm::DenseMap<Operation *, int64_t> tmaBarrierOffsets;
+  /// The target has griddepcontrol (sm_90 and later).
+  bool gridDependencyControl = true;
+};
+
+/// The TMA box (rows, columns) that copies of `desc`'s blocks use: the
+/// block's rows (at most 256, TMA's limit) by 128 bytes of columns, the
+/// swizzle's width; a block is as many boxes as its 128-byte slabs (and
+/// 256-row bands).
+std::pair<int64_t, int64_t> tmaBoxOf(TensorDescType desc);
+
+/// Records the TMA buffers of `func` in `state` (after findWgmmaDots):
+/// their barriers' place in shared memory; checks that every descriptor
+/// argument has copies (whose box, tmaBoxOf, the host encodes).
+LogicalResult findTmaBuffers(func::FuncOp func, LoweringState &state);
+
+/// Alignment of a buffer that warpgroup MMA reads: its 128-byte swizzle
+/// repeats every 8 rows (1024 bytes) from an aligned address.
+constexpr int64_t kWgmmaBufferAlign = 1024;
+
+/// Fills the wgmma fields of `state` for the dots of `func` that warpgroup
+/// MMA can take (tile IR, before conversion).
+void findWgmmaDots(func::FuncOp func, LoweringState &state);
+
+template <typename OpTy>
+struct TilePattern : OpConversionPattern<OpTy> {
+  TilePattern(const TypeConverter &converter, MLIRContext *ctx,
+              LoweringState &state)
+      : OpConversionPattern<OpTy>(converter, ctx), state(state) {}
+  LoweringState &state;
+};
+
+/// The tile type of one slot of `type`.
+RankedTensorType slotTileType(SharedType type);
+
+/// Slot `slot` of the buffer `buffer` (tile IR) whose first slot is at
+/// `base`, in the layout wgmma wants if a wgmma dot reads it.
+SharedOperand slotOperand(IndexEmitter &e, const LoweringState &state,
+                          Value buffer, Value base, Value slot);
+
+/// Whether operand `index` (0: a, 1: b) of `dot` is a tile.local_load that
+/// ldmatrix can read in place: a tensor-core dot of 16-bit or 8-bit
+/// elements, with the slot K-contiguous, or M/N-contiguous for 16-bit
+/// elements (ldmatrix.trans).
+bool readsOperandFromBuffer(DotOp dot, unsigned index);
+
+/// The barriers of TMA buffer `alloc` (tile IR), as seen from `op`; slot
+/// `slot`'s is 8 bytes at `slot * 8`.
+Value tmaBarrier(IndexEmitter &e, LoweringState &state, Operation *alloc,
+                 Operation *op, Value slot);
+
+/// Builds `body` under `if (threadIdx.x == 0 && extra)`: the one thread that
+/// issues bulk copies and initializes barriers.
+void ifFirstThread(IndexEmitter &e, Value extra, llvm::function_ref<void()> body);
+
+//===----------------------------------------------------------------------===//
+// The op families
+//===----------------------------------------------------------------------===//
+
+/// func.func kernels to gpu.func, func.return to gpu.return.
+void populateFuncOpToGPUPatterns(const TypeConverter &converter,
+                                 RewritePatternSet &patterns,
+                                 LoweringState &state);
+
+/// The program's place in the grid (tile.program_id, tile.num_programs), its
+/// barrier, and programmatic dependent launch (tile.grid_dependency_wait,
+/// tile.launch_dependents).
+void populateProgramOpToGPUPatterns(const TypeConverter &converter,
+                                    RewritePatternSet &patterns,
+                                    LoweringState &state);
+
+/// arith and math ops on tiles, and tile.addptr.
+void populateElementwiseOpToGPUPatterns(const TypeConverter &converter,
+                                        RewritePatternSet &patterns,
+                                        LoweringState &state);
+
+/// tile.cast and tile.bitcast.
+void populateCastOpToGPUPatterns(const TypeConverter &converter,
+                                 RewritePatternSet &patterns,
+                                 LoweringState &state);
+
+/// tile.make_range, splat, broadcast, expand_dims, reshape and trans.
+void populateShapeOpToGPUPatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns,
+                                  LoweringState &state);
+
+/// tile.convert_layout.
+void populateConvertLayoutOpToGPUPatterns(const TypeConverter &converter,
+                                          RewritePatternSet &patterns,
+                                          LoweringState &state);
+
+/// tile.load, tile.store and tile.prefetch on global memory.
+void populateLoadStoreOpToGPUPatterns(const TypeConverter &converter,
+                                      RewritePatternSet &patterns,
+                                      LoweringState &state);
+
+/// tile.atomic_rmw and tile.atomic_cas.
+void populateAtomicOpToGPUPatterns(const TypeConverter &converter,
+                                   RewritePatternSet &patterns,
+                                   LoweringState &state);
+
+/// tile.reduce and tile.generic_reduce.
+void populateReduceOpToGPUPatterns(const TypeConverter &converter,
+                                   RewritePatternSet &patterns,
+                                   LoweringState &state);
+
+/// tile.scan and tile.generic_scan.
+void populateScanOpToGPUPatterns(const TypeConverter &converter,
+                                 RewritePatternSet &patterns,
+                                 LoweringState &state);
+
+/// tile.gather and tile.histogram.
+void populateGatherOpToGPUPatterns(const TypeConverter &converter,
+                                   RewritePatternSet &patterns,
+                                   LoweringState &state);
+
+/// tile.dot (mma.sync, warpgroup MMA or the FMA loop: DotOpToGPU/) and
+/// tile.dot_wait.
+void populateDotOpToGPUPatterns(const TypeConverter &converter,
+                                RewritePatternSet &patterns,
+                                LoweringState &state);
+
+/// The shared-memory buffers of software pipelining: tile.local_alloc and
+/// tile.local_load.
+void populateLocalMemoryOpToGPUPatterns(const TypeConverter &converter,
+                                        RewritePatternSet &patterns,
+                                        LoweringState &state);
+
+/// cp.async copies into buffer slots: tile.async_copy, tile.async_commit and
+/// tile.async_wait.
+void populateAsyncCopyOpToGPUPatterns(const TypeConverter &converter,
+                                      RewritePatternSet &patterns,
+                                      LoweringState &state);
+
+/// TMA copies into buffer slots: tile.async_tma_copy and tile.async_tma_wait.
+void populateTMAOpToGPUPatterns(const TypeConverter &converter,
+                                RewritePatternSet &patterns,
+                                LoweringState &state);
+
+/// tile.print and tile.assert (kernels built with device debug).
+void populateDebugOpToGPUPatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns,
+                                  LoweringState &state);
+
+} // namespace llk::togpu
+
+#endif // LLK_LIB_CONVERSION_TILETOGPU_PATTERNTILEOPTOGPU_H

@@ -1,0 +1,40 @@
+// RUN: llk-opt %s -split-input-file -convert-tile-to-gpu | FileCheck %s
+
+// arith and math ops on a tile act on the vector of the thread's elements
+// (256 elements over one warp of 4-element blocks: 8 a thread); a splat
+// constant is a vector constant. tile.addptr scales the element offsets by
+// the pointee's bytes and adds them to the 64-bit addresses; a scalar one is
+// a getelementptr.
+// CHECK-LABEL: gpu.func @elementwise
+// CHECK-SAME: (%[[X:.*]]: f32, %[[P:.*]]: !llvm.ptr<1>)
+// CHECK: %[[F:.*]] = arith.sitofp %{{.*}} : vector<8xi32> to vector<8xf32>
+// CHECK: %[[TWO:.*]] = arith.constant dense<2.000000e+00> : vector<8xf32>
+// CHECK: %[[M:.*]] = arith.mulf %[[F]], %[[TWO]] : vector<8xf32>
+// CHECK: %[[E:.*]] = math.exp %[[M]] fastmath<afn> : vector<8xf32>
+// CHECK: %[[XS:.*]] = vector.broadcast %[[X]] : f32 to vector<8xf32>
+// CHECK: arith.addf %[[E]], %[[XS]] : vector<8xf32>
+// CHECK: %[[BASE:.*]] = llvm.ptrtoint %[[P]] : !llvm.ptr<1> to i64
+// CHECK: %[[BASES:.*]] = vector.broadcast %[[BASE]] : i64 to vector<8xi64>
+// CHECK: %[[OFF:.*]] = arith.extsi %{{.*}} : vector<8xi32> to vector<8xi64>
+// CHECK: %[[FOUR:.*]] = arith.constant dense<4> : vector<8xi64>
+// CHECK: %[[BYTES:.*]] = arith.muli %[[OFF]], %[[FOUR]] : vector<8xi64>
+// CHECK: arith.addi %[[BASES]], %[[BYTES]] : vector<8xi64>
+// CHECK: llvm.getelementptr %[[P]][%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+#b = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+
+func.func @elementwise(%x: f32, %p: !tile.ptr<f32>) attributes {tile.num_warps = 1 : i32} {
+  %r = tile.make_range 0 to 256 : tensor<256xi32, #b>
+  %f = arith.sitofp %r : tensor<256xi32, #b> to tensor<256xf32, #b>
+  %two = arith.constant dense<2.0> : tensor<256xf32, #b>
+  %m = arith.mulf %f, %two : tensor<256xf32, #b>
+  %e = math.exp %m fastmath<afn> : tensor<256xf32, #b>
+  %xs = tile.splat %x : f32 -> tensor<256xf32, #b>
+  %s = arith.addf %e, %xs : tensor<256xf32, #b>
+  %ps = tile.splat %p : !tile.ptr<f32> -> tensor<256x!tile.ptr<f32>, #b>
+  %q = tile.addptr %ps, %r : tensor<256x!tile.ptr<f32>, #b>, tensor<256xi32, #b>
+  tile.store %s, %q : tensor<256x!tile.ptr<f32>, #b>
+  %one = arith.constant 1 : i32
+  %p1 = tile.addptr %p, %one : !tile.ptr<f32>, i32
+  tile.store %x, %p1 : !tile.ptr<f32>
+  return
+}
