@@ -311,7 +311,8 @@ struct ConvertTileToGPUPass
     target.addIllegalDialect<TileDialect, func::FuncDialect>();
     target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
         [](Operation *op) { return !hasTileType(op); });
-    target.addLegalOp<UnrealizedConversionCastOp>();
+    // tile.assert's lowering ends in cf.assert (__assertfail once on NVVM).
+    target.addLegalOp<UnrealizedConversionCastOp, cf::AssertOp>();
 
     RewritePatternSet patterns(ctx);
     populateFuncOpToGPUPatterns(converter, patterns, state);

@@ -170,10 +170,10 @@ std::vector<KernelCheck> llk::checks::languageChecks() {
   return {
       scanCheck("scan_8x64", 8, 64),
       scanCheck("scan_4x256", 4, 256),
-      {"gather", "gather.mlir", "gather", {{"ROWS", 8}, {"COLS", 64}, {"K", 16}}, 0,
+      {"gather", "gather.mlir", "gather", {{"ROWS", 8}, {"COLS", 64}, {"K", 16}}, 1e-12,
        [](Problem &p) { gathers(p, 32, 64, 16, 8); },
        {{"2^20 picks", [](Problem &p) { gathers(p, 1 << 16, 64, 16, 8); }}}},
-      {"histogram", "histogram.mlir", "histogram", {{"BLOCK", 1024}, {"BINS", 64}}, 0,
+      {"histogram", "histogram.mlir", "histogram", {{"BLOCK", 1024}, {"BINS", 64}}, 1e-12,
        [](Problem &p) { histograms(p, 4096, 1024, 64); },
        {{"2^22 values", [](Problem &p) { histograms(p, 1 << 22, 1024, 64); }}}},
       {"random_i32", "random.mlir", "random_i32", {{"BLOCK", 128}}, 1e-6, rng(false),

@@ -1,5 +1,5 @@
 // tile.static_assert on ${BLOCK} (static-assert.test).
-func.func @copy(%out: !tile.ptr<f32>, %in: !tile.ptr<f32>) {
+func.func @copy(%out: !tile.ptr<f32> {tile.divisibility = 16}, %in: !tile.ptr<f32> {tile.divisibility = 16}) {
   %block = arith.constant ${BLOCK} : i32
   %max = arith.constant 1024 : i32
   %fits = arith.cmpi sle, %block, %max : i32
