@@ -12,7 +12,7 @@
 #     LLK_GEMM_PTX=0; the attention benchmark's (bench/attention/build_ptx.py,
 #     every configuration for sm_90 and sm_90a) as attention-ptx.tar.xz.
 #
-#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|decode|tokenizer|all|gemm|attention|triton|llama|python|firstlaunch|plot|sanitize] [args...]
+#   .device-carry/gpu-check.sh run [checks|runtime|bench|autograd|decode|tokenizer|rand|all|gemm|attention|triton|llama|python|firstlaunch|plot|sanitize] [args...]
 #     On the GPU machine, from the repository root: `checks` runs
 #     llk-gpu-check (every kernel check, its small and GPU shapes, against
 #     float64 references, timed), `runtime` the runtime's own GPU check and
@@ -23,7 +23,10 @@
 #     (one Llama block in generation as a CUDA graph, checked against float64,
 #     step time vs the kernels' bandwidth floors; --small, then Llama-2 7B);
 #     `tokenizer` bench/llama/tokenizer_vs_sentencepiece.py (llk-gguf's
-#     SentencePiece tokenizer vs the sentencepiece package, a CSV);
+#     SentencePiece tokenizer vs the sentencepiece package, a CSV); `rand`
+#     scripts/rand-vs-triton.py (tile.randint/randint4x/rand against Triton's
+#     tl.randint/randint4x/rand bit for bit, randn against float64 and
+#     Triton's, for i32 and i64 seeds and offsets; rand-vs-triton.txt);
 #     `llama` (not in `all`) the tiny model on the GPU against float64
 #     (llk-llama-engine-tests), then bench/llama/model_bench.py: llk-llama on
 #     random q8_0 models shaped like TinyLlama, Llama-2 7B and 13B, decode
@@ -101,7 +104,8 @@ prepare)
   # The Python package (pure Python over the carried libllk.so) and its tests.
   mkdir -p "$carry/python" && cp -r python/llk python/tests python/pyproject.toml "$carry/python/"
   find "$carry/python" -name __pycache__ -prune -exec rm -rf {} +
-  mkdir -p "$carry/scripts" && cp scripts/gen-tile-kernel.py "$carry/scripts/"
+  mkdir -p "$carry/scripts" && cp scripts/gen-tile-kernel.py scripts/rand-vs-triton.py \
+    scripts/triton_random.py "$carry/scripts/"
   # PTX + metadata for the benchmark: every kernels.list line, named after it.
   grep -vE '^\s*(#|$)' examples/kernels.list | while read -r name source consts warps; do
     defines=()
@@ -268,6 +272,12 @@ run)
     args=(); [[ $what == tokenizer ]] && args=("$@")
     PYTHONUNBUFFERED=1 python3 "$here/bench/llama/tokenizer_vs_sentencepiece.py" \
       --llk-gguf "$here/bin/llk-gguf" ${args[@]+"${args[@]}"} 2>&1 | log tokenizer-vs-sentencepiece.txt
+    status=$(( status || PIPESTATUS[0] ))
+  fi
+  if [[ $what == rand || $what == all ]]; then
+    args=(); [[ $what == rand ]] && args=("$@")
+    PYTHONUNBUFFERED=1 python3 "$here/scripts/rand-vs-triton.py" --ptx-dir "$here/ptx" \
+      ${args[@]+"${args[@]}"} 2>&1 | log rand-vs-triton.txt
     status=$(( status || PIPESTATUS[0] ))
   fi
   if [[ $what == bench || $what == all ]]; then

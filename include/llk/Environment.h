@@ -29,6 +29,7 @@ enum class Knob {
   DumpIR,        // LLK_DUMP_IR: a directory for every JIT compile's stages
   PrintAutotuning, // LLK_PRINT_AUTOTUNING: a line per configuration tuned
   InterpMaxSteps, // LLK_INTERP_MAX_STEPS: the interpreter's watchdog, in ops
+  DeviceDebug,   // LLK_DEVICE_DEBUG: tile.print / tile.assert compiled in (JIT, interpreter)
   KernelDir,     // LLK_KERNEL_DIR: where the Llama engine finds its kernels
   TestSeed,      // LLK_TEST_SEED: the unit tests' random seed
   FuzzIterations, // LLK_FUZZ_ITERATIONS: the GGUF fuzz test's length

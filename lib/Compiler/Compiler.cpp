@@ -147,6 +147,9 @@ void llk::buildTilePipeline(OpPassManager &pm, const CompileOptions &options) {
 }
 
 void llk::buildLayoutPipeline(OpPassManager &pm, const CompileOptions &options) {
+  if (!options.deviceDebug)
+    pm.addNestedPass<func::FuncOp>(tile::createTileStripDeviceDebug());
+  pm.addNestedPass<func::FuncOp>(tile::createTileExpandRandom());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   tile::TileAssignLayoutsOptions layoutOptions;

@@ -89,6 +89,11 @@ struct PipelineCLOptions : mlir::PassPipelineOptions<PipelineCLOptions> {
       llvm::cl::desc("pipelined dot loops load the next iteration's first "
                      "mma.sync fragments early (llk-lower)"),
       llvm::cl::init(false)};
+  Option<bool> deviceDebug{
+      *this, "device-debug",
+      llvm::cl::desc("keep tile.print and tile.assert (llk-layout; llkc "
+                     "--device-debug)"),
+      llvm::cl::init(false)};
 
   llk::CompileOptions toCompileOptions() const {
     llk::CompileOptions options;
@@ -101,6 +106,7 @@ struct PipelineCLOptions : mlir::PassPipelineOptions<PipelineCLOptions> {
     options.minProgramsPerSM = given(minProgramsPerSM);
     options.lateCopies = lateCopies;
     options.mmaPrefetch = mmaPrefetch;
+    options.deviceDebug = deviceDebug;
     return options;
   }
 };

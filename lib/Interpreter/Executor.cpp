@@ -295,6 +295,9 @@ const OpHandlerTable &llk::interp::detail::getOpHandlers() {
     registerShapeOps(table);
     registerDotOps(table);
     registerGridOps(table);
+    registerRandomOps(table);
+    registerGatherOps(table);
+    registerDebugOps(table);
     return table;
   }();
   return table;

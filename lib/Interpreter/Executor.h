@@ -122,10 +122,13 @@ void registerControlFlowOps(OpHandlerTable &table); // Executor.cpp
 void registerElementwiseOps(OpHandlerTable &table); // arith and math
 void registerCastOps(OpHandlerTable &table);
 void registerMemoryOps(OpHandlerTable &table);
-void registerReduceOps(OpHandlerTable &table);
+void registerReduceOps(OpHandlerTable &table); // reductions and scans
 void registerShapeOps(OpHandlerTable &table);
 void registerDotOps(OpHandlerTable &table);
 void registerGridOps(OpHandlerTable &table);
+void registerRandomOps(OpHandlerTable &table); // tile.rand and its kin
+void registerGatherOps(OpHandlerTable &table); // tile.gather, tile.histogram
+void registerDebugOps(OpHandlerTable &table); // tile.print, assert, static_assert
 
 //===----------------------------------------------------------------------===//
 // One program's execution
@@ -134,11 +137,12 @@ void registerGridOps(OpHandlerTable &table);
 /// One program's execution state.
 class Executor {
 public:
-  /// `maxSteps` (0: none) bounds the ops the program may execute.
+  /// `maxSteps` (0: none) bounds the ops the program may execute;
+  /// `deviceDebug` runs tile.print and tile.assert.
   Executor(Memory &memory, Grid grid, uint32_t x, uint32_t y, uint32_t z,
-           llvm::StringRef kernelName, uint64_t maxSteps)
+           llvm::StringRef kernelName, uint64_t maxSteps, bool deviceDebug)
       : memory(memory), grid(grid), pid{x, y, z}, kernelName(kernelName),
-        maxSteps(maxSteps), handlers(getOpHandlers()) {}
+        maxSteps(maxSteps), deviceDebug(deviceDebug), handlers(getOpHandlers()) {}
 
   /// Runs the kernel body with `args` bound to its arguments.
   bool runKernel(mlir::func::FuncOp kernel, std::vector<Tile> args) {
@@ -200,6 +204,9 @@ public:
                                " of the tile (index " + formatIndex(shape, i) + ")";
   }
 
+  /// Whether tile.print and tile.assert run (Options::deviceDebug).
+  bool runsDeviceDebug() const { return deviceDebug; }
+
   /// This program's id along `axis` (0 to 2), and the grid's size there.
   uint32_t programId(unsigned axis) const { return pid[axis]; }
   uint32_t numPrograms(unsigned axis) const {
@@ -230,6 +237,7 @@ private:
   uint32_t pid[3];
   llvm::StringRef kernelName;
   uint64_t maxSteps;
+  bool deviceDebug;
   uint64_t steps = 0;
   const OpHandlerTable &handlers;
   llvm::DenseMap<mlir::Value, Tile> env;

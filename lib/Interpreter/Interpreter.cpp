@@ -148,10 +148,12 @@ std::optional<std::string> Interpreter::run(func::FuncOp kernel, Grid grid,
              *limit + "'";
   }
 
+  bool deviceDebug = impl->options.deviceDebug.value_or(
+      env::isOn(env::Knob::DeviceDebug));
   for (uint32_t z = 0; z < grid.z; ++z)
     for (uint32_t y = 0; y < grid.y; ++y)
       for (uint32_t x = 0; x < grid.x; ++x) {
-        Executor executor(*impl, grid, x, y, z, name, maxSteps);
+        Executor executor(*impl, grid, x, y, z, name, maxSteps, deviceDebug);
         if (!executor.runKernel(kernel, values))
           return executor.error;
       }

@@ -1,8 +1,12 @@
-//===- ReduceOps.cpp - tile.reduce and tile.generic_reduce ----------------===//
+//===- ReduceOps.cpp - reductions and scans -------------------------------===//
 //
-// Sums combine as the GPU's shuffles do (a butterfly tree, each partial sum
-// rounded to the element type); max and min ignore NaN, as fmaxf does; a
-// generic reduction runs its combiner region once per element.
+// tile.reduce sums combine as the GPU's shuffles do (a butterfly tree, each
+// partial sum rounded to the element type); max and min ignore NaN, as
+// fmaxf does; a generic reduction runs its combiner region once per element.
+// Scans (tile.scan, tile.generic_scan) combine in order along the row, each
+// partial rounded to the element type: integer, max and min scans give the
+// GPU's bits; float sums and products may round differently from the GPU's
+// blocked order (within the element type's rounding per combination).
 //
 //===----------------------------------------------------------------------===//
 
@@ -121,9 +125,104 @@ bool genericReduce(Executor &ex, tile::GenericReduceOp op) {
   return true;
 }
 
+/// `acc op next` for a built-in scan, rounded to the element type.
+Elem combineScan(tile::ScanKind kind, const ElemInfo &info, Elem acc, Elem next) {
+  Elem r{};
+  if (info.kind == ElemInfo::Float) {
+    auto rounded = [&](double x) {
+      return info.floatKind == FloatKind::F32 ? double(float(x))
+                                              : roundFloat(info.floatKind, x);
+    };
+    switch (kind) {
+    case tile::ScanKind::Sum:
+      r.f = info.floatKind == FloatKind::F32 ? double(float(acc.f) + float(next.f))
+                                             : rounded(acc.f + next.f);
+      break;
+    case tile::ScanKind::Prod:
+      r.f = info.floatKind == FloatKind::F32 ? double(float(acc.f) * float(next.f))
+                                             : rounded(acc.f * next.f);
+      break;
+    case tile::ScanKind::Max: r.f = maxNum(acc.f, next.f); break;
+    case tile::ScanKind::Min: r.f = minNum(acc.f, next.f); break;
+    }
+    return r;
+  }
+  switch (kind) {
+  case tile::ScanKind::Sum:
+    r.i = wrapInt(uint64_t(acc.i) + uint64_t(next.i), info.bits);
+    break;
+  case tile::ScanKind::Prod:
+    r.i = wrapInt(uint64_t(acc.i) * uint64_t(next.i), info.bits);
+    break;
+  case tile::ScanKind::Max: r.i = std::max(acc.i, next.i); break;
+  case tile::ScanKind::Min: r.i = std::min(acc.i, next.i); break;
+  }
+  return r;
+}
+
+/// Runs an inclusive scan of `src` along `axis` into `out`, with
+/// `combine(acc, next, result)` (false: an error was recorded); reversed,
+/// from the row's end.
+template <typename Combine>
+bool scanRows(const Tile &src, unsigned axis, bool reverse, Tile &out,
+              Combine combine) {
+  ReduceShape s = reduceShape(src, axis);
+  for (int64_t o = 0; o < s.outer; ++o)
+    for (int64_t in = 0; in < s.inner; ++in) {
+      auto at = [&](int64_t j) {
+        return (o * s.n + (reverse ? s.n - 1 - j : j)) * s.inner + in;
+      };
+      Elem acc = src.data[at(0)];
+      out.data[at(0)] = acc;
+      for (int64_t j = 1; j < s.n; ++j) {
+        if (!combine(acc, src.data[at(j)], acc))
+          return false;
+        out.data[at(j)] = acc;
+      }
+    }
+  return true;
+}
+
+bool scan(Executor &ex, tile::ScanOp op) {
+  const Tile &src = ex.get(op.getSrc());
+  ElemInfo info = infoOf(op.getSrc().getType().getElementType());
+  Tile out = Executor::makeTile(op.getType());
+  scanRows(src, op.getAxis(), op.getReverse(), out,
+           [&](Elem acc, Elem next, Elem &result) {
+             result = combineScan(op.getKind(), info, acc, next);
+             return true;
+           });
+  ex.set(op.getResult(), std::move(out));
+  return true;
+}
+
+/// The combiner region runs once per element after a row's first, with
+/// the scan so far on the left.
+bool genericScan(Executor &ex, tile::GenericScanOp op) {
+  const Tile &src = ex.get(op.getSrc());
+  Tile out = Executor::makeTile(op.getType());
+  llvm::SmallVector<Tile, 1> results;
+  bool ok = scanRows(src, op.getAxis(), op.getReverse(), out,
+                     [&](Elem acc, Elem next, Elem &result) {
+                       std::vector<Tile> args(2);
+                       args[0].data.push_back(acc);
+                       args[1].data.push_back(next);
+                       if (!ex.runRegion(op.getCombiner(), std::move(args), results))
+                         return false;
+                       result = results[0].data[0];
+                       return true;
+                     });
+  if (!ok)
+    return false;
+  ex.set(op.getResult(), std::move(out));
+  return true;
+}
+
 } // namespace
 
 void llk::interp::detail::registerReduceOps(OpHandlerTable &table) {
   table.add<reduce>();
   table.add<genericReduce>();
+  table.add<scan>();
+  table.add<genericScan>();
 }

@@ -2,6 +2,7 @@
 
 #include "Values.h"
 
+#include "llk/Dialect/Tile/IR/DeviceDebug.h"
 #include "llk/Dialect/Tile/IR/TileDialect.h"
 
 #include "llvm/Support/Format.h"
@@ -197,14 +198,7 @@ std::string llk::interp::detail::formatIndex(ArrayRef<int64_t> shape,
 }
 
 std::string llk::interp::detail::formatLocation(Location loc) {
-  if (auto file = loc->findInstanceOf<FileLineColLoc>())
-    return (file.getFilename().getValue() + ":" + llvm::Twine(file.getLine()) +
-            ":" + llvm::Twine(file.getColumn()))
-        .str();
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << loc;
-  return text;
+  return tile::locationText(loc);
 }
 
 std::string llk::interp::detail::hex(uint64_t value) {

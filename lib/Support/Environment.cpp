@@ -23,6 +23,7 @@ const char *env::name(Knob knob) {
   case Knob::DumpIR: return "LLK_DUMP_IR";
   case Knob::PrintAutotuning: return "LLK_PRINT_AUTOTUNING";
   case Knob::InterpMaxSteps: return "LLK_INTERP_MAX_STEPS";
+  case Knob::DeviceDebug: return "LLK_DEVICE_DEBUG";
   case Knob::KernelDir: return "LLK_KERNEL_DIR";
   case Knob::TestSeed: return "LLK_TEST_SEED";
   case Knob::FuzzIterations: return "LLK_FUZZ_ITERATIONS";

@@ -36,7 +36,10 @@ public:
     mlir::func::FuncOp func = llk::interp::findKernel(*module, kernel.name, error);
     if (!func)
       return error;
-    llk::interp::Interpreter interpreter;
+    llk::interp::Options options;
+    if (deviceDebug)
+      options.deviceDebug = true; // else LLK_DEVICE_DEBUG decides
+    llk::interp::Interpreter interpreter(options);
     for (const Buffer &b : buffers)
       if (auto e = interpreter.addBuffer(reinterpret_cast<const void *>(b.address),
                                          b.bytes, b.name))
@@ -58,6 +61,8 @@ private:
 
 public:
   mlir::OwningOpRef<mlir::ModuleOp> module; // after context_: destroyed first
+  /// JITOptions::deviceDebug: tile.print and tile.assert run.
+  bool deviceDebug = false;
 };
 
 } // namespace
@@ -65,6 +70,7 @@ public:
 Module llk::rt::detail::loadForInterpreter(const Device &device, const Source &source,
                                            const JITOptions &options) {
   auto host = std::make_shared<InterpretedModule>();
+  host->deviceDebug = options.deviceDebug;
   std::string diagnostics;
   auto fail = [&]() -> Error {
     return Error(ErrorCode::Compile,

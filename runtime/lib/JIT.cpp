@@ -64,6 +64,8 @@ CacheKey CacheKey::make(const Source &source, const JITOptions &options,
        (options.numWarps ? std::to_string(*options.numWarps) : "default") + "\n";
   d += "num_stages " +
        (options.numStages ? std::to_string(*options.numStages) : "default") + "\n";
+  if (options.deviceDebug) // (absent otherwise: the keys of before)
+    d += "device_debug\n";
   d += "constants";
   for (const auto &[name, value] : options.constants) // std::map: sorted
     d += " " + name + "=" + value.str();
@@ -97,6 +99,7 @@ CompiledModule llk::rt::compileToPTX(const Source &source, const JITOptions &opt
   compile.numWarps = options.numWarps;
   compile.numStages = options.numStages;
   compile.constants = options.constants;
+  compile.deviceDebug = options.deviceDebug || llk::env::isOn(llk::env::Knob::DeviceDebug);
   compile.target.libdevicePath = llk::env::libdevicePath();
   compile.dumpDirectory = dumpDirectory;
 
@@ -177,6 +180,7 @@ std::string JIT::lastCubinIssue() const {
 CompiledModule JIT::compileModule(const Source &source, const JITOptions &options) {
   JITOptions resolved = options;
   resolved.arch = archFor(options);
+  resolved.deviceDebug |= llk::env::isOn(llk::env::Knob::DeviceDebug);
   CacheKey key = CacheKey::make(source, resolved, resolved.arch);
   bool alwaysCompile = llk::env::alwaysCompile();
   if (!alwaysCompile)

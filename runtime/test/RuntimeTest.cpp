@@ -771,7 +771,7 @@ TEST(Environment, EveryKnobIsNamedOnce) {
   std::set<std::string> names;
   for (Knob k : {Knob::Backend, Knob::CudaLibrary, Knob::CacheDir, Knob::Libdevice,
                  Knob::Ptxas, Knob::AlwaysCompile, Knob::DumpIR, Knob::InterpMaxSteps,
-                 Knob::KernelDir, Knob::TestSeed, Knob::FuzzIterations,
+                 Knob::DeviceDebug, Knob::KernelDir, Knob::TestSeed, Knob::FuzzIterations,
                  Knob::LlamaTestModel}) {
     std::string name = llk::env::name(k);
     EXPECT_EQ(name.rfind("LLK_", 0), 0u) << name;

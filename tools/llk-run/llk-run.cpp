@@ -66,6 +66,11 @@ static cl::list<std::string> saves("save", cl::desc("write a buffer's bytes to a
 static cl::list<std::string> expects("expect",
                                      cl::desc("compare a buffer with a file of its raw elements"),
                                      cl::value_desc("NAME=PATH"), cl::cat(category));
+static cl::opt<bool> deviceDebug("device-debug",
+                                 cl::desc("run tile.print and tile.assert, as "
+                                          "llkc --device-debug compiles them (default: "
+                                          "LLK_DEVICE_DEBUG)"),
+                                 cl::cat(category));
 static cl::opt<double> rtol("rtol", cl::init(1e-5),
                             cl::desc("largest ||out - ref|| / ||ref|| for --expect"),
                             cl::cat(category));
@@ -350,6 +355,8 @@ int main(int argc, char **argv) {
   std::mt19937_64 rng(seed);
   Options options;
   options.checkUninitialized = true;
+  if (deviceDebug)
+    options.deviceDebug = true;
   Interpreter interpreter(options);
   KernelArgs launch;
   bool anyRandom = false;

@@ -74,6 +74,11 @@ static cl::opt<bool> mmaPrefetch(
     cl::desc("pipelined dot loops load the first mma.sync fragments of the "
              "next iteration at the end of the current one"),
     cl::cat(category));
+static cl::opt<bool> deviceDebug(
+    "device-debug", cl::init(false),
+    cl::desc("compile tile.print and tile.assert in (without it they are "
+             "erased)"),
+    cl::cat(category));
 static cl::list<std::string>
     defines("D", cl::Prefix,
             cl::desc("bind ${NAME} in the source to an integer or an element "
@@ -208,6 +213,7 @@ int main(int argc, char **argv) {
   options.lateCopies = lateCopies;
   options.mmaPrefetch = mmaPrefetch;
   options.verifyEachPass = verifyEach;
+  options.deviceDebug = deviceDebug;
   options.target.libdevicePath =
       libdevice.empty() ? llk::env::libdevicePath() : libdevice;
   llk::Stage stage = emit;

@@ -12,6 +12,7 @@
 #include "Checks/KernelChecks.h"
 #include "llk/Compiler/Compiler.h"
 #include "llk/Dialect/Tile/IR/KernelOps.h"
+#include "llk/Dialect/Tile/IR/Philox.h"
 #include "llk/Dialect/Tile/IR/TileDialect.h"
 #include "llk/Interpreter/Interpreter.h"
 
@@ -449,6 +450,23 @@ std::vector<OpCase> makeCases() {
                  "  %y = arith.addf %x, %w : @f32@\n",
                  {1, 2, 3, 4}, {1, 1, 1, 1}, {2, 3, 4, 5});
 
+  // Scans: the cumulative sum of x, then the maxima of its suffixes.
+  addElementwise(c, {"tile.scan", "tile.generic_scan"}, E::F32, E::F32,
+                 "  %s = tile.scan sum %x axis = 0 : @f32@\n"
+                 "  %y = tile.generic_scan %s axis = 0 reverse : @f32@ {\n"
+                 "  ^bb0(%a: f32, %b: f32):\n"
+                 "    %m = arith.maxnumf %a, %b : f32\n"
+                 "    tile.yield %m : f32\n"
+                 "  }\n",
+                 {1, 2, -5, 0.5}, {0, 0, 0, 0}, {3, 3, -1.5, -1.5}, /*tileOnly=*/true);
+
+  // Gathers, histograms: g[i] = x[w[i]], then g plus its histogram.
+  addElementwise(c, {"tile.gather", "tile.histogram"}, E::I32, E::I32,
+                 "  %g = tile.gather %x[%w] axis = 0 : @i32@, @i32@ -> @i32@\n"
+                 "  %h = tile.histogram %g : @i32@ -> @i32@\n"
+                 "  %y = arith.addi %g, %h : @i32@\n",
+                 {2, 0, 3, 9}, {0, 2, 0, 1}, {3, 3, 4, 1}, /*tileOnly=*/true);
+
   // Shapes, reductions: s[i][j] = x[i] + x[j], its rows' sums and maxima.
   c.push_back({{"tile.expand_dims", "tile.broadcast", "tile.trans",
                 "tile.reshape", "tile.convert_layout", "tile.reduce",
@@ -565,6 +583,69 @@ std::vector<OpCase> makeCases() {
                  E::F16, E::F32, input, expected, ""});
   }
 
+  // Random numbers: Philox.h's definition, for an i32 seed of -5 (the high
+  // word of its key is the sign) and for an i64 seed and offsets whose high
+  // words count.
+  {
+    std::vector<double> offsets = {0, 1, -1, 1073741831};
+    std::vector<double> offsets64 = {0, 4294967296.0, -1, 1099511627779.0};
+    auto words = [](double offset, int64_t seed, bool is64Bit) {
+      return tile::philox::philox(
+          tile::philox::counter(uint64_t(int64_t(offset)), is64Bit),
+          tile::philox::key(seed));
+    };
+    auto expect = [&](const std::vector<double> &at, int64_t seed, bool is64Bit,
+                      auto f) {
+      std::vector<double> out;
+      for (double offset : at)
+        out.push_back(f(words(offset, seed, is64Bit)));
+      return out;
+    };
+    auto first = [](const auto &w) { return double(int32_t(w[0])); };
+    auto all = [](const auto &w) { return double(int32_t(w[0] ^ w[1] ^ w[2] ^ w[3])); };
+    auto uniform = [](const auto &w) { return double(tile::philox::uniform(w[0])); };
+    auto normal = [](const auto &w) {
+      return double(tile::philox::normal(tile::philox::uniform(w[0]),
+                                         tile::philox::uniform(w[1])));
+    };
+    const std::string seed = "  %seed = arith.constant -5 : i32\n";
+    addElementwise(c, {"tile.randint"}, E::I32, E::I32,
+                   seed + "  %y = tile.randint %seed, %x : i32, @i32@\n", offsets,
+                   {0, 0, 0, 0}, expect(offsets, -5, false, first));
+    addElementwise(c, {"tile.randint"}, E::I64, E::I32,
+                   "  %seed = arith.constant 81985529216486895 : i64\n"
+                   "  %y = tile.randint %seed, %x : i64, @i64@\n",
+                   offsets64, {0, 0, 0, 0},
+                   expect(offsets64, 81985529216486895, true, first));
+    addElementwise(c, {"tile.randint4x"}, E::I32, E::I32,
+                   seed + "  %a, %b, %c, %d = tile.randint4x %seed, %x : i32, @i32@\n"
+                          "  %ab = arith.xori %a, %b : @i32@\n"
+                          "  %abc = arith.xori %ab, %c : @i32@\n"
+                          "  %y = arith.xori %abc, %d : @i32@\n",
+                   offsets, {0, 0, 0, 0}, expect(offsets, -5, false, all));
+    addElementwise(c, {"tile.rand"}, E::I32, E::F32,
+                   seed + "  %y = tile.rand %seed, %x : i32, @i32@\n", offsets,
+                   {0, 0, 0, 0}, expect(offsets, -5, false, uniform));
+    addElementwise(c, {"tile.randn"}, E::I32, E::F32,
+                   seed + "  %y = tile.randn %seed, %x : i32, @i32@\n", offsets,
+                   {0, 0, 0, 0}, expect(offsets, -5, false, normal));
+  }
+
+  // Debugging ops: they change no value (test/Interpreter/device-debug.test
+  // has what they print and stop); tile.static_assert held when the kernel
+  // was verified.
+  addElementwise(c, {"tile.print", "tile.assert", "tile.static_assert"}, E::F32,
+                 E::F32,
+                 "  tile.print \"x: \", %x : @f32@\n"
+                 "  %number = arith.cmpf ord, %x, %x : @f32@\n"
+                 "  tile.assert %number, \"x is a number\" : @i1@\n"
+                 "  %four = arith.constant 4 : i32\n"
+                 "  %two = arith.constant 2 : i32\n"
+                 "  %fits = arith.cmpi sge, %four, %two : i32\n"
+                 "  tile.static_assert %fits, \"4 >= 2\"\n"
+                 "  %y = arith.negf %x : @f32@\n",
+                 {1.5, -2, 0, 3}, {0, 0, 0, 0}, {-1.5, 2, -0.0, -3});
+
   // A tensor descriptor's block, zeros past the tensor. The launch passes
   // the address of a TensorDescriptor (see DescriptorLoad below); llkc
   // lowers tile.descriptor_load only as a pipelined dot operand on sm_90a.
@@ -604,6 +685,23 @@ TEST(KernelOps, TableIsSortedAndNamesRegisteredOps) {
     EXPECT_TRUE(tile::isKernelOp(name));
   }
   EXPECT_FALSE(tile::isKernelOp("gpu.printf"));
+}
+
+/// Philox.h is Philox 4x32-10: Random123's known answers (kat_vectors),
+/// which Triton's tl.randint4x computes too (same rounds, same constants).
+TEST(KernelOps, PhiloxMatchesRandom123KnownAnswers) {
+  using W = std::array<uint32_t, 4>;
+  EXPECT_EQ(tile::philox::philox({0, 0, 0, 0}, {0, 0}),
+            (W{0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}));
+  EXPECT_EQ(tile::philox::philox({~0u, ~0u, ~0u, ~0u}, {~0u, ~0u}),
+            (W{0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}));
+  EXPECT_EQ(tile::philox::philox({0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344},
+                                 {0xa4093822, 0x299f31d0}),
+            (W{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}));
+  // Offset 0 and seed 0 are that first counter and key.
+  EXPECT_EQ(tile::philox::counter(0, false), (W{0, 0, 0, 0}));
+  EXPECT_EQ(tile::philox::key(-1), (std::array<uint32_t, 2>{~0u, ~0u}));
+  EXPECT_EQ(tile::philox::counter(~uint64_t(0), false), (W{~0u, 0, 0, 0}));
 }
 
 /// The interpreter's op handler table (its op families, and what its core
@@ -739,11 +837,13 @@ TEST(KernelOps, RefusedOpsAreRefusedByBothWithTheReplacement) {
   };
   for (const Refused &r : std::vector<Refused>{
            {"gpu.printf \"%d\\n\", %n : i32", "refused.mlir:4:3: ",
-            "'gpu.printf' cannot be used in a kernel: printing from a kernel "
-            "will be tile.print, which is not available yet"},
+            "'gpu.printf' cannot be used in a kernel: use tile.print, which "
+            "prints each element once, labelled with its program and index "
+            "(compiled in with --device-debug or LLK_DEVICE_DEBUG=1)"},
            {"cf.assert %ok, \"n > 0\"", "refused.mlir:4:3: ",
-            "'cf.assert' cannot be used in a kernel: assertions in a kernel "
-            "will be tile.assert, which is not available yet"},
+            "'cf.assert' cannot be used in a kernel: use tile.assert (compiled "
+            "in with --device-debug or LLK_DEVICE_DEBUG=1), or "
+            "tile.static_assert for a condition on constants"},
            {"%b = gpu.block_id x", "refused.mlir:4:8: ",
             "'gpu.block_id' cannot be used in a kernel: use tile.program_id"},
            {"%f = arith.sitofp %n : i32 to f32\n"

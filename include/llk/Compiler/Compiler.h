@@ -57,6 +57,9 @@ struct CompileOptions {
   /// Pipelined loops load the first mma.sync fragments of the next
   /// iteration at the end of the current one (nvvm-prefetch-mma-fragments).
   bool mmaPrefetch = false;
+  /// tile.print and tile.assert are compiled in (llkc --device-debug, the
+  /// JIT's LLK_DEVICE_DEBUG); otherwise tile-strip-device-debug erases them.
+  bool deviceDebug = false;
   /// Values for the `${NAME}` placeholders of the source (KernelSource).
   Constants constants;
   /// When set, each stage the compile goes through is written there

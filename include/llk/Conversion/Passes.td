@@ -37,7 +37,7 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "mlir::ModuleOp"> {
     "::mlir::gpu::GPUDialect", "::mlir::vector::VectorDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
     "::mlir::arith::ArithDialect",
-    "::mlir::scf::SCFDialect"
+    "::mlir::scf::SCFDialect", "::mlir::cf::ControlFlowDialect"
   ];
 }
 

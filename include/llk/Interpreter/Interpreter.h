@@ -68,6 +68,10 @@ struct Options {
   /// never finishes cannot hang its host. Unset: $LLK_INTERP_MAX_STEPS if
   /// set, else kDefaultMaxSteps. 0: no limit.
   std::optional<uint64_t> maxSteps;
+  /// Run tile.print (to stdout) and tile.assert (a failure stops the run
+  /// with its error), as a kernel compiled with device debug does; otherwise
+  /// they do nothing, as the compiler erases them. Unset: LLK_DEVICE_DEBUG.
+  std::optional<bool> deviceDebug;
 };
 
 /// The values of a kernel's arguments, in the form `cuLaunchKernel` takes

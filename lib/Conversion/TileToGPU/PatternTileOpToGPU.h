@@ -142,6 +142,16 @@ void populateReduceOpToGPUPatterns(const TypeConverter &converter,
                                    RewritePatternSet &patterns,
                                    LoweringState &state);
 
+/// tile.scan and tile.generic_scan.
+void populateScanOpToGPUPatterns(const TypeConverter &converter,
+                                 RewritePatternSet &patterns,
+                                 LoweringState &state);
+
+/// tile.gather and tile.histogram.
+void populateGatherOpToGPUPatterns(const TypeConverter &converter,
+                                   RewritePatternSet &patterns,
+                                   LoweringState &state);
+
 /// tile.dot (mma.sync, warpgroup MMA or the FMA loop: DotOpToGPU/) and
 /// tile.dot_wait.
 void populateDotOpToGPUPatterns(const TypeConverter &converter,
@@ -164,6 +174,11 @@ void populateAsyncCopyOpToGPUPatterns(const TypeConverter &converter,
 void populateTMAOpToGPUPatterns(const TypeConverter &converter,
                                 RewritePatternSet &patterns,
                                 LoweringState &state);
+
+/// tile.print and tile.assert (kernels built with device debug).
+void populateDebugOpToGPUPatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns,
+                                  LoweringState &state);
 
 } // namespace llk::togpu
 

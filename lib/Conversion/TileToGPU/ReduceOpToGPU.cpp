@@ -6,7 +6,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "PatternTileOpToGPU.h"
-#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 using namespace llk;
@@ -44,13 +43,8 @@ public:
     OpBuilder &builder = e.b;
     Location loc = e.loc;
     if (auto generic = dyn_cast<GenericReduceOp>(op)) {
-      Block &body = generic.getCombiner().front();
-      IRMapping map;
-      map.map(body.getArgument(0), a.value);
-      map.map(body.getArgument(1), b.value);
-      for (Operation &inner : body.without_terminator())
-        builder.clone(inner, map);
-      return {map.lookup(body.getTerminator()->getOperand(0)), Value()};
+      return {applyCombiner(builder, generic.getCombiner(), a.value, b.value),
+              Value()};
     }
     auto reduce = cast<ReduceOp>(op);
     bool isFloat = isa<FloatType>(a.value.getType());
@@ -105,37 +99,6 @@ private:
   Operation *op;
   arith::FastMathFlags addFlags = arith::FastMathFlags::none;
 };
-
-/// Exchanges `value` with the lane `offset` away (xor). Shuffles move 32-bit
-/// registers: narrower values are widened, 64-bit ones split.
-Value shuffleXor(IndexEmitter &e, Value value, unsigned offset) {
-  OpBuilder &b = e.b;
-  Location loc = e.loc;
-  Type type = value.getType();
-  unsigned bits = type.getIntOrFloatBitWidth();
-  auto shuffle32 = [&](Value v) {
-    return gpu::ShuffleOp::create(b, loc, v, offset, 32, gpu::ShuffleMode::XOR)
-        .getShuffleResult();
-  };
-  if (bits == 32)
-    return shuffle32(value);
-  if (bits == 64) {
-    // As a vector of its two 32-bit halves (llvm.bitcast: arith.bitcast
-    // keeps shapes), each shuffled, then joined again.
-    auto halvesType = VectorType::get({2}, b.getI32Type());
-    Value halves = LLVM::BitcastOp::create(b, loc, halvesType, value);
-    Value lo = shuffle32(e.extract(halves, 0)), hi = shuffle32(e.extract(halves, 1));
-    return LLVM::BitcastOp::create(b, loc, type,
-                                   e.fromElements(b.getI32Type(), {lo, hi}));
-  }
-  Type intType = b.getIntegerType(bits);
-  Value asInt = type.isInteger() ? value
-                                 : arith::BitcastOp::create(b, loc, intType, value).getResult();
-  Value wide = arith::ExtUIOp::create(b, loc, b.getI32Type(), asInt);
-  Value narrow = arith::TruncIOp::create(b, loc, intType, shuffle32(wide));
-  return type.isInteger() ? narrow
-                          : arith::BitcastOp::create(b, loc, type, narrow).getResult();
-}
 
 /// For an i32 sum of products of sign-extended i8 tiles (tile.cast or
 /// arith.extsi), the converted i8 operands: such a reduction runs on dp4a,
@@ -231,8 +194,10 @@ struct ReduceLowering : TilePattern<OpTy> {
     for (unsigned m = 1; m < src.distinctLanes(axis); m *= 2) {
       unsigned offset = m * src.laneStride[axis];
       for (Partial &p : partials) {
-        Partial other{shuffleXor(e, p.value, offset),
-                      p.index ? shuffleXor(e, p.index, offset) : Value()};
+        auto exchange = [&](Value v) {
+          return shuffle(e, v, e.i32(offset), gpu::ShuffleMode::XOR);
+        };
+        Partial other{exchange(p.value), p.index ? exchange(p.index) : Value()};
         p = combiner.combine(e, p, other);
       }
     }

@@ -311,7 +311,8 @@ struct ConvertTileToGPUPass
     target.addIllegalDialect<TileDialect, func::FuncDialect>();
     target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
         [](Operation *op) { return !hasTileType(op); });
-    target.addLegalOp<UnrealizedConversionCastOp>();
+    // tile.assert's lowering ends in cf.assert (__assertfail once on NVVM).
+    target.addLegalOp<UnrealizedConversionCastOp, cf::AssertOp>();
 
     RewritePatternSet patterns(ctx);
     populateFuncOpToGPUPatterns(converter, patterns, state);
@@ -323,10 +324,13 @@ struct ConvertTileToGPUPass
     populateLoadStoreOpToGPUPatterns(converter, patterns, state);
     populateAtomicOpToGPUPatterns(converter, patterns, state);
     populateReduceOpToGPUPatterns(converter, patterns, state);
+    populateScanOpToGPUPatterns(converter, patterns, state);
+    populateGatherOpToGPUPatterns(converter, patterns, state);
     populateDotOpToGPUPatterns(converter, patterns, state);
     populateLocalMemoryOpToGPUPatterns(converter, patterns, state);
     populateAsyncCopyOpToGPUPatterns(converter, patterns, state);
     populateTMAOpToGPUPatterns(converter, patterns, state);
+    populateDebugOpToGPUPatterns(converter, patterns, state);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     // Branches between a kernel's blocks pass converted tiles and pointers.

@@ -2,6 +2,8 @@
 
 #include "Utility.h"
 
+#include "mlir/IR/IRMapping.h"
+
 namespace llk::togpu {
 
 bool hasTileType(Operation *op) {
@@ -42,19 +44,7 @@ Value exchangeThroughShared(IndexEmitter &e, SharedScratch &scratch,
   // Byte offset of each register, and how many registers in a row are
   // adjacent in shared memory (then one vector access moves them).
   auto offsets = [&](const DistributedView &view, ArrayRef<int64_t> strides) {
-    Value total;
-    for (unsigned d = 0; d < view.shape.size(); ++d) {
-      Value term = arith::MulIOp::create(
-          e.b, e.loc, e.coordinates(view, d),
-          arith::ConstantOp::create(
-              e.b, e.loc,
-              DenseIntElementsAttr::get(
-                  VectorType::get({view.totalElemsPerThread()}, e.b.getI32Type()),
-                  int32_t(strides[d] * bytes))));
-      total = total ? arith::AddIOp::create(e.b, e.loc, total, term).getResult()
-                    : term;
-    }
-    return total;
+    return registerOffsets(e, view, strides, bytes);
   };
   auto runLength = [&](const DistributedView &view, ArrayRef<int64_t> strides) {
     return sharedRunLength(view, strides[view.order[0]] == 1, bytes);
@@ -85,6 +75,24 @@ Value exchangeThroughShared(IndexEmitter &e, SharedScratch &scratch,
   return result;
 }
 
+Value registerOffsets(IndexEmitter &e, const DistributedView &view,
+                      ArrayRef<int64_t> strides, int64_t scale,
+                      llvm::function_ref<Value(unsigned)> coordinates) {
+  auto type = VectorType::get({view.totalElemsPerThread()}, e.b.getI32Type());
+  Value total;
+  for (unsigned d = 0; d < view.shape.size(); ++d) {
+    Value coords = coordinates ? coordinates(d) : Value();
+    if (!coords)
+      coords = e.coordinates(view, d);
+    Value term = arith::MulIOp::create(
+        e.b, e.loc, coords,
+        arith::ConstantOp::create(
+            e.b, e.loc, DenseIntElementsAttr::get(type, int32_t(strides[d] * scale))));
+    total = total ? arith::AddIOp::create(e.b, e.loc, total, term).getResult() : term;
+  }
+  return total;
+}
+
 SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
   SmallVector<int64_t> strides(shape.size(), 1);
   for (int d = int(shape.size()) - 2; d >= 0; --d)
@@ -98,6 +106,45 @@ Value andPredicates(IndexEmitter &e, Value a, Value b) {
   if (!b)
     return a;
   return arith::AndIOp::create(e.b, e.loc, a, b);
+}
+
+Value shuffle(IndexEmitter &e, Value value, Value offset, gpu::ShuffleMode mode) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Type type = value.getType();
+  unsigned bits = type.getIntOrFloatBitWidth();
+  auto shuffle32 = [&](Value v) {
+    return gpu::ShuffleOp::create(b, loc, v, offset, e.i32(32), mode)
+        .getShuffleResult();
+  };
+  if (bits == 32)
+    return shuffle32(value);
+  if (bits == 64) {
+    // As a vector of its two 32-bit halves (llvm.bitcast: arith.bitcast
+    // keeps shapes), each shuffled, then joined again.
+    auto halvesType = VectorType::get({2}, b.getI32Type());
+    Value halves = LLVM::BitcastOp::create(b, loc, halvesType, value);
+    Value lo = shuffle32(e.extract(halves, 0)), hi = shuffle32(e.extract(halves, 1));
+    return LLVM::BitcastOp::create(b, loc, type,
+                                   e.fromElements(b.getI32Type(), {lo, hi}));
+  }
+  Type intType = b.getIntegerType(bits);
+  Value asInt = type.isInteger() ? value
+                                 : arith::BitcastOp::create(b, loc, intType, value).getResult();
+  Value wide = arith::ExtUIOp::create(b, loc, b.getI32Type(), asInt);
+  Value narrow = arith::TruncIOp::create(b, loc, intType, shuffle32(wide));
+  return type.isInteger() ? narrow
+                          : arith::BitcastOp::create(b, loc, type, narrow).getResult();
+}
+
+Value applyCombiner(OpBuilder &b, Region &combiner, Value lhs, Value rhs) {
+  Block &body = combiner.front();
+  IRMapping map;
+  map.map(body.getArgument(0), lhs);
+  map.map(body.getArgument(1), rhs);
+  for (Operation &inner : body.without_terminator())
+    b.clone(inner, map);
+  return map.lookup(body.getTerminator()->getOperand(0));
 }
 
 } // namespace llk::togpu

@@ -364,6 +364,13 @@ Type storageType(Type elem);
 
 SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape);
 
+/// `sum(coord[d] * strides[d]) * scale` for each register of a tile of
+/// `view`, as vector<E x i32>; `coordinates(d)`, where it gives a value,
+/// replaces dimension d's coordinates.
+Value registerOffsets(IndexEmitter &e, const DistributedView &view,
+                      ArrayRef<int64_t> strides, int64_t scale,
+                      llvm::function_ref<Value(unsigned)> coordinates = nullptr);
+
 /// `a && b`, where a null predicate is true.
 Value andPredicates(IndexEmitter &e, Value a, Value b);
 
@@ -376,6 +383,16 @@ Value exchangeThroughShared(IndexEmitter &e, SharedScratch &scratch,
                             Operation *op, Value src, Type srcTileType,
                             Type dstTileType, ArrayRef<int64_t> srcStrides,
                             ArrayRef<int64_t> dstStrides, Value writers = Value());
+
+/// `value` from another lane of the warp, as `mode` picks it with `offset`
+/// (xor: lane ^ offset; up: lane - offset; down: lane + offset; idx: lane
+/// `offset`; lanes out of the warp get their own value). Shuffles move
+/// 32-bit registers: narrower values are widened, 64-bit ones split.
+Value shuffle(IndexEmitter &e, Value value, Value offset, gpu::ShuffleMode mode);
+
+/// The value a combiner region (tile.generic_reduce, tile.generic_scan)
+/// yields for `lhs` and `rhs`, its ops cloned at `b`'s insertion point.
+Value applyCombiner(OpBuilder &b, Region &combiner, Value lhs, Value rhs);
 
 } // namespace llk::togpu
 

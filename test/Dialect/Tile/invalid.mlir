@@ -1213,7 +1213,7 @@ func.func @generic_reduce_wrong_terminator(%x: tensor<16xf32>) {
 // -----
 
 func.func @yield_outside_reduce(%x: f32) {
-  // expected-error @+1 {{'tile.yield' op expects parent op 'tile.generic_reduce'}}
+  // expected-error @+1 {{'tile.yield' op expects parent op to be one of 'tile.generic_reduce, tile.generic_scan'}}
   tile.yield %x : f32
 }
 

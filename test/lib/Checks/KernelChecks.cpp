@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iomanip>
 #include <sstream>
 #include <thread>
 
@@ -94,7 +95,7 @@ void llk::checks::writeAddresses(
 const std::vector<KernelCheck> &llk::checks::kernelChecks() {
   static const std::vector<KernelCheck> checks = [] {
     std::vector<KernelCheck> all;
-    for (auto group : {exampleChecks, llamaQuantChecks, llamaApexChecks, llamaElementwiseChecks, llamaAttentionChecks, llamaModelChecks, gemmChecks, attentionChecks, tritonChecks})
+    for (auto group : {exampleChecks, llamaQuantChecks, llamaApexChecks, llamaElementwiseChecks, llamaAttentionChecks, llamaModelChecks, gemmChecks, attentionChecks, tritonChecks, languageChecks})
       for (KernelCheck &check : group())
         all.push_back(std::move(check));
     return all;
@@ -140,6 +141,13 @@ static double relativeError(const HostBuffer &out, std::string &detail) {
         return INFINITY;
       }
       continue;
+    }
+    if (out.exact && got != want) {
+      std::ostringstream os;
+      os << std::setprecision(17) << "element " << i << " must be exactly "
+         << want << ", got " << got;
+      detail = os.str();
+      return INFINITY;
     }
     if (!(std::abs(got - want) <= 1e-3 * std::abs(want) + 1e-6) && wrong++ == 0) {
       std::ostringstream os;

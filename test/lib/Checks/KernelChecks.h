@@ -42,6 +42,10 @@ struct HostBuffer {
   /// `addresses[i]` as the kernel sees it, written where the buffers are
   /// placed (host memory for the interpreter, device memory on the GPU).
   std::vector<const HostBuffer *> addresses;
+  /// Outputs: every element must be its reference exactly (integer results,
+  /// floats computed exactly as the reference does), whatever the check's
+  /// tolerance for the others.
+  bool exact = false;
 
   size_t size() const { return values.size(); }
   double operator[](size_t i) const { return values[i]; }
@@ -75,6 +79,11 @@ public:
   /// a kernel's table of pointers, as a grouped GEMM reads.
   HostBuffer &addressTable(std::string name,
                            std::vector<const HostBuffer *> buffers);
+
+  /// A random integer in [lo, hi], for scalar inputs (seeds, offsets).
+  int64_t randomInt(int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  }
 
   void pointerArg(HostBuffer &buffer) { args.push_back({&buffer, {}, 0}); }
   void scalarArg(interp::ElemType type, double value) {
@@ -167,6 +176,9 @@ std::vector<KernelCheck> gemmChecks();
 std::vector<KernelCheck> tritonChecks();
 /// FlashAttention forward and backward (lib/Checks/AttentionChecks.cpp).
 std::vector<KernelCheck> attentionChecks();
+/// The ops a Triton user reaches for: random numbers, scans, sorts, ...
+/// (test/lib/Checks/LanguageChecks.cpp).
+std::vector<KernelCheck> languageChecks();
 
 /// Every kernel check, in table order.
 const std::vector<KernelCheck> &kernelChecks();

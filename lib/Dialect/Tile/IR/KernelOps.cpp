@@ -120,6 +120,7 @@ constexpr llvm::StringLiteral kKernelOps[] = {
     "scf.while",
     "scf.yield",
     "tile.addptr",
+    "tile.assert",
     "tile.atomic_cas",
     "tile.atomic_rmw",
     "tile.barrier",
@@ -130,17 +131,27 @@ constexpr llvm::StringLiteral kKernelOps[] = {
     "tile.descriptor_load",
     "tile.dot",
     "tile.expand_dims",
+    "tile.gather",
     "tile.generic_reduce",
+    "tile.generic_scan",
     "tile.grid_dependency_wait",
+    "tile.histogram",
     "tile.launch_dependents",
     "tile.load",
     "tile.make_range",
     "tile.num_programs",
     "tile.prefetch",
+    "tile.print",
     "tile.program_id",
+    "tile.rand",
+    "tile.randint",
+    "tile.randint4x",
+    "tile.randn",
     "tile.reduce",
     "tile.reshape",
+    "tile.scan",
     "tile.splat",
+    "tile.static_assert",
     "tile.store",
     "tile.trans",
     "tile.yield",
@@ -162,10 +173,14 @@ std::optional<llvm::StringRef> replacementOf(llvm::StringRef name) {
       "threads are not visible in a tile kernel: ops act on whole tiles "
       "(tile.make_range gives element indices)";
   auto hint = llvm::StringSwitch<llvm::StringRef>(name)
-                  .Case("gpu.printf", "printing from a kernel will be "
-                                      "tile.print, which is not available yet")
-                  .Case("cf.assert", "assertions in a kernel will be "
-                                     "tile.assert, which is not available yet")
+                  .Case("gpu.printf",
+                        "use tile.print, which prints each element once, "
+                        "labelled with its program and index (compiled in "
+                        "with --device-debug or LLK_DEVICE_DEBUG=1)")
+                  .Case("cf.assert",
+                        "use tile.assert (compiled in with --device-debug or "
+                        "LLK_DEVICE_DEBUG=1), or tile.static_assert for a "
+                        "condition on constants")
                   .Case("gpu.block_id", "use tile.program_id")
                   .Case("gpu.grid_dim", "use tile.num_programs")
                   .Case("gpu.barrier", "use tile.barrier")

@@ -168,11 +168,14 @@ Type llk::tile::getPointeeValueType(Type ptrLike) {
   return Type();
 }
 
-Type llk::tile::getMaskType(Type type) {
-  Type i1 = IntegerType::get(type.getContext(), 1);
+Type llk::tile::withElementType(Type type, Type elem) {
   if (auto tensor = dyn_cast<RankedTensorType>(type))
-    return RankedTensorType::get(tensor.getShape(), i1, tensor.getEncoding());
-  return i1;
+    return RankedTensorType::get(tensor.getShape(), elem, tensor.getEncoding());
+  return elem;
+}
+
+Type llk::tile::getMaskType(Type type) {
+  return withElementType(type, IntegerType::get(type.getContext(), 1));
 }
 
 LogicalResult llk::tile::verifyTileType(Operation *op, Type type,

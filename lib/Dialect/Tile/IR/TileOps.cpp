@@ -9,7 +9,9 @@
 #include "llk/Dialect/Tile/IR/Layout.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace llk::tile;
@@ -325,21 +327,21 @@ LogicalResult ReduceOp::verify() {
                            getResult().getType(), resultElem);
 }
 
-LogicalResult GenericReduceOp::verifyRegions() {
-  if (failed(verifyTiles(*this)))
-    return failure();
-  Type elem = getSrc().getType().getElementType();
-  Block &body = getCombiner().front();
+/// A combiner region of `op` (named `name` in messages) over elements of
+/// `elem`: two scalar arguments, one result, and a pure function of them.
+static LogicalResult verifyCombiner(Operation *op, Region &combiner, Type elem,
+                                    StringRef name) {
+  Block &body = combiner.front();
   if (body.getNumArguments() != 2 ||
       body.getArgument(0).getType() != elem ||
       body.getArgument(1).getType() != elem)
-    return emitOpError() << "combiner must take two arguments of type " << elem;
+    return op->emitOpError() << "combiner must take two arguments of type " << elem;
   auto yield = cast<YieldOp>(body.getTerminator());
   if (yield.getValues().size() != 1 ||
       yield.getValues().front().getType() != elem)
-    return emitOpError() << "combiner must yield one value of type " << elem;
-  // The lowering combines in a tree whose shape follows the layout, the
-  // interpreter in order: only a pure function of two scalars gives the
+    return op->emitOpError() << "combiner must yield one value of type " << elem;
+  // The lowering combines in an order that follows the layout, the
+  // interpreter in sequence: only a pure function of two scalars gives the
   // same result both ways.
   WalkResult impure = body.walk([&](Operation *inner) {
     if (inner == yield.getOperation())
@@ -349,29 +351,98 @@ LogicalResult GenericReduceOp::verifyRegions() {
     // op works on the program's tiles or memory.
     if (isa_and_nonnull<TileDialect>(inner->getDialect()) &&
         !isa<CastOp, BitcastOp>(inner)) {
-      inner->emitOpError("cannot be in a tile.generic_reduce combiner, which "
-                         "combines two scalars with arith, math, scf ops and "
-                         "tile.cast/tile.bitcast");
+      inner->emitOpError() << "cannot be in a " << name
+                           << " combiner, which combines two scalars with "
+                              "arith, math, scf ops and tile.cast/tile.bitcast";
       return WalkResult::interrupt();
     }
     if (llvm::any_of(inner->getOperandTypes(), isTile) ||
         llvm::any_of(inner->getResultTypes(), isTile)) {
-      inner->emitOpError("works on a tile, but a tile.generic_reduce "
-                         "combiner combines two scalars");
+      inner->emitOpError() << "works on a tile, but a " << name
+                           << " combiner combines two scalars";
       return WalkResult::interrupt();
     }
     if (!isMemoryEffectFree(inner)) {
-      inner->emitOpError("has side effects, which a tile.generic_reduce "
-                         "combiner must not have: the order it runs in is "
-                         "the lowering's");
+      inner->emitOpError() << "has side effects, which a " << name
+                           << " combiner must not have: the order it runs in "
+                              "is the lowering's";
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
   });
-  if (impure.wasInterrupted())
+  return failure(impure.wasInterrupted());
+}
+
+LogicalResult GenericReduceOp::verifyRegions() {
+  if (failed(verifyTiles(*this)))
+    return failure();
+  Type elem = getSrc().getType().getElementType();
+  if (failed(verifyCombiner(*this, getCombiner(), elem, "tile.generic_reduce")))
     return failure();
   return verifyReduceShape(*this, getSrc().getType(), getAxisAttr().getInt(),
                            getResult().getType(), elem);
+}
+
+/// The scan axis of a tile of `type`.
+static LogicalResult verifyScanAxis(Operation *op, RankedTensorType type,
+                                    int64_t axis) {
+  if (axis < 0 || axis >= type.getRank())
+    return op->emitOpError() << "axis " << axis << " is out of range for a tile of rank "
+                             << type.getRank();
+  return success();
+}
+
+LogicalResult ScanOp::verify() {
+  if (failed(verifyTiles(*this)))
+    return failure();
+  Type elem = getSrc().getType().getElementType();
+  if (isa<PtrType>(elem))
+    return emitOpError() << "cannot scan a tile of pointers";
+  if ((getKind() == ScanKind::Sum || getKind() == ScanKind::Prod) &&
+      elem.isInteger(1))
+    return emitOpError() << "cannot " << stringifyScanKind(getKind())
+                         << " i1; cast to an integer type first";
+  return verifyScanAxis(*this, getSrc().getType(), getAxis());
+}
+
+LogicalResult GenericScanOp::verifyRegions() {
+  if (failed(verifyTiles(*this)))
+    return failure();
+  if (failed(verifyCombiner(*this, getCombiner(),
+                            getSrc().getType().getElementType(),
+                            "tile.generic_scan")))
+    return failure();
+  return verifyScanAxis(*this, getSrc().getType(), getAxis());
+}
+
+LogicalResult GatherOp::verify() {
+  if (failed(verifyTiles(*this)))
+    return failure();
+  RankedTensorType src = getSrc().getType(), indices = getIndices().getType();
+  auto result = cast<RankedTensorType>(getResult().getType());
+  if (isa<PtrType>(src.getElementType()))
+    return emitOpError() << "cannot gather from a tile of pointers";
+  if (failed(verifyScanAxis(*this, src, getAxis())))
+    return failure();
+  if (indices.getRank() != src.getRank())
+    return emitOpError() << "indices must have the source's rank " << src.getRank()
+                         << ", got " << indices.getRank();
+  for (int64_t d = 0; d < src.getRank(); ++d)
+    if (d != int64_t(getAxis()) && indices.getDimSize(d) != src.getDimSize(d))
+      return emitOpError() << "indices must match the source in dimension " << d
+                           << " (not the axis): " << indices.getDimSize(d)
+                           << " vs " << src.getDimSize(d);
+  if (result.getShape() != indices.getShape() ||
+      result.getElementType() != src.getElementType())
+    return emitOpError() << "result must have the indices' shape and the source's "
+                            "element type: expected "
+                         << RankedTensorType::get(indices.getShape(),
+                                                  src.getElementType());
+  return verifySameLayout(*this, indices, result, "indices and result");
+}
+
+LogicalResult HistogramOp::verify() {
+  return verifyTiles(*this);
 }
 
 /// Element types `tile.cast` converts among.
@@ -580,4 +651,64 @@ LogicalResult LocalLoadOp::verify() {
   return verifySameElementType(
       *this, RankedTensorType::get(buffer.getSlotShape(), buffer.getElementType()),
       getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Random numbers
+//===----------------------------------------------------------------------===//
+
+LogicalResult RandIntOp::verify() { return verifyTiles(*this); }
+LogicalResult RandIntX4Op::verify() { return verifyTiles(*this); }
+LogicalResult RandOp::verify() { return verifyTiles(*this); }
+LogicalResult RandNOp::verify() { return verifyTiles(*this); }
+
+//===----------------------------------------------------------------------===//
+// Debugging
+//===----------------------------------------------------------------------===//
+
+LogicalResult PrintOp::verify() { return verifyTiles(*this); }
+LogicalResult AssertOp::verify() { return verifyTiles(*this); }
+
+/// The value of `v` when arith ops on constants compute it: its definition
+/// folded, operands first. Only arith ops are folded, and only on constant
+/// operands, whose folds return attributes (or one of the operands) without
+/// changing the IR, as a verifier must not.
+static Attribute foldToConstant(Value v, unsigned depth = 0) {
+  Attribute attr;
+  if (matchPattern(v, m_Constant(&attr)))
+    return attr;
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 64 || !isa<arith::ArithDialect>(def->getDialect()))
+    return {};
+  SmallVector<Attribute> operands;
+  for (Value operand : def->getOperands()) {
+    operands.push_back(foldToConstant(operand, depth + 1));
+    if (!operands.back())
+      return {};
+  }
+  SmallVector<OpFoldResult> results;
+  if (failed(def->fold(operands, results)) || results.empty())
+    return {};
+  OpFoldResult result = results[cast<OpResult>(v).getResultNumber()];
+  if (auto value = dyn_cast<Value>(result))
+    return value == v ? Attribute() : foldToConstant(value, depth + 1);
+  return cast<Attribute>(result);
+}
+
+LogicalResult StaticAssertOp::verify() {
+  auto value = dyn_cast_or_null<IntegerAttr>(foldToConstant(getCond()));
+  if (!value)
+    return emitOpError() << "needs a condition known at compile time: an "
+                            "arith.constant, or arith ops on constants (such "
+                            "as ${NAME} values)";
+  if (value.getValue().isZero())
+    return emitOpError() << "failed: " << getMessage();
+  return success();
+}
+
+LogicalResult StaticAssertOp::canonicalize(StaticAssertOp op,
+                                           PatternRewriter &rewriter) {
+  // The verifier has folded the condition to true.
+  rewriter.eraseOp(op);
+  return success();
 }

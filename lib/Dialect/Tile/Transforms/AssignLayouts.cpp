@@ -63,7 +63,7 @@ RankedTensorType tileType(Value v) {
 /// Ops whose tile operands and results all share one layout.
 bool isSameLayoutOp(Operation *op) {
   if (isa<SplatOp, BroadcastOp, AddPtrOp, LoadOp, StoreOp, PrefetchOp,
-          AtomicRMWOp, AtomicCASOp, CastOp, BitcastOp>(op))
+          AtomicRMWOp, AtomicCASOp, CastOp, BitcastOp, ScanOp, GenericScanOp>(op))
     return true;
   Dialect *dialect = op->getDialect();
   return dialect && isa<arith::ArithDialect, math::MathDialect>(dialect);
@@ -430,6 +430,12 @@ private:
         if (slice.getDim() == axis)
           assign(src, slice.getParent());
       }
+    } else if (auto gather = dyn_cast<GatherOp>(op)) {
+      // The result is laid out as its indices; the source on its own.
+      if (v == gather.getIndices())
+        assign(gather.getResult(), layout);
+      else if (v == gather.getResult())
+        assign(gather.getIndices(), layout);
     } else if (auto trans = dyn_cast<TransOp>(op)) {
       if (auto blocked = dyn_cast<BlockedLayoutAttr>(layout))
         assign(v == trans.getSrc() ? trans.getResult() : trans.getSrc(),
@@ -622,6 +628,11 @@ private:
       Attribute layout = tileType(primary).getEncoding();
       for (OpOperand &operand : op->getOpOperands())
         requireLayout(operand, layout);
+      // The other results of a multi-result op (arith.mului_extended's low
+      // and high words) may have been reached first with other layouts.
+      for (Value result : op->getResults())
+        if (auto type = tileType(result); type && type.getEncoding() != layout)
+          convertResult(op, result, withLayout(type, layout));
     } else if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
       auto result = tileType(expand.getResult());
       auto blocked = cast<BlockedLayoutAttr>(result.getEncoding());
@@ -637,6 +648,9 @@ private:
                                              op->getContext(), reduceAxis(op),
                                              blocked)));
       }
+    } else if (auto gather = dyn_cast<GatherOp>(op)) {
+      requireLayout(gather.getIndicesMutable(),
+                    tileType(gather.getResult()).getEncoding());
     } else if (auto trans = dyn_cast<TransOp>(op)) {
       auto src = tileType(trans.getSrc());
       convertResult(op, trans.getResult(),

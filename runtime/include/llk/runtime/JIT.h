@@ -46,6 +46,9 @@ struct JITOptions {
   /// Overrides the kernels' tile.num_stages, the shared-memory stages of
   /// software-pipelined dot loops (else theirs, else 3; 1: off).
   std::optional<unsigned> numStages;
+  /// Keep tile.print and tile.assert (llkc --device-debug); LLK_DEVICE_DEBUG
+  /// turns it on for every compile. Otherwise they are erased.
+  bool deviceDebug = false;
 };
 
 /// What a compile produces: PTX, the metadata JSON llkc would write, and the

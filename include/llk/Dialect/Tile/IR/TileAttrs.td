@@ -23,6 +23,12 @@ def Tile_ReduceKind : I32EnumAttr<"ReduceKind", "built-in reduction", [
   let cppNamespace = "::llk::tile";
 }
 
+def Tile_ScanKind : I32EnumAttr<"ScanKind", "built-in scan", [
+    I32EnumAttrCase<"Sum", 0, "sum">, I32EnumAttrCase<"Prod", 1, "prod">,
+    I32EnumAttrCase<"Max", 2, "max">, I32EnumAttrCase<"Min", 3, "min">]> {
+  let cppNamespace = "::llk::tile";
+}
+
 def Tile_CacheModifier : I32EnumAttr<"CacheModifier", "PTX cache operator", [
     I32EnumAttrCase<"CA", 0, "ca">,  // cache at all levels (default)
     I32EnumAttrCase<"CG", 1, "cg">,  // cache in L2, not L1

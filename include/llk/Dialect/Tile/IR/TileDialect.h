@@ -54,6 +54,10 @@ mlir::Type getPointeeValueType(mlir::Type ptrLike);
 /// layout.
 mlir::Type getMaskType(mlir::Type type);
 
+/// `type` (a scalar, or a tile) with elements of `elem`: a tile of `type`'s
+/// shape and layout, or `elem` itself for a scalar.
+mlir::Type withElementType(mlir::Type type, mlir::Type elem);
+
 /// Checks that `type`, if it is a tensor, is a valid tile (static shape, every
 /// dimension a power of two), reporting on `op` as `what` otherwise.
 mlir::LogicalResult verifyTileType(mlir::Operation *op, mlir::Type type,

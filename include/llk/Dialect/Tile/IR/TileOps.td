@@ -541,12 +541,304 @@ def Tile_GenericReduceOp : Tile_Op<"generic_reduce", [Pure,
   let hasRegionVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Scans
+//===----------------------------------------------------------------------===//
+
+def Tile_ScanOp : Tile_Op<"scan", [Pure, AllTypesMatch<["src", "result"]>]> {
+  let summary = "built-in inclusive scan along one axis";
+  let description = [{
+    The inclusive prefix along `axis`: `sum` (Triton's `tl.cumsum`), `prod`
+    (`tl.cumprod`), `max` (`tl.cummax`) and `min`; element i of the result
+    combines elements 0..i of its row. With `reverse`, the suffix: element
+    i combines elements i..n-1 (`tl.cumsum(x, reverse=True)`). Float `max`
+    and `min` ignore NaN as `arith.maxnumf` does; integers are signed.
+
+    ```mlir
+    %c = tile.scan sum %p axis = 1 : tensor<16x1024xf32>
+    %r = tile.scan max %x axis = 0 reverse : tensor<128xi32>
+    ```
+  }];
+  let arguments = (ins Tile_ScanKind:$kind, Tile_Tensor:$src, I32Attr:$axis,
+                       UnitAttr:$reverse);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $kind $src `axis` `=` $axis (`reverse` $reverse^)? attr-dict `:` type($src)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_GenericScanOp : Tile_Op<"generic_scan", [Pure,
+    AllTypesMatch<["src", "result"]>, SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "inclusive scan along one axis with a combiner region";
+  let description = [{
+    Triton's `tl.associative_scan`: element i of the result is
+    `x[0] op x[1] op ... op x[i]` for the region's `op`, which must be
+    associative (not commutative: the scan keeps the order, the left
+    argument always the earlier part). With `reverse`,
+    `x[i] op ... op x[n-1]` with the later part on the left, as Triton
+    scans the flipped row. The region is held to the rules of a
+    `tile.generic_reduce` combiner (a pure function of its two scalars).
+
+    ```mlir
+    %c = tile.generic_scan %x axis = 0 : tensor<128xf32> {
+    ^bb0(%acc: f32, %next: f32):
+      %s = arith.addf %acc, %next : f32
+      tile.yield %s : f32
+    }
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src, I32Attr:$axis, UnitAttr:$reverse);
+  let results = (outs Tile_Tensor:$result);
+  let regions = (region SizedRegion<1>:$combiner);
+  let assemblyFormat = [{
+    $src `axis` `=` $axis (`reverse` $reverse^)? attr-dict `:` type($src) $combiner
+  }];
+  let hasRegionVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Gathers and histograms
+//===----------------------------------------------------------------------===//
+
+def Tile_GatherOp : Tile_Op<"gather", [Pure]> {
+  let summary = "elements of a tile picked along one axis by an index tile";
+  let description = [{
+    Triton's `tl.gather(src, index, axis)`: the result has the indices'
+    shape, and element `[i0, ..., ik]` is `src` at the same position with its
+    `axis` coordinate replaced by `index[i0, ..., ik]`. The indices' other
+    dimensions equal `src`'s. An index outside `[0, src.shape[axis])` is an
+    error in the interpreter; the GPU reads a wrapped element instead (never
+    outside the tile). The lowering goes through shared memory.
+
+    ```mlir
+    %g = tile.gather %table[%idx] axis = 1 : tensor<16x64xf32>, tensor<16x8xi32> -> tensor<16x8xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src, RankedTensorOf<[I32]>:$indices,
+                       I32Attr:$axis);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $src `[` $indices `]` `axis` `=` $axis attr-dict `:` type($src) `,`
+    type($indices) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_HistogramOp : Tile_Op<"histogram", [Pure]> {
+  let summary = "counts of the values of a 1-D tile, in bins of width 1";
+  let description = [{
+    Triton's `tl.histogram(x, num_bins)`: element b of the result counts the
+    elements of `src` equal to b, for b in `[0, num_bins)`; values outside
+    that range are not counted. The lowering counts with shared-memory
+    atomics (each element once, by the thread that owns it).
+
+    ```mlir
+    %h = tile.histogram %x : tensor<1024xi32> -> tensor<64xi32>
+    ```
+  }];
+  let arguments = (ins 1DTensorOf<[I32]>:$src);
+  let results = (outs 1DTensorOf<[I32]>:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator, ReturnLike,
-    HasParent<"GenericReduceOp">]> {
+    ParentOneOf<["GenericReduceOp", "GenericScanOp"]>]> {
   let summary = "result of a combiner region";
   let arguments = (ins Variadic<AnyType>:$values);
   let builders = [OpBuilder<(ins), [{ }]>];
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Random numbers
+//===----------------------------------------------------------------------===//
+
+def Tile_RandomSeed : AnyTypeOf<[I32, I64]>;
+def Tile_RandomOffset : AnyTypeOf<[I32, I64, RankedTensorOf<[I32, I64]>]>;
+
+// The result has the offsets' shape (and layout), with `elem` elements.
+class Tile_RandomResultOf<string result, string elem>
+    : TypesMatchWith<result # " has the shape of the offsets, with " # elem #
+                     " elements", "offset", result,
+                     "::llk::tile::withElementType($_self, ::mlir::" # elem #
+                     "Type::get($_self.getContext()" #
+                     !if(!eq(elem, "Integer"), ", 32", "") # "))">;
+
+// Philox 4x32-10 of Triton's `tl.randint4x`, which these ops share; the
+// description says it once.
+class Tile_RandomOp<string mnemonic, string elem, list<Trait> traits = []>
+    : Tile_Op<mnemonic, !listconcat([Pure,
+                                     Tile_RandomResultOf<"result", elem>],
+                                    traits)> {
+  let arguments = (ins Tile_RandomSeed:$seed, Tile_RandomOffset:$offset);
+  let assemblyFormat = "$seed `,` $offset attr-dict `:` type($seed) `,` type($offset)";
+  let hasVerifier = 1;
+}
+
+def Tile_RandIntOp : Tile_RandomOp<"randint", "Integer"> {
+  let summary = "random i32 per offset (Philox 4x32-10, Triton's tl.randint)";
+  let description = [{
+    Counter-based random numbers: each element is a pure function of the
+    seed and its offset, so a kernel draws the same numbers wherever (and
+    however often) it computes them, with no state between programs. The
+    generator is Philox 4x32 with 10 rounds, exactly as Triton 3.6's
+    `tl.randint4x`: the key is the seed as 64 bits (an i32 seed
+    sign-extended), k0 its low and k1 its high word; the counter is c0 = the
+    offset's low word, c1 = its high word (0 for i32 offsets), c2 = c3 = 0.
+    Each round computes (with the key before the round's increment)
+
+        c0' = hi(0xCD9E8D57 * c2) ^ c1 ^ k0    c1' = lo(0xCD9E8D57 * c2)
+        c2' = hi(0xD2511F53 * c0) ^ c3 ^ k1    c3' = lo(0xD2511F53 * c0)
+        k0 += 0x9E3779B9, k1 += 0xBB67AE85
+
+    `tile.randint` is c0, all 32 bits (a negative i32 half the time).
+    `tile.rand`, `tile.randn` and `tile.randint4x` use the same words, so
+    for one seed and offset they agree with Triton's `tl.rand`, `tl.randn`
+    and `tl.randint4x` (rand and randint bit for bit). An offset may be a
+    tile or a scalar; the result has its shape.
+
+    ```mlir
+    %bits = tile.randint %seed, %offsets : i32, tensor<1024xi32>
+    ```
+  }];
+  let results = (outs Tile_IntLike:$result);
+}
+
+def Tile_RandIntX4Op : Tile_Op<"randint4x", [Pure,
+    Tile_RandomResultOf<"r0", "Integer">, Tile_RandomResultOf<"r1", "Integer">,
+    Tile_RandomResultOf<"r2", "Integer">, Tile_RandomResultOf<"r3", "Integer">]> {
+  let summary = "the four random i32 words of Philox 4x32-10 per offset";
+  let description = [{
+    c0, c1, c2 and c3 of `tile.randint`'s generator (Triton's
+    `tl.randint4x`): four independent streams for the price of one.
+
+    ```mlir
+    %a, %b, %c, %d = tile.randint4x %seed, %offsets : i64, tensor<256xi64>
+    ```
+  }];
+  let arguments = (ins Tile_RandomSeed:$seed, Tile_RandomOffset:$offset);
+  let results = (outs Tile_IntLike:$r0, Tile_IntLike:$r1, Tile_IntLike:$r2,
+                      Tile_IntLike:$r3);
+  let assemblyFormat = "$seed `,` $offset attr-dict `:` type($seed) `,` type($offset)";
+  let hasVerifier = 1;
+}
+
+def Tile_RandOp : Tile_RandomOp<"rand", "Float32"> {
+  let summary = "random f32 uniform in [0, 1) per offset (Triton's tl.rand)";
+  let description = [{
+    `tile.randint`'s word x, as Triton's `uint_to_uniform_float` maps it:
+    x read as a signed i32, negatives folded onto the non-negative range
+    (x < 0 ? -x - 1 : x), converted to f32 (to nearest even) and multiplied
+    by 4.6566127342e-10 in f32, the largest scale that keeps 2^31 - 1 below
+    1.0. Bit for bit Triton 3.6's `tl.rand` for the same seed and offsets.
+
+    ```mlir
+    %u = tile.rand %seed, %offsets : i32, tensor<1024xi32>
+    %keep = arith.cmpf ogt, %u, %p : tensor<1024xf32>
+    ```
+  }];
+  let results = (outs AnyTypeOf<[F32, RankedTensorOf<[F32]>]>:$result);
+}
+
+def Tile_RandNOp : Tile_RandomOp<"randn", "Float32"> {
+  let summary = "random f32 from N(0, 1) per offset (Triton's tl.randn)";
+  let description = [{
+    Box-Muller on the uniforms u1, u2 of the words c0, c1 (as `tile.rand`
+    maps them), in f32 as Triton's `tl.randn` does:
+    `sqrt(-2 * log(max(u1, 1e-7))) * cos(6.2831855 * u2)`. The log, cos and
+    sqrt are the kernel's math ops (libdevice on the GPU, correctly rounded
+    ones on the interpreter), so the result is within a few ulp of the
+    float64 transform of the same uniforms; Triton's approximate
+    instructions differ from it by more (docs/random.md has the bounds).
+
+    ```mlir
+    %z = tile.randn %seed, %offsets : i64, tensor<64x64xi64>
+    ```
+  }];
+  let results = (outs AnyTypeOf<[F32, RankedTensorOf<[F32]>]>:$result);
+}
+
+//===----------------------------------------------------------------------===//
+// Debugging: printing and assertions
+//===----------------------------------------------------------------------===//
+
+def Tile_PrintOp : Tile_Op<"print"> {
+  let summary = "print tiles and scalars, each element once (device debug)";
+  let description = [{
+    Prints every element of each operand, one line each, by the thread
+    that owns it (the one that would store it), so each element appears
+    once however the layout replicates it:
+
+        pid (0, 0, 0) idx (3, 17) x: 1.5
+        pid (0, 0, 0) n: 300
+
+    `pid` is the program's id, `idx` the element's index in its tile (none
+    for a scalar, which the program prints once), then the prefix and the
+    value (`%.8g` for f32, f16 and bf16, `%.17g` for f64, decimal for
+    integers, i1 as 0 or 1, pointers in hex). With more than one operand
+    each line names it: `x (operand 1): 7`. The GPU prints through `printf`
+    (lines of different threads in any order, the buffer flushed when the
+    launch is synchronized); the interpreter prints the same lines to
+    stdout, in row-major order.
+
+    Compiled in only in debug builds of the kernel: `llkc --device-debug`,
+    `LLK_DEVICE_DEBUG=1` for the JIT and the interpreter; otherwise the op
+    is erased before layouts (`tile-strip-device-debug`), and costs nothing.
+
+    ```mlir
+    tile.print "x: ", %x : tensor<16x32xf32>
+    tile.print "row max and sum: ", %m, %s : f32, f32
+    ```
+  }];
+  let arguments = (ins StrAttr:$prefix, Variadic<Tile_Value>:$values);
+  let assemblyFormat = "$prefix (`,` $values^ `:` type($values))? attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_AssertOp : Tile_Op<"assert"> {
+  let summary = "check a condition on every element (device debug)";
+  let description = [{
+    Where an element of `cond` is false, the thread that owns it prints
+
+        kernel.mlir:12:3: pid (1, 0, 0) idx (37): assertion failed: offsets in range
+
+    (the op's location, the program and the element) and the kernel stops:
+    on the GPU through CUDA's `__assertfail` (the launch fails with
+    CUDA_ERROR_ASSERT), on the interpreter as the run's error with the same
+    text. Compiled in only with device debug, as `tile.print`; otherwise
+    erased, and the condition is never checked.
+
+    ```mlir
+    tile.assert %in_range, "offsets in range" : tensor<1024xi1>
+    ```
+  }];
+  let arguments = (ins Tile_BoolLike:$cond, StrAttr:$message);
+  let assemblyFormat = "$cond `,` $message attr-dict `:` type($cond)";
+  let hasVerifier = 1;
+}
+
+def Tile_StaticAssertOp : Tile_Op<"static_assert"> {
+  let summary = "a condition on compile-time constants, checked by the verifier";
+  let description = [{
+    `cond` must be an i1 computable at compile time: an `arith.constant`, or
+    arith ops on constants (after `${NAME}` substitution, `-D BLOCK=...`).
+    The verifier folds it: false is an error at the op's `file:line:col`
+    with the message; true, the op is erased by canonicalization. A
+    condition that is not constant is an error too.
+
+    ```mlir
+    %block = arith.constant ${BLOCK} : i32
+    %max = arith.constant 4096 : i32
+    %fits = arith.cmpi sle, %block, %max : i32
+    tile.static_assert %fits, "BLOCK must be at most 4096"
+    ```
+  }];
+  let arguments = (ins I1:$cond, StrAttr:$message);
+  let assemblyFormat = "$cond `,` $message attr-dict";
+  let hasVerifier = 1;
+  let hasCanonicalizeMethod = 1;
 }
 
 //===----------------------------------------------------------------------===//

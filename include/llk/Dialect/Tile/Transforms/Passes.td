@@ -47,6 +47,37 @@ def TileSetKernelAttrs : Pass<"tile-set-kernel-attrs", "mlir::func::FuncOp"> {
   let dependentDialects = ["::llk::tile::TileDialect"];
 }
 
+def TileExpandRandom : Pass<"tile-expand-random", "mlir::func::FuncOp"> {
+  let summary = "Expand tile.rand, randn, randint and randint4x into arith "
+                "and math ops";
+  let description = [{
+    Rewrites each random-number op into the Philox 4x32-10 rounds it
+    stands for (arith.mului_extended, xori, addi on tiles of the offsets'
+    shape, the key schedule on scalars) and, for rand and randn, the maps
+    to floats (sitofp, mulf; log, sqrt, cos). The compiler lowers those
+    ops as it lowers any others; the interpreter runs them with the same
+    semantics, so a kernel expanded by this pass computes on the interpreter
+    exactly the bits of its unexpanded self (test/Dialect/Tile/expand-random.mlir).
+    Runs first in the layout pipeline, on tile IR without layouts.
+  }];
+  let dependentDialects = ["::llk::tile::TileDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
+def TileStripDeviceDebug : Pass<"tile-strip-device-debug", "mlir::func::FuncOp"> {
+  let summary = "Erase tile.print and tile.assert (kernels built without "
+                "device debug)";
+  let description = [{
+    Debug output and checks are compiled in only on request (`llkc
+    --device-debug`, `LLK_DEVICE_DEBUG=1` for the JIT); otherwise the layout
+    pipeline starts with this pass, so they cost nothing: no code, no
+    registers, and the values they alone used are dead. tile.static_assert,
+    checked by the verifier, is not touched.
+  }];
+  let dependentDialects = ["::llk::tile::TileDialect"];
+}
+
 def TileAssignLayouts : Pass<"tile-assign-layouts", "mlir::func::FuncOp"> {
   let summary = "Give every tile a distributed layout, coalescing memory "
                 "accesses";
