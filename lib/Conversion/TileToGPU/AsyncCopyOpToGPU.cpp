@@ -27,8 +27,7 @@ struct AsyncCopyLowering : TilePattern<AsyncCopyOp> {
     SharedType type = op.getBuffer().getType();
     DistributedView view = viewOf(op.getPtr().getType());
     int64_t bytes = byteWidth(type.getElementType());
-    auto it = state.accessWidth.find(op);
-    int64_t width = it == state.accessWidth.end() ? 1 : it->second;
+    int64_t width = getMemoryAccess(op, state.axisInfoOf(op)).width;
     int64_t chunkBytes = width * bytes;
     if (chunkBytes < 4 ||
         (width > 1 && view.order[0] != type.getContiguousDim()))

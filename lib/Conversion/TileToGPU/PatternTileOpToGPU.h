@@ -13,19 +13,22 @@
 
 #include "Utility.h"
 
+#include "llk/Analysis/AxisInfo.h"
+
 namespace llk::togpu {
 
 /// State shared by the patterns of one conversion.
 struct LoweringState {
-  /// Elements per access of each tile memory op, from the contiguity
-  /// analysis run before conversion.
-  llvm::DenseMap<Operation *, unsigned> accessWidth;
-  /// Loads whose chunks are contiguous but not aligned to their size: the
-  /// alignment (bytes, a power of two below the chunk's size) known for them.
-  llvm::DenseMap<Operation *, unsigned> realignFrom;
-  /// Per kernel (func.func), per argument: how many bytes past the last
-  /// byte it accesses through that pointer its realigned loads may read.
-  llvm::DenseMap<Operation *, SmallVector<int64_t>> readOverrun;
+  /// The contiguity analysis of each kernel (by name: a kernel's ops move
+  /// from its func.func to its gpu.func), run on the tile IR before
+  /// conversion; the memory patterns derive their accesses from it.
+  llvm::StringMap<std::unique_ptr<AxisInfoAnalysis>> axisInfo;
+  const AxisInfoAnalysis &axisInfoOf(Operation *op) const {
+    auto kernel = isa<FunctionOpInterface>(op)
+                      ? cast<FunctionOpInterface>(op)
+                      : op->getParentOfType<FunctionOpInterface>();
+    return *axisInfo.find(kernel.getName())->second;
+  }
   SharedScratch scratch;
   /// Offset in the kernel's shared memory of each tile.local_alloc.
   llvm::DenseMap<Operation *, int64_t> allocOffsets;
@@ -90,6 +93,25 @@ Value tmaBarrier(IndexEmitter &e, LoweringState &state, Operation *alloc,
 /// Builds `body` under `if (threadIdx.x == 0 && extra)`: the one thread that
 /// issues bulk copies and initializes barriers.
 void ifFirstThread(IndexEmitter &e, Value extra, llvm::function_ref<void()> body);
+
+/// How a tile load, store or cp.async moves memory, as the contiguity
+/// analysis allows: `width` registers an access. A load whose contiguous run
+/// is not aligned to its size reads the aligned windows around it and
+/// realigns it in registers (`realignFrom`: the alignment known for the run,
+/// in bytes, a power of two below its size), reading up to `overrunBytes`
+/// past the run's last byte.
+struct MemoryAccess {
+  unsigned width = 1;
+  std::optional<int64_t> realignFrom;
+  int64_t overrunBytes = 0;
+};
+MemoryAccess getMemoryAccess(Operation *op, const AxisInfoAnalysis &axisInfo);
+
+/// Per argument of `func`, how many bytes past the last byte it accesses
+/// through that pointer its realigned loads may read (empty when none
+/// does): the kernel metadata's read_overrun_bytes.
+SmallVector<int64_t> getReadOverruns(func::FuncOp func,
+                                     const AxisInfoAnalysis &axisInfo);
 
 //===----------------------------------------------------------------------===//
 // The op families

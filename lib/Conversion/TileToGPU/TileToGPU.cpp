@@ -154,63 +154,6 @@ LogicalResult checkLowerable(ModuleOp module) {
   return success(ok);
 }
 
-/// The pointer arguments of `func` that `ptr` (a pointer or pointer tile)
-/// may point into, following pointer arithmetic, shape ops and loop-carried
-/// values back to them; every pointer argument where a pointer comes from
-/// elsewhere (a loaded pointer, an integer).
-llvm::SmallSetVector<unsigned, 4> pointerRoots(func::FuncOp func, Value ptr) {
-  llvm::SmallSetVector<unsigned, 4> roots;
-  bool unknown = false;
-  llvm::SmallPtrSet<Value, 16> seen;
-  SmallVector<Value> work{ptr};
-  auto isPointerLike = [](Type type) {
-    if (auto tile = dyn_cast<RankedTensorType>(type))
-      type = tile.getElementType();
-    return isa<PtrType>(type);
-  };
-  while (!work.empty() && !unknown) {
-    Value v = work.pop_back_val();
-    if (!seen.insert(v).second)
-      continue;
-    if (auto arg = dyn_cast<BlockArgument>(v)) {
-      Operation *owner = arg.getOwner()->getParentOp();
-      if (owner == func.getOperation()) {
-        roots.insert(arg.getArgNumber());
-      } else if (auto loop = dyn_cast<scf::ForOp>(owner);
-                 loop && arg.getArgNumber() > 0) {
-        unsigned i = arg.getArgNumber() - 1;
-        work.push_back(loop.getInitArgs()[i]);
-        work.push_back(loop.getYieldedValues()[i]);
-      } else {
-        unknown = true;
-      }
-      continue;
-    }
-    Operation *def = v.getDefiningOp();
-    unsigned result = cast<OpResult>(v).getResultNumber();
-    if (auto loop = dyn_cast<scf::ForOp>(def)) {
-      work.push_back(loop.getInitArgs()[result]);
-      work.push_back(loop.getYieldedValues()[result]);
-    } else if (auto branch = dyn_cast<scf::IfOp>(def)) {
-      work.push_back(branch.thenYield().getOperand(result));
-      if (!branch.getElseRegion().empty())
-        work.push_back(branch.elseYield().getOperand(result));
-    } else if (isa<AddPtrOp, SplatOp, BroadcastOp, ExpandDimsOp, ReshapeOp,
-                   TransOp, ConvertLayoutOp, BitcastOp, arith::SelectOp>(def)) {
-      for (Value operand : def->getOperands())
-        if (isPointerLike(operand.getType()))
-          work.push_back(operand);
-    } else {
-      unknown = true;
-    }
-  }
-  if (unknown)
-    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
-      if (isa<PtrType>(type))
-        roots.insert(i);
-  return roots;
-}
-
 struct ConvertTileToGPUPass
     : llk::impl::ConvertTileToGPUBase<ConvertTileToGPUPass> {
   using ConvertTileToGPUBase::ConvertTileToGPUBase;
@@ -224,9 +167,10 @@ struct ConvertTileToGPUPass
     if (failed(checkLowerable(module)))
       return signalPassFailure();
 
-    // Access widths from the contiguity analysis, on the tile IR.
     for (auto func : module.getOps<func::FuncOp>()) {
-      AxisInfoAnalysis axisInfo(func);
+      // The memory patterns read their accesses' widths from the contiguity
+      // analysis of the tile IR (getMemoryAccess).
+      state.axisInfo[func.getName()] = std::make_unique<AxisInfoAnalysis>(func);
       if (wgmma)
         findWgmmaDots(func, state);
       if (failed(findTmaBuffers(func, state)))
@@ -253,45 +197,6 @@ struct ConvertTileToGPUPass
           if (op == last)
             break;
         }
-      });
-      func.walk([&](Operation *op) {
-        if (!isa<LoadOp, StoreOp, AsyncCopyOp>(op))
-          return;
-        Value ptr = op->getOperand(0);
-        auto tile = dyn_cast<RankedTensorType>(ptr.getType());
-        if (!tile)
-          return;
-        DistributedView view = viewOf(tile);
-        unsigned fast = view.order[0];
-        Value mask = isa<LoadOp>(op)    ? cast<LoadOp>(op).getMask()
-                     : isa<StoreOp>(op) ? cast<StoreOp>(op).getMask()
-                                        : cast<AsyncCopyOp>(op).getMask();
-        unsigned width = axisInfo.getAccessWidth(ptr, mask, view);
-        if (isa<LoadOp>(op)) {
-          // A contiguous run that is not aligned to its size: read the
-          // aligned windows around it (see loadRealigned).
-          int64_t run = std::min<int64_t>(
-              axisInfo.getUnalignedLoadWidth(ptr, mask, fast),
-              view.contigPerThread(fast));
-          run = int64_t(1) << llvm::Log2_64(std::max<int64_t>(1, run));
-          auto pointee = cast<PtrType>(tile.getElementType()).getPointeeType();
-          int64_t bytes = run * byteWidth(pointee);
-          if (run > width && bytes >= 4 && bytes <= 16) {
-            int64_t div = axisInfo.get(ptr).divisibility[fast];
-            width = run;
-            int64_t align = std::min<int64_t>(div & -div, bytes / 2);
-            state.realignFrom[op] = align;
-            // The window of a run's last byte ends at most bytes - align
-            // past it (a run starts at a multiple of align): the kernel
-            // metadata's read_overrun_bytes, within that byte's 16-byte
-            // granule (docs/runtime.md, the buffer contract).
-            SmallVector<int64_t> &overrun = state.readOverrun[func.getOperation()];
-            overrun.resize(func.getNumArguments(), 0);
-            for (unsigned arg : pointerRoots(func, ptr))
-              overrun[arg] = std::max(overrun[arg], bytes - align);
-          }
-        }
-        state.accessWidth[op] = width;
       });
     }
 
