@@ -37,7 +37,7 @@ struct AsyncCopyLowering : TilePattern<AsyncCopyOp> {
              << ", but cp.async moves 4, 8 or 16 bytes into the slot's "
                 "contiguous dimension "
              << type.getContiguousDim();
-    SharedOperand slot = slotOperand(e, state, op.getBuffer(),
+    SharedOperand slot = slotOperand(e, op.getBuffer(),
                                      adaptor.getBuffer(), adaptor.getSlot());
     Value rows = e.coordinates(view, 0), cols = e.coordinates(view, 1);
     auto modifier = chunkBytes == 16 ? NVVM::LoadCacheModifierKind::CG

@@ -17,7 +17,9 @@
 
 namespace llk::togpu {
 
-/// State shared by the patterns of one conversion.
+/// State shared by the patterns of one conversion: caches of what the tile
+/// IR says (the decisions are its attributes and types) and the scratch
+/// allocator.
 struct LoweringState {
   /// The contiguity analysis of each kernel (by name: a kernel's ops move
   /// from its func.func to its gpu.func), run on the tile IR before
@@ -29,17 +31,14 @@ struct LoweringState {
                       : op->getParentOfType<FunctionOpInterface>();
     return *axisInfo.find(kernel.getName())->second;
   }
+  /// Shared memory: the buffers where tile-allocate-shared placed them, and
+  /// the scratch of the patterns that stage data (convert_layout, dots,
+  /// reductions) after them.
   SharedScratch scratch;
-  /// Offset in the kernel's shared memory of each tile.local_alloc.
-  llvm::DenseMap<Operation *, int64_t> allocOffsets;
-  /// Dots lowered to warpgroup MMA (findWgmmaDots), the kernels holding
-  /// them, and the buffers they read.
-  llvm::DenseMap<Operation *, bool> wgmmaDots; // dot -> runs asynchronously
+  /// The kernels with a warpgroup MMA dot (#tile.mma version 3), by name:
+  /// their cp.async waits fence the async proxy and their tile.dot_wait
+  /// waits for wgmma groups.
   llvm::StringSet<> wgmmaKernels;
-  llvm::DenseSet<Operation *> wgmmaBuffers;
-  /// Buffers filled by TMA: the offset of their slots' mbarriers (8 bytes
-  /// each) in the kernel's shared memory.
-  llvm::DenseMap<Operation *, int64_t> tmaBarrierOffsets;
   /// The target has griddepcontrol (sm_90 and later).
   bool gridDependencyControl = true;
 };
@@ -50,18 +49,15 @@ struct LoweringState {
 /// 256-row bands).
 std::pair<int64_t, int64_t> tmaBoxOf(TensorDescType desc);
 
-/// Records the TMA buffers of `func` in `state` (after findWgmmaDots):
-/// their barriers' place in shared memory; checks that every descriptor
-/// argument has copies (whose box, tmaBoxOf, the host encodes).
-LogicalResult findTmaBuffers(func::FuncOp func, LoweringState &state);
+/// Checks the TMA copies of `func`: each fills a buffer with the wgmma
+/// swizzle, placed with its barriers (tile-allocate-shared), from a
+/// descriptor argument; every descriptor argument has copies (whose box,
+/// tmaBoxOf, the host encodes).
+LogicalResult checkTmaCopies(func::FuncOp func);
 
-/// Alignment of a buffer that warpgroup MMA reads: its 128-byte swizzle
-/// repeats every 8 rows (1024 bytes) from an aligned address.
-constexpr int64_t kWgmmaBufferAlign = 1024;
-
-/// Fills the wgmma fields of `state` for the dots of `func` that warpgroup
-/// MMA can take (tile IR, before conversion).
-void findWgmmaDots(func::FuncOp func, LoweringState &state);
+/// Whether operand `index` (0: a, 1: b) of `dot` is a tile.local_load of a
+/// buffer with the wgmma swizzle: what warpgroup MMA reads.
+bool readsWgmmaBuffer(DotOp dot, unsigned index);
 
 template <typename OpTy>
 struct TilePattern : OpConversionPattern<OpTy> {
@@ -75,9 +71,9 @@ struct TilePattern : OpConversionPattern<OpTy> {
 RankedTensorType slotTileType(SharedType type);
 
 /// Slot `slot` of the buffer `buffer` (tile IR) whose first slot is at
-/// `base`, in the layout wgmma wants if a wgmma dot reads it.
-SharedOperand slotOperand(IndexEmitter &e, const LoweringState &state,
-                          Value buffer, Value base, Value slot);
+/// `base`, in the byte layout of its type's swizzle.
+SharedOperand slotOperand(IndexEmitter &e, Value buffer, Value base,
+                          Value slot);
 
 /// Whether operand `index` (0: a, 1: b) of `dot` is a tile.local_load that
 /// ldmatrix can read in place: a tensor-core dot of 16-bit or 8-bit
@@ -86,8 +82,8 @@ SharedOperand slotOperand(IndexEmitter &e, const LoweringState &state,
 bool readsOperandFromBuffer(DotOp dot, unsigned index);
 
 /// The barriers of TMA buffer `alloc` (tile IR), as seen from `op`; slot
-/// `slot`'s is 8 bytes at `slot * 8`.
-Value tmaBarrier(IndexEmitter &e, LoweringState &state, Operation *alloc,
+/// `slot`'s is 8 bytes at `slot * 8` from its barrier_offset.
+Value tmaBarrier(IndexEmitter &e, LoweringState &state, LocalAllocOp alloc,
                  Operation *op, Value slot);
 
 /// Builds `body` under `if (threadIdx.x == 0 && extra)`: the one thread that

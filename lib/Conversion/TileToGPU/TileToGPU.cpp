@@ -142,6 +142,19 @@ LogicalResult checkLowerable(ModuleOp module) {
           ok = false;
         }
       }
+    if (auto alloc = dyn_cast<LocalAllocOp>(op); alloc && !alloc.getOffsetAttr()) {
+      op->emitOpError("has no place in shared memory (offset); run "
+                      "tile-allocate-shared first");
+      ok = false;
+    }
+    if (auto dot = dyn_cast<DotOp>(op);
+        dot && dot.getMmaAttr() && dot.getMmaAttr().isWarpgroup() &&
+        !(readsWgmmaBuffer(dot, 0) && readsWgmmaBuffer(dot, 1))) {
+      op->emitOpError("runs on warpgroup MMA (#tile.mma version 3) but does "
+                      "not read both operands from buffer slots with swizzle "
+                      "= wgmma, as tile-allocate-shared makes them");
+      ok = false;
+    }
     if (auto constant = dyn_cast<arith::ConstantOp>(op))
       if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
         if (isa<RankedTensorType>(dense.getType()) && !dense.isSplat()) {
@@ -171,19 +184,24 @@ struct ConvertTileToGPUPass
       // The memory patterns read their accesses' widths from the contiguity
       // analysis of the tile IR (getMemoryAccess).
       state.axisInfo[func.getName()] = std::make_unique<AxisInfoAnalysis>(func);
-      if (wgmma)
-        findWgmmaDots(func, state);
-      if (failed(findTmaBuffers(func, state)))
+      if (func.walk([](DotOp dot) {
+                return dot.getMmaAttr() && dot.getMmaAttr().isWarpgroup()
+                           ? WalkResult::interrupt()
+                           : WalkResult::advance();
+              })
+              .wasInterrupted())
+        state.wgmmaKernels.insert(func.getName());
+      if (failed(checkTmaCopies(func)))
         return signalPassFailure();
-      // Shared-memory buffers live for the whole kernel, before the scratch.
+      // Shared-memory buffers live for the whole kernel, before the scratch,
+      // where tile-allocate-shared placed them.
       func.walk([&](LocalAllocOp alloc) {
         SharedType type = alloc.getType();
-        int64_t bytes = byteWidth(type.getElementType());
-        for (int64_t size : type.getShape())
-          bytes *= size;
-        int64_t align = state.wgmmaBuffers.count(alloc) ? kWgmmaBufferAlign : 128;
-        state.allocOffsets[alloc.getOperation()] =
-            state.scratch.reserve(func.getName(), bytes, align);
+        state.scratch.reserveAt(func.getName(), alloc.getOffsetAttr().getInt(),
+                                type.getSizeInBytes(), type.getAlignment());
+        if (IntegerAttr barriers = alloc.getBarrierOffsetAttr())
+          state.scratch.reserveAt(func.getName(), barriers.getInt(),
+                                  type.getNumSlots() * 8, 8);
         // The buffers are live from the allocation to their last use (the
         // pipelined loop); scratch used in between must not overlap them.
         Block *block = alloc->getBlock();

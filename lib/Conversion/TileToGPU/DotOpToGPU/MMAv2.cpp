@@ -163,13 +163,13 @@ Value lowerMmaDot(IndexEmitter &e, SharedScratch &scratch, DotOp op, Value a,
         ctx, SmallVector<Type>(n, e.b.getI32Type()));
   };
   // The K step whose fragments are being loaded, tagged on the ldmatrix and
-  // mma.sync ops (kMmaStepAttr) of a dot on pipelined buffers, for the
+  // mma.sync ops (tile.mma_step) of a dot on pipelined buffers, for the
   // fragment prefetch pass.
   int64_t step = 0;
   bool tagSteps = aBuffer && bBuffer;
   auto tagStep = [&](Operation *op, int64_t ks) {
     if (tagSteps)
-      op->setAttr(kMmaStepAttr, e.b.getI32IntegerAttr(int32_t(ks)));
+      op->setAttr(TileDialect::kMmaStepAttr, e.b.getI32IntegerAttr(int32_t(ks)));
   };
   auto ldmatrix = [&](Value addr, unsigned num, bool trans) {
     auto load = NVVM::LdMatrixOp::create(
