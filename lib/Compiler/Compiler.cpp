@@ -170,8 +170,8 @@ void llk::buildLoweringPipeline(OpPassManager &pm,
       tile::createTileSoftwarePipeline(pipelineOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(tile::createTileAllocateShared());
   ConvertTileToGPUOptions loweringOptions;
-  loweringOptions.wgmma = wgmma;
   loweringOptions.gridDependencyControl =
       hasGridDependencyControl(options.target.arch);
   pm.addPass(createConvertTileToGPU(loweringOptions));

@@ -28,10 +28,6 @@ constexpr llvm::StringLiteral kTmaBoxesAttr = "llk.tma_boxes";
 /// it accesses through that pointer argument the kernel may read (realigned
 /// loads' windows; at most 15, never past that byte's 16-byte granule).
 constexpr llvm::StringLiteral kReadOverrunAttr = "llk.read_overrun";
-/// On the nvvm.ldmatrix and nvvm.mma.sync ops of a tensor-core dot on
-/// pipelined buffers: the K step (of the instruction's k) they load or
-/// multiply, for nvvm-prefetch-mma-fragments, which drops them.
-constexpr llvm::StringLiteral kMmaStepAttr = "llk.mma_step";
 
 #define GEN_PASS_DECL
 #include "llk/Conversion/Passes.h.inc"

@@ -20,15 +20,13 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "mlir::ModuleOp"> {
     `tile.dot` stages its operands in swizzled shared memory and becomes
     `nvvm.ldmatrix` and `nvvm.mma.sync` (m16n8k16 for f16/bf16, m16n8k32
     for i8, m16n8k8 for tf32), or an FMA loop for `precision = ieee`.
-    With `wgmma` (sm_90a), a pipelined f16/bf16 dot whose accumulator puts
-    every warp along M instead reads both operands from their
-    shared-memory slots (laid out as wgmma's 128-byte swizzle wants) with
-    `nvvm.wgmma.mma_async`, one m64nNk16 instruction per warpgroup, 64 rows
-    and k step.
+    A dot whose `mma` attribute is warpgroup MMA (`#tile.mma` version 3,
+    sm_90a) instead reads both operands from their shared-memory slots
+    (`!tile.shared<..., swizzle = wgmma>`) with `nvvm.wgmma.mma_async`, one
+    m64nNk16 instruction per warpgroup, 64 rows and k step. The buffers sit
+    where `tile-allocate-shared` placed them (`offset`, `barrier_offset`).
   }];
   let options = [
-    Option<"wgmma", "wgmma", "bool", "false",
-           "lower pipelined f16/bf16 dots to warpgroup MMA (sm_90a)">,
     Option<"gridDependencyControl", "grid-dependency-control", "bool", "true",
            "lower tile.grid_dependency_wait / tile.launch_dependents to "
            "griddepcontrol (sm_90 and later); otherwise drop them">

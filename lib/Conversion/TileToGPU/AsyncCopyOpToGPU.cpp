@@ -27,8 +27,7 @@ struct AsyncCopyLowering : TilePattern<AsyncCopyOp> {
     SharedType type = op.getBuffer().getType();
     DistributedView view = viewOf(op.getPtr().getType());
     int64_t bytes = byteWidth(type.getElementType());
-    auto it = state.accessWidth.find(op);
-    int64_t width = it == state.accessWidth.end() ? 1 : it->second;
+    int64_t width = getMemoryAccess(op, state.axisInfoOf(op)).width;
     int64_t chunkBytes = width * bytes;
     if (chunkBytes < 4 ||
         (width > 1 && view.order[0] != type.getContiguousDim()))
@@ -38,7 +37,7 @@ struct AsyncCopyLowering : TilePattern<AsyncCopyOp> {
              << ", but cp.async moves 4, 8 or 16 bytes into the slot's "
                 "contiguous dimension "
              << type.getContiguousDim();
-    SharedOperand slot = slotOperand(e, state, op.getBuffer(),
+    SharedOperand slot = slotOperand(e, op.getBuffer(),
                                      adaptor.getBuffer(), adaptor.getSlot());
     Value rows = e.coordinates(view, 0), cols = e.coordinates(view, 1);
     auto modifier = chunkBytes == 16 ? NVVM::LoadCacheModifierKind::CG

@@ -1,18 +1,24 @@
 //===- DotOpToGPU.cpp - tile.dot and tile.dot_wait ------------------------===//
 //
-// tile.dot runs on warpgroup MMA where findWgmmaDots chose it, on mma.sync
-// where the tensor cores take its types and accumulator layout, else as the
-// FMA loop (DotOpToGPU/); its operands come from shared memory: staged from
-// registers, or, when software pipelining (the tile-software-pipeline pass) put them
-// there, read straight from their buffer slot.
+// tile.dot runs on warpgroup MMA where its `mma` attribute says so, on
+// mma.sync where the tensor cores take its types and accumulator layout,
+// else as the FMA loop (DotOpToGPU/); its operands come from shared memory:
+// staged from registers, or, when software pipelining
+// (tile-software-pipeline) put them there, read straight from their buffer
+// slot.
 //
 //===----------------------------------------------------------------------===//
 
 #include "DotOpToGPU/DotOpToGPU.h"
 
+#include "llvm/Support/Debug.h"
+
 using namespace mlir;
 using namespace llk;
 using namespace llk::togpu;
+
+#define DEBUG_TYPE "convert-tile-to-gpu"
+#define DBGS() (llvm::dbgs() << "[" DEBUG_TYPE "] ")
 
 namespace {
 
@@ -53,17 +59,24 @@ struct DotLowering : TilePattern<DotOp> {
       if (!readsOperandFromBuffer(op, index))
         return std::nullopt;
       auto load = op->getOperand(index).getDefiningOp<LocalLoadOp>();
-      return slotOperand(e, state, load.getBuffer(),
+      return slotOperand(e, load.getBuffer(),
                          rewriter.getRemappedValue(load.getBuffer()),
                          rewriter.getRemappedValue(load.getSlot()));
     };
-    auto wgmma = state.wgmmaDots.find(op);
-    if (wgmma != state.wgmmaDots.end()) {
+    if (MmaEncodingAttr mma = op.getMmaAttr(); mma && mma.isWarpgroup()) {
+      LLVM_DEBUG(DBGS() << "dot at " << op.getLoc() << ": warpgroup MMA"
+                        << (op.getAsync() ? ", its K step left in flight" : "")
+                        << "\n");
       rewriter.replaceOp(op,
                          lowerWgmmaDot(e, op, adaptor.getAcc(), *buffered(0),
-                                       *buffered(1), /*async=*/wgmma->second));
+                                       *buffered(1), op.getAsync()));
       return success();
     }
+    LLVM_DEBUG(DBGS() << "dot at " << op.getLoc() << ": "
+                      << (usesTensorCores(op) ? "mma.sync" : "the FMA loop")
+                      << (readsOperandFromBuffer(op, 0) ? ", a from its slot" : "")
+                      << (readsOperandFromBuffer(op, 1) ? ", b from its slot" : "")
+                      << "\n");
     Value result =
         usesTensorCores(op)
             ? lowerMmaDot(e, state.scratch, op, adaptor.getA(), adaptor.getB(),
@@ -101,45 +114,13 @@ bool readsOperandFromBuffer(DotOp dot, unsigned index) {
   return type.getContiguousDim() == kDim || bytes == 2;
 }
 
+bool readsWgmmaBuffer(DotOp dot, unsigned index) {
+  auto load = dot->getOperand(index).getDefiningOp<LocalLoadOp>();
+  return load &&
+         load.getBuffer().getType().getSwizzle() == SharedSwizzle::Wgmma;
+}
+
 } // namespace llk::togpu
-
-/// Whether `dot` (to run on warpgroup MMA) may leave its K step in flight:
-/// it accumulates into a loop-carried value that nothing else reads, and the
-/// loop's result goes straight to a tile.dot_wait (tile-software-pipeline's pattern).
-static bool runsAsynchronously(DotOp dot) {
-  std::optional<unsigned> index = loopCarriedAccumulator(dot);
-  if (!index)
-    return false;
-  Value result = cast<scf::ForOp>(dot->getParentOp()).getResult(*index);
-  return result.hasOneUse() && isa<DotWaitOp>(*result.getUsers().begin());
-}
-
-void llk::togpu::findWgmmaDots(func::FuncOp func, LoweringState &state) {
-  func.walk([&](DotOp dot) {
-    // Both operands straight from a buffer slot that nothing else reads.
-    SmallVector<LocalAllocOp, 2> allocs;
-    for (Value operand : {dot.getA(), dot.getB()}) {
-      auto load = operand.getDefiningOp<LocalLoadOp>();
-      if (!load || !load->hasOneUse())
-        return;
-      auto alloc = load.getBuffer().getDefiningOp<LocalAllocOp>();
-      if (!alloc || state.wgmmaBuffers.count(alloc) ||
-          llvm::any_of(alloc->getUsers(), [&](Operation *user) {
-            return !isa<AsyncCopyOp, AsyncTmaCopyOp, AsyncTmaWaitOp>(user) &&
-                   user != load;
-          }))
-        return;
-      allocs.push_back(alloc);
-    }
-    if (allocs[0] == allocs[1] ||
-        !suitsWarpgroupMma(dot, allocs[0].getType().getContiguousDim(),
-                           allocs[1].getType().getContiguousDim()))
-      return;
-    state.wgmmaDots[dot] = runsAsynchronously(dot);
-    state.wgmmaKernels.insert(func.getName());
-    state.wgmmaBuffers.insert(allocs.begin(), allocs.end());
-  });
-}
 
 void llk::togpu::populateDotOpToGPUPatterns(const TypeConverter &converter,
                                             RewritePatternSet &patterns,

@@ -41,7 +41,8 @@ struct FuncLowering : TilePattern<func::FuncOp> {
       kernel->setAttr(kTmaBoxesAttr, rewriter.getArrayAttr(boxes));
     // How far past its last accessed byte each pointer argument is read.
     SmallVector<Attribute> overruns;
-    for (auto [i, bytes] : llvm::enumerate(state.readOverrun.lookup(func.getOperation())))
+    for (auto [i, bytes] :
+         llvm::enumerate(getReadOverruns(func, state.axisInfoOf(func))))
       if (bytes)
         overruns.push_back(rewriter.getDenseI64ArrayAttr({int64_t(i), bytes}));
     if (!overruns.empty())

@@ -259,21 +259,6 @@ Value realign(IndexEmitter &e, const RealignedRun &run, Type chunkType,
   return bitcastTo(e, bits, chunkType);
 }
 
-/// The access pattern of a tile memory op: chunk size and the register
-/// ranges it covers.
-struct Access {
-  DistributedView view;
-  unsigned width;
-};
-
-Access accessOf(Operation *op, LoweringState &state) {
-  Access a{viewOf(op->getOperand(0).getType()), 1};
-  auto it = state.accessWidth.find(op);
-  if (it != state.accessWidth.end())
-    a.width = it->second;
-  return a;
-}
-
 struct LoadLowering : TilePattern<LoadOp> {
   using TilePattern::TilePattern;
   LogicalResult
@@ -285,14 +270,13 @@ struct LoadLowering : TilePattern<LoadOp> {
                                        adaptor.getOther(), op.getType(), op));
       return success();
     }
-    Access access = accessOf(op, state);
+    MemoryAccess access = getMemoryAccess(op, state.axisInfoOf(op));
     auto resultType = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
     Type elem = resultType.getElementType();
     Value result = e.poison(resultType);
     int64_t w = access.width;
     Type chunkType = w == 1 ? elem : VectorType::get({w}, elem);
-    auto realignFrom = state.realignFrom.find(op);
-    bool realigned = realignFrom != state.realignFrom.end();
+    bool realigned = access.realignFrom.has_value();
     // Realigned runs: every window load of the op is issued before any
     // register shuffling, so that they are all in flight at once.
     SmallVector<RealignedRun> runs;
@@ -311,7 +295,7 @@ struct LoadLowering : TilePattern<LoadOp> {
       Value chunk;
       if (realigned) {
         chunk = realign(e, runs[r / w], chunkType, chunkBytes(chunkType),
-                        realignFrom->second);
+                        *access.realignFrom);
         // Masked-off runs read nothing: they take `other`.
         if (pred && other)
           chunk = arith::SelectOp::create(rewriter, op.getLoc(), pred, chunk, other);
@@ -342,10 +326,10 @@ struct StoreLowering : TilePattern<StoreOp> {
       rewriter.eraseOp(op);
       return success();
     }
-    Access access = accessOf(op, state);
-    Value owner = e.ownerPredicate(access.view);
-    int64_t w = access.width;
-    int64_t n = access.view.totalElemsPerThread();
+    DistributedView view = viewOf(op.getPtr().getType());
+    Value owner = e.ownerPredicate(view);
+    int64_t w = getMemoryAccess(op, state.axisInfoOf(op)).width;
+    int64_t n = view.totalElemsPerThread();
     for (int64_t r = 0; r < n; r += w) {
       Value addr = toGlobalPtr(e, e.extract(adaptor.getPtr(), r));
       Value pred = andPredicates(
@@ -396,6 +380,111 @@ struct PrefetchLowering : TilePattern<PrefetchOp> {
 };
 
 } // namespace
+
+/// The pointer arguments of `func` that `ptr` (a pointer or pointer tile)
+/// may point into, following pointer arithmetic, shape ops and loop-carried
+/// values back to them; every pointer argument where a pointer comes from
+/// elsewhere (a loaded pointer, an integer).
+static llvm::SmallSetVector<unsigned, 4> pointerRoots(func::FuncOp func, Value ptr) {
+  llvm::SmallSetVector<unsigned, 4> roots;
+  bool unknown = false;
+  llvm::SmallPtrSet<Value, 16> seen;
+  SmallVector<Value> work{ptr};
+  auto isPointerLike = [](Type type) {
+    if (auto tile = dyn_cast<RankedTensorType>(type))
+      type = tile.getElementType();
+    return isa<PtrType>(type);
+  };
+  while (!work.empty() && !unknown) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      Operation *owner = arg.getOwner()->getParentOp();
+      if (owner == func.getOperation()) {
+        roots.insert(arg.getArgNumber());
+      } else if (auto loop = dyn_cast<scf::ForOp>(owner);
+                 loop && arg.getArgNumber() > 0) {
+        unsigned i = arg.getArgNumber() - 1;
+        work.push_back(loop.getInitArgs()[i]);
+        work.push_back(loop.getYieldedValues()[i]);
+      } else {
+        unknown = true;
+      }
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    unsigned result = cast<OpResult>(v).getResultNumber();
+    if (auto loop = dyn_cast<scf::ForOp>(def)) {
+      work.push_back(loop.getInitArgs()[result]);
+      work.push_back(loop.getYieldedValues()[result]);
+    } else if (auto branch = dyn_cast<scf::IfOp>(def)) {
+      work.push_back(branch.thenYield().getOperand(result));
+      if (!branch.getElseRegion().empty())
+        work.push_back(branch.elseYield().getOperand(result));
+    } else if (isa<AddPtrOp, SplatOp, BroadcastOp, ExpandDimsOp, ReshapeOp,
+                   TransOp, ConvertLayoutOp, BitcastOp, arith::SelectOp>(def)) {
+      for (Value operand : def->getOperands())
+        if (isPointerLike(operand.getType()))
+          work.push_back(operand);
+    } else {
+      unknown = true;
+    }
+  }
+  if (unknown)
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+      if (isa<PtrType>(type))
+        roots.insert(i);
+  return roots;
+}
+
+MemoryAccess llk::togpu::getMemoryAccess(Operation *op,
+                                         const AxisInfoAnalysis &axisInfo) {
+  MemoryAccess access;
+  Value ptr = op->getOperand(0);
+  auto tile = dyn_cast<RankedTensorType>(ptr.getType());
+  if (!tile)
+    return access;
+  DistributedView view = viewOf(tile);
+  unsigned fast = view.order[0];
+  Value mask = isa<LoadOp>(op)    ? cast<LoadOp>(op).getMask()
+               : isa<StoreOp>(op) ? cast<StoreOp>(op).getMask()
+                                  : cast<AsyncCopyOp>(op).getMask();
+  access.width = axisInfo.getAccessWidth(ptr, mask, view);
+  if (!isa<LoadOp>(op))
+    return access;
+  // A contiguous run that is not aligned to its size: read the aligned
+  // windows around it (loadWindows).
+  int64_t run = std::min<int64_t>(axisInfo.getUnalignedLoadWidth(ptr, mask, fast),
+                                  view.contigPerThread(fast));
+  run = int64_t(1) << llvm::Log2_64(std::max<int64_t>(1, run));
+  auto pointee = cast<PtrType>(tile.getElementType()).getPointeeType();
+  int64_t bytes = run * byteWidth(pointee);
+  if (run > access.width && bytes >= 4 && bytes <= 16) {
+    int64_t div = axisInfo.get(ptr).divisibility[fast];
+    access.width = run;
+    access.realignFrom = std::min<int64_t>(div & -div, bytes / 2);
+    // The window of a run's last byte ends at most bytes - align past it
+    // (a run starts at a multiple of align), within that byte's 16-byte
+    // granule (docs/runtime.md, the buffer contract).
+    access.overrunBytes = bytes - *access.realignFrom;
+  }
+  return access;
+}
+
+SmallVector<int64_t> llk::togpu::getReadOverruns(func::FuncOp func,
+                                                 const AxisInfoAnalysis &axisInfo) {
+  SmallVector<int64_t> overruns;
+  func.walk([&](LoadOp load) {
+    MemoryAccess access = getMemoryAccess(load, axisInfo);
+    if (!access.overrunBytes)
+      return;
+    overruns.resize(func.getNumArguments(), 0);
+    for (unsigned arg : pointerRoots(func, load.getPtr()))
+      overruns[arg] = std::max(overruns[arg], access.overrunBytes);
+  });
+  return overruns;
+}
 
 void llk::togpu::populateLoadStoreOpToGPUPatterns(const TypeConverter &converter,
                                                   RewritePatternSet &patterns,

@@ -26,8 +26,8 @@ struct LocalAllocLowering : TilePattern<LocalAllocOp> {
     // before the first copy writes there.
     gpu::BarrierOp::create(rewriter, op.getLoc());
     Value base = state.scratch.kernelBase(rewriter, op.getLoc(), op);
-    int64_t offset = state.allocOffsets.lookup(op.getOperation());
-    if (state.tmaBarrierOffsets.count(op)) {
+    int64_t offset = op.getOffsetAttr().getInt();
+    if (op.getBarrierOffsetAttr()) {
       // One mbarrier per slot, one arrival (the thread that starts the
       // copies) plus the bytes they bring; ready before anyone uses them.
       ifFirstThread(e, nullptr, [&] {
@@ -64,7 +64,7 @@ struct LocalLoadLowering : TilePattern<LocalLoadOp> {
       rewriter.replaceOp(op, e.poison(resultType));
       return success();
     }
-    SharedOperand slot = slotOperand(e, state, op.getBuffer(),
+    SharedOperand slot = slotOperand(e, op.getBuffer(),
                                      adaptor.getBuffer(), adaptor.getSlot());
     DistributedView view = viewOf(op.getType());
     Value rows = e.coordinates(view, 0), cols = e.coordinates(view, 1);
@@ -85,15 +85,15 @@ RankedTensorType slotTileType(SharedType type) {
   return RankedTensorType::get(type.getSlotShape(), type.getElementType());
 }
 
-SharedOperand slotOperand(IndexEmitter &e, const LoweringState &state,
-                          Value buffer, Value base, Value slot) {
+SharedOperand slotOperand(IndexEmitter &e, Value buffer, Value base,
+                          Value slot) {
   auto type = cast<SharedType>(buffer.getType());
   RankedTensorType tile = slotTileType(type);
   int64_t slotBytes = tile.getNumElements() * byteWidth(type.getElementType());
   Value offset = arith::MulIOp::create(e.b, e.loc, slot, e.i32(slotBytes));
   SharedOperand operand(byteAddress(e, base, offset), tile,
                         type.getContiguousDim(), /*swizzled=*/true);
-  if (state.wgmmaBuffers.contains(buffer.getDefiningOp()))
+  if (type.getSwizzle() == SharedSwizzle::Wgmma)
     operand.useWgmmaLayout();
   return operand;
 }

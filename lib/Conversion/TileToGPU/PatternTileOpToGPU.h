@@ -13,30 +13,32 @@
 
 #include "Utility.h"
 
+#include "llk/Analysis/AxisInfo.h"
+
 namespace llk::togpu {
 
-/// State shared by the patterns of one conversion.
+/// State shared by the patterns of one conversion: caches of what the tile
+/// IR says (the decisions are its attributes and types) and the scratch
+/// allocator.
 struct LoweringState {
-  /// Elements per access of each tile memory op, from the contiguity
-  /// analysis run before conversion.
-  llvm::DenseMap<Operation *, unsigned> accessWidth;
-  /// Loads whose chunks are contiguous but not aligned to their size: the
-  /// alignment (bytes, a power of two below the chunk's size) known for them.
-  llvm::DenseMap<Operation *, unsigned> realignFrom;
-  /// Per kernel (func.func), per argument: how many bytes past the last
-  /// byte it accesses through that pointer its realigned loads may read.
-  llvm::DenseMap<Operation *, SmallVector<int64_t>> readOverrun;
+  /// The contiguity analysis of each kernel (by name: a kernel's ops move
+  /// from its func.func to its gpu.func), run on the tile IR before
+  /// conversion; the memory patterns derive their accesses from it.
+  llvm::StringMap<std::unique_ptr<AxisInfoAnalysis>> axisInfo;
+  const AxisInfoAnalysis &axisInfoOf(Operation *op) const {
+    auto kernel = isa<FunctionOpInterface>(op)
+                      ? cast<FunctionOpInterface>(op)
+                      : op->getParentOfType<FunctionOpInterface>();
+    return *axisInfo.find(kernel.getName())->second;
+  }
+  /// Shared memory: the buffers where tile-allocate-shared placed them, and
+  /// the scratch of the patterns that stage data (convert_layout, dots,
+  /// reductions) after them.
   SharedScratch scratch;
-  /// Offset in the kernel's shared memory of each tile.local_alloc.
-  llvm::DenseMap<Operation *, int64_t> allocOffsets;
-  /// Dots lowered to warpgroup MMA (findWgmmaDots), the kernels holding
-  /// them, and the buffers they read.
-  llvm::DenseMap<Operation *, bool> wgmmaDots; // dot -> runs asynchronously
+  /// The kernels with a warpgroup MMA dot (#tile.mma version 3), by name:
+  /// their cp.async waits fence the async proxy and their tile.dot_wait
+  /// waits for wgmma groups.
   llvm::StringSet<> wgmmaKernels;
-  llvm::DenseSet<Operation *> wgmmaBuffers;
-  /// Buffers filled by TMA: the offset of their slots' mbarriers (8 bytes
-  /// each) in the kernel's shared memory.
-  llvm::DenseMap<Operation *, int64_t> tmaBarrierOffsets;
   /// The target has griddepcontrol (sm_90 and later).
   bool gridDependencyControl = true;
 };
@@ -47,18 +49,15 @@ struct LoweringState {
 /// 256-row bands).
 std::pair<int64_t, int64_t> tmaBoxOf(TensorDescType desc);
 
-/// Records the TMA buffers of `func` in `state` (after findWgmmaDots):
-/// their barriers' place in shared memory; checks that every descriptor
-/// argument has copies (whose box, tmaBoxOf, the host encodes).
-LogicalResult findTmaBuffers(func::FuncOp func, LoweringState &state);
+/// Checks the TMA copies of `func`: each fills a buffer with the wgmma
+/// swizzle, placed with its barriers (tile-allocate-shared), from a
+/// descriptor argument; every descriptor argument has copies (whose box,
+/// tmaBoxOf, the host encodes).
+LogicalResult checkTmaCopies(func::FuncOp func);
 
-/// Alignment of a buffer that warpgroup MMA reads: its 128-byte swizzle
-/// repeats every 8 rows (1024 bytes) from an aligned address.
-constexpr int64_t kWgmmaBufferAlign = 1024;
-
-/// Fills the wgmma fields of `state` for the dots of `func` that warpgroup
-/// MMA can take (tile IR, before conversion).
-void findWgmmaDots(func::FuncOp func, LoweringState &state);
+/// Whether operand `index` (0: a, 1: b) of `dot` is a tile.local_load of a
+/// buffer with the wgmma swizzle: what warpgroup MMA reads.
+bool readsWgmmaBuffer(DotOp dot, unsigned index);
 
 template <typename OpTy>
 struct TilePattern : OpConversionPattern<OpTy> {
@@ -72,9 +71,9 @@ struct TilePattern : OpConversionPattern<OpTy> {
 RankedTensorType slotTileType(SharedType type);
 
 /// Slot `slot` of the buffer `buffer` (tile IR) whose first slot is at
-/// `base`, in the layout wgmma wants if a wgmma dot reads it.
-SharedOperand slotOperand(IndexEmitter &e, const LoweringState &state,
-                          Value buffer, Value base, Value slot);
+/// `base`, in the byte layout of its type's swizzle.
+SharedOperand slotOperand(IndexEmitter &e, Value buffer, Value base,
+                          Value slot);
 
 /// Whether operand `index` (0: a, 1: b) of `dot` is a tile.local_load that
 /// ldmatrix can read in place: a tensor-core dot of 16-bit or 8-bit
@@ -83,13 +82,32 @@ SharedOperand slotOperand(IndexEmitter &e, const LoweringState &state,
 bool readsOperandFromBuffer(DotOp dot, unsigned index);
 
 /// The barriers of TMA buffer `alloc` (tile IR), as seen from `op`; slot
-/// `slot`'s is 8 bytes at `slot * 8`.
-Value tmaBarrier(IndexEmitter &e, LoweringState &state, Operation *alloc,
+/// `slot`'s is 8 bytes at `slot * 8` from its barrier_offset.
+Value tmaBarrier(IndexEmitter &e, LoweringState &state, LocalAllocOp alloc,
                  Operation *op, Value slot);
 
 /// Builds `body` under `if (threadIdx.x == 0 && extra)`: the one thread that
 /// issues bulk copies and initializes barriers.
 void ifFirstThread(IndexEmitter &e, Value extra, llvm::function_ref<void()> body);
+
+/// How a tile load, store or cp.async moves memory, as the contiguity
+/// analysis allows: `width` registers an access. A load whose contiguous run
+/// is not aligned to its size reads the aligned windows around it and
+/// realigns it in registers (`realignFrom`: the alignment known for the run,
+/// in bytes, a power of two below its size), reading up to `overrunBytes`
+/// past the run's last byte.
+struct MemoryAccess {
+  unsigned width = 1;
+  std::optional<int64_t> realignFrom;
+  int64_t overrunBytes = 0;
+};
+MemoryAccess getMemoryAccess(Operation *op, const AxisInfoAnalysis &axisInfo);
+
+/// Per argument of `func`, how many bytes past the last byte it accesses
+/// through that pointer its realigned loads may read (empty when none
+/// does): the kernel metadata's read_overrun_bytes.
+SmallVector<int64_t> getReadOverruns(func::FuncOp func,
+                                     const AxisInfoAnalysis &axisInfo);
 
 //===----------------------------------------------------------------------===//
 // The op families

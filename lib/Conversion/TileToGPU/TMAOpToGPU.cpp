@@ -23,8 +23,8 @@ struct AsyncTmaCopyLowering : TilePattern<AsyncTmaCopyOp> {
   matchAndRewrite(AsyncTmaCopyOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     IndexEmitter e(rewriter, op.getLoc());
-    Operation *alloc = op.getBuffer().getDefiningOp();
-    SharedOperand slot = slotOperand(e, state, op.getBuffer(),
+    auto alloc = op.getBuffer().getDefiningOp<LocalAllocOp>();
+    SharedOperand slot = slotOperand(e, op.getBuffer(),
                                      adaptor.getBuffer(), adaptor.getSlot());
     Value barrier = tmaBarrier(e, state, alloc, op, adaptor.getSlot());
     auto [boxRows, boxCols] = tmaBoxOf(op.getDesc().getType());
@@ -67,8 +67,9 @@ struct AsyncTmaWaitLowering : TilePattern<AsyncTmaWaitOp> {
   matchAndRewrite(AsyncTmaWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     IndexEmitter e(rewriter, op.getLoc());
-    Value barrier = tmaBarrier(e, state, op.getBuffer().getDefiningOp(), op,
-                               adaptor.getSlot());
+    Value barrier =
+        tmaBarrier(e, state, op.getBuffer().getDefiningOp<LocalAllocOp>(), op,
+                   adaptor.getSlot());
     // A loop of mbarrier.try_wait.parity (each try may suspend the thread
     // for a while). Inline assembly with side effects: nvvm's op for it has
     // none, so nothing would keep it alive.
@@ -91,11 +92,10 @@ std::pair<int64_t, int64_t> llk::togpu::tmaBoxOf(TensorDescType desc) {
           128 / byteWidth(desc.getElementType())};
 }
 
-LogicalResult llk::togpu::findTmaBuffers(func::FuncOp func,
-                                         LoweringState &state) {
+LogicalResult llk::togpu::checkTmaCopies(func::FuncOp func) {
   WalkResult result = func.walk([&](AsyncTmaCopyOp copy) {
     auto alloc = copy.getBuffer().getDefiningOp<LocalAllocOp>();
-    if (!alloc || !state.wgmmaBuffers.contains(alloc)) {
+    if (!alloc || alloc.getType().getSwizzle() != SharedSwizzle::Wgmma) {
       copy.emitOpError("fills a buffer that no warpgroup MMA (wgmma) reads; "
                        "TMA copies feed only wgmma so far (sm_90a, f16/bf16 "
                        "dots whose accumulator puts every warp along M and "
@@ -103,14 +103,16 @@ LogicalResult llk::togpu::findTmaBuffers(func::FuncOp func,
                        "columns, warps or programs per SM)");
       return WalkResult::interrupt();
     }
+    if (!alloc.getBarrierOffsetAttr()) {
+      copy.emitOpError("fills a buffer without barriers (barrier_offset); "
+                       "run tile-allocate-shared first");
+      return WalkResult::interrupt();
+    }
     auto arg = dyn_cast<BlockArgument>(copy.getDesc());
     if (!arg || arg.getOwner() != &func.getBody().front()) {
       copy.emitOpError("needs the descriptor to be a kernel argument");
       return WalkResult::interrupt();
     }
-    if (!state.tmaBarrierOffsets.count(alloc))
-      state.tmaBarrierOffsets[alloc] = state.scratch.reserve(
-          func.getName(), alloc.getType().getNumSlots() * 8, 8);
     return WalkResult::advance();
   });
   if (result.wasInterrupted())
@@ -129,11 +131,11 @@ LogicalResult llk::togpu::findTmaBuffers(func::FuncOp func,
 
 namespace llk::togpu {
 
-Value tmaBarrier(IndexEmitter &e, LoweringState &state, Operation *alloc,
+Value tmaBarrier(IndexEmitter &e, LoweringState &state, LocalAllocOp alloc,
                  Operation *op, Value slot) {
   Value base = state.scratch.kernelBase(e.b, e.loc, op);
   Value offset = arith::AddIOp::create(
-      e.b, e.loc, e.i32(state.tmaBarrierOffsets.lookup(alloc)),
+      e.b, e.loc, e.i32(alloc.getBarrierOffsetAttr().getInt()),
       arith::MulIOp::create(e.b, e.loc, slot, e.i32(8)));
   return byteAddress(e, base, offset);
 }

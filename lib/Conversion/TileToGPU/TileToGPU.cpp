@@ -142,6 +142,19 @@ LogicalResult checkLowerable(ModuleOp module) {
           ok = false;
         }
       }
+    if (auto alloc = dyn_cast<LocalAllocOp>(op); alloc && !alloc.getOffsetAttr()) {
+      op->emitOpError("has no place in shared memory (offset); run "
+                      "tile-allocate-shared first");
+      ok = false;
+    }
+    if (auto dot = dyn_cast<DotOp>(op);
+        dot && dot.getMmaAttr() && dot.getMmaAttr().isWarpgroup() &&
+        !(readsWgmmaBuffer(dot, 0) && readsWgmmaBuffer(dot, 1))) {
+      op->emitOpError("runs on warpgroup MMA (#tile.mma version 3) but does "
+                      "not read both operands from buffer slots with swizzle "
+                      "= wgmma, as tile-allocate-shared makes them");
+      ok = false;
+    }
     if (auto constant = dyn_cast<arith::ConstantOp>(op))
       if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
         if (isa<RankedTensorType>(dense.getType()) && !dense.isSplat()) {
@@ -152,63 +165,6 @@ LogicalResult checkLowerable(ModuleOp module) {
     return WalkResult::advance();
   });
   return success(ok);
-}
-
-/// The pointer arguments of `func` that `ptr` (a pointer or pointer tile)
-/// may point into, following pointer arithmetic, shape ops and loop-carried
-/// values back to them; every pointer argument where a pointer comes from
-/// elsewhere (a loaded pointer, an integer).
-llvm::SmallSetVector<unsigned, 4> pointerRoots(func::FuncOp func, Value ptr) {
-  llvm::SmallSetVector<unsigned, 4> roots;
-  bool unknown = false;
-  llvm::SmallPtrSet<Value, 16> seen;
-  SmallVector<Value> work{ptr};
-  auto isPointerLike = [](Type type) {
-    if (auto tile = dyn_cast<RankedTensorType>(type))
-      type = tile.getElementType();
-    return isa<PtrType>(type);
-  };
-  while (!work.empty() && !unknown) {
-    Value v = work.pop_back_val();
-    if (!seen.insert(v).second)
-      continue;
-    if (auto arg = dyn_cast<BlockArgument>(v)) {
-      Operation *owner = arg.getOwner()->getParentOp();
-      if (owner == func.getOperation()) {
-        roots.insert(arg.getArgNumber());
-      } else if (auto loop = dyn_cast<scf::ForOp>(owner);
-                 loop && arg.getArgNumber() > 0) {
-        unsigned i = arg.getArgNumber() - 1;
-        work.push_back(loop.getInitArgs()[i]);
-        work.push_back(loop.getYieldedValues()[i]);
-      } else {
-        unknown = true;
-      }
-      continue;
-    }
-    Operation *def = v.getDefiningOp();
-    unsigned result = cast<OpResult>(v).getResultNumber();
-    if (auto loop = dyn_cast<scf::ForOp>(def)) {
-      work.push_back(loop.getInitArgs()[result]);
-      work.push_back(loop.getYieldedValues()[result]);
-    } else if (auto branch = dyn_cast<scf::IfOp>(def)) {
-      work.push_back(branch.thenYield().getOperand(result));
-      if (!branch.getElseRegion().empty())
-        work.push_back(branch.elseYield().getOperand(result));
-    } else if (isa<AddPtrOp, SplatOp, BroadcastOp, ExpandDimsOp, ReshapeOp,
-                   TransOp, ConvertLayoutOp, BitcastOp, arith::SelectOp>(def)) {
-      for (Value operand : def->getOperands())
-        if (isPointerLike(operand.getType()))
-          work.push_back(operand);
-    } else {
-      unknown = true;
-    }
-  }
-  if (unknown)
-    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
-      if (isa<PtrType>(type))
-        roots.insert(i);
-  return roots;
 }
 
 struct ConvertTileToGPUPass
@@ -224,22 +180,28 @@ struct ConvertTileToGPUPass
     if (failed(checkLowerable(module)))
       return signalPassFailure();
 
-    // Access widths from the contiguity analysis, on the tile IR.
     for (auto func : module.getOps<func::FuncOp>()) {
-      AxisInfoAnalysis axisInfo(func);
-      if (wgmma)
-        findWgmmaDots(func, state);
-      if (failed(findTmaBuffers(func, state)))
+      // The memory patterns read their accesses' widths from the contiguity
+      // analysis of the tile IR (getMemoryAccess).
+      state.axisInfo[func.getName()] = std::make_unique<AxisInfoAnalysis>(func);
+      if (func.walk([](DotOp dot) {
+                return dot.getMmaAttr() && dot.getMmaAttr().isWarpgroup()
+                           ? WalkResult::interrupt()
+                           : WalkResult::advance();
+              })
+              .wasInterrupted())
+        state.wgmmaKernels.insert(func.getName());
+      if (failed(checkTmaCopies(func)))
         return signalPassFailure();
-      // Shared-memory buffers live for the whole kernel, before the scratch.
+      // Shared-memory buffers live for the whole kernel, before the scratch,
+      // where tile-allocate-shared placed them.
       func.walk([&](LocalAllocOp alloc) {
         SharedType type = alloc.getType();
-        int64_t bytes = byteWidth(type.getElementType());
-        for (int64_t size : type.getShape())
-          bytes *= size;
-        int64_t align = state.wgmmaBuffers.count(alloc) ? kWgmmaBufferAlign : 128;
-        state.allocOffsets[alloc.getOperation()] =
-            state.scratch.reserve(func.getName(), bytes, align);
+        state.scratch.reserveAt(func.getName(), alloc.getOffsetAttr().getInt(),
+                                type.getSizeInBytes(), type.getAlignment());
+        if (IntegerAttr barriers = alloc.getBarrierOffsetAttr())
+          state.scratch.reserveAt(func.getName(), barriers.getInt(),
+                                  type.getNumSlots() * 8, 8);
         // The buffers are live from the allocation to their last use (the
         // pipelined loop); scratch used in between must not overlap them.
         Block *block = alloc->getBlock();
@@ -253,45 +215,6 @@ struct ConvertTileToGPUPass
           if (op == last)
             break;
         }
-      });
-      func.walk([&](Operation *op) {
-        if (!isa<LoadOp, StoreOp, AsyncCopyOp>(op))
-          return;
-        Value ptr = op->getOperand(0);
-        auto tile = dyn_cast<RankedTensorType>(ptr.getType());
-        if (!tile)
-          return;
-        DistributedView view = viewOf(tile);
-        unsigned fast = view.order[0];
-        Value mask = isa<LoadOp>(op)    ? cast<LoadOp>(op).getMask()
-                     : isa<StoreOp>(op) ? cast<StoreOp>(op).getMask()
-                                        : cast<AsyncCopyOp>(op).getMask();
-        unsigned width = axisInfo.getAccessWidth(ptr, mask, view);
-        if (isa<LoadOp>(op)) {
-          // A contiguous run that is not aligned to its size: read the
-          // aligned windows around it (see loadRealigned).
-          int64_t run = std::min<int64_t>(
-              axisInfo.getUnalignedLoadWidth(ptr, mask, fast),
-              view.contigPerThread(fast));
-          run = int64_t(1) << llvm::Log2_64(std::max<int64_t>(1, run));
-          auto pointee = cast<PtrType>(tile.getElementType()).getPointeeType();
-          int64_t bytes = run * byteWidth(pointee);
-          if (run > width && bytes >= 4 && bytes <= 16) {
-            int64_t div = axisInfo.get(ptr).divisibility[fast];
-            width = run;
-            int64_t align = std::min<int64_t>(div & -div, bytes / 2);
-            state.realignFrom[op] = align;
-            // The window of a run's last byte ends at most bytes - align
-            // past it (a run starts at a multiple of align): the kernel
-            // metadata's read_overrun_bytes, within that byte's 16-byte
-            // granule (docs/runtime.md, the buffer contract).
-            SmallVector<int64_t> &overrun = state.readOverrun[func.getOperation()];
-            overrun.resize(func.getNumArguments(), 0);
-            for (unsigned arg : pointerRoots(func, ptr))
-              overrun[arg] = std::max(overrun[arg], bytes - align);
-          }
-        }
-        state.accessWidth[op] = width;
       });
     }
 

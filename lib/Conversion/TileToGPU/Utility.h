@@ -180,17 +180,17 @@ inline DistributedView viewOf(Type type) {
 /// markBuffersLive), 0 for the others.
 class SharedScratch {
 public:
-  /// Reserves `bytes` of `func`'s shared memory for the whole kernel and
-  /// returns their offset.
-  int64_t reserve(llvm::StringRef func, int64_t bytes, int64_t align = 128) {
+  /// Reserves `bytes` at `offset` (a multiple of `align`) of `func`'s
+  /// shared memory for the whole kernel: a buffer or barriers that
+  /// tile-allocate-shared placed there.
+  void reserveAt(llvm::StringRef func, int64_t offset, int64_t bytes,
+                 int64_t align) {
     std::string name = (kSharedPrefix + func).str();
     int64_t &end = reserved[name];
-    int64_t offset = llvm::alignTo(end, align);
+    end = std::max(end, offset + bytes);
     int64_t &maxAlign = alignments[name];
     maxAlign = std::max(maxAlign, align);
-    end = offset + bytes;
     sizes[name] = std::max(sizes[name], end);
-    return offset;
   }
   /// The start of the kernel's shared memory, as seen from `op`.
   Value kernelBase(OpBuilder &b, Location loc, Operation *op) {
@@ -201,7 +201,8 @@ public:
         name);
   }
   /// Notes that `op` (and every op nested in it) runs while the buffers
-  /// hold data, so its scratch must not overlap them.
+  /// hold data, so its scratch must not overlap them (a cache of the
+  /// buffers' live ranges in the tile IR).
   void markBuffersLive(Operation *op) {
     op->walk([&](Operation *nested) { live.insert(nested); });
   }

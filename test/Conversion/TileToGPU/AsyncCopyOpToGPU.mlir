@@ -57,8 +57,8 @@ func.func @f16(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i64}, %arg1: !til
   %14 = arith.subi %arg3, %c1_i32 : i32
   %15 = arith.extsi %14 : i32 to i64
   %16 = arith.maxsi %15, %c0_i64 : i64
-  %17 = tile.local_alloc : !tile.shared<3x64x64xf16, contiguous = 1>
-  %18 = tile.local_alloc : !tile.shared<3x64x64xf16, contiguous = 1>
+  %17 = tile.local_alloc {offset = 0 : i64} : !tile.shared<3x64x64xf16, contiguous = 1>
+  %18 = tile.local_alloc {offset = 24576 : i64} : !tile.shared<3x64x64xf16, contiguous = 1>
   %19 = arith.minsi %16, %c0_i64 : i64
   %20 = arith.muli %19, %c64_i64 : i64
   %cs = tile.splat %20 : i64 -> tensor<64x64xi64, #blocked2>
@@ -172,8 +172,8 @@ func.func @i8(%arg0: !tile.ptr<i8> {tile.divisibility = 16 : i64}, %arg1: !tile.
   %14 = arith.subi %arg3, %c1_i32 : i32
   %15 = arith.extsi %14 : i32 to i64
   %16 = arith.maxsi %15, %c0_i64 : i64
-  %17 = tile.local_alloc : !tile.shared<3x64x64xi8, contiguous = 1>
-  %18 = tile.local_alloc : !tile.shared<3x64x64xi8, contiguous = 1>
+  %17 = tile.local_alloc {offset = 0 : i64} : !tile.shared<3x64x64xi8, contiguous = 1>
+  %18 = tile.local_alloc {offset = 12288 : i64} : !tile.shared<3x64x64xi8, contiguous = 1>
   %19 = arith.minsi %16, %c0_i64 : i64
   %20 = arith.muli %19, %c64_i64 : i64
   %cs = tile.splat %20 : i64 -> tensor<64x64xi64, #blocked2>

@@ -24,8 +24,8 @@
 
 func.func @slots(%p: !tile.ptr<f16>) attributes {tile.num_warps = 4 : i32} {
   %c1 = arith.constant 1 : i32
-  %ring = tile.local_alloc : !tile.shared<3x64x32xf16, contiguous = 1>
-  %other = tile.local_alloc : !tile.shared<2x32x16xi8, contiguous = 0>
+  %ring = tile.local_alloc {offset = 0 : i64} : !tile.shared<3x64x32xf16, contiguous = 1>
+  %other = tile.local_alloc {offset = 12288 : i64} : !tile.shared<2x32x16xi8, contiguous = 0>
   %t = tile.local_load %ring[%c1] : !tile.shared<3x64x32xf16, contiguous = 1> -> tensor<64x32xf16, #b>
   %ps = tile.splat %p : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>, #b>
   tile.store %t, %ps : tensor<64x32x!tile.ptr<f16>, #b>

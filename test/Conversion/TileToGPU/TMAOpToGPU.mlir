@@ -1,4 +1,4 @@
-// RUN: llk-opt %s -split-input-file -convert-tile-to-gpu=wgmma=true -canonicalize | FileCheck %s
+// RUN: llk-opt %s -split-input-file -convert-tile-to-gpu -canonicalize | FileCheck %s
 
 // TMA copies into the slots of two buffers that a warpgroup MMA dot reads
 // (sm_90a). Shared memory holds first each buffer's mbarriers (8 bytes a
@@ -38,16 +38,16 @@
 func.func @tma_dot(%a: !tile.tensordesc<64x64xf16>, %b: !tile.tensordesc<64x64xf16>, %c: !tile.ptr<f32>, %row: i32, %col: i32) attributes {tile.num_warps = 4 : i32} {
   %true = arith.constant true
   %c0 = arith.constant 0 : i32
-  %ra = tile.local_alloc : !tile.shared<2x64x64xf16, contiguous = 1>
-  %rb = tile.local_alloc : !tile.shared<2x64x64xf16, contiguous = 1>
-  tile.async_tma_copy %a[%row, %c0], %ra[%c0] if %true : !tile.tensordesc<64x64xf16> -> !tile.shared<2x64x64xf16, contiguous = 1>
-  tile.async_tma_copy %b[%c0, %col], %rb[%c0] if %true : !tile.tensordesc<64x64xf16> -> !tile.shared<2x64x64xf16, contiguous = 1>
-  tile.async_tma_wait %ra[%c0] phase %c0 : !tile.shared<2x64x64xf16, contiguous = 1>
-  tile.async_tma_wait %rb[%c0] phase %c0 : !tile.shared<2x64x64xf16, contiguous = 1>
-  %x = tile.local_load %ra[%c0] : !tile.shared<2x64x64xf16, contiguous = 1> -> tensor<64x64xf16, #op>
-  %y = tile.local_load %rb[%c0] : !tile.shared<2x64x64xf16, contiguous = 1> -> tensor<64x64xf16, #op>
+  %ra = tile.local_alloc {barrier_offset = 0 : i64, offset = 1024 : i64} : !tile.shared<2x64x64xf16, contiguous = 1, swizzle = wgmma>
+  %rb = tile.local_alloc {barrier_offset = 16 : i64, offset = 17408 : i64} : !tile.shared<2x64x64xf16, contiguous = 1, swizzle = wgmma>
+  tile.async_tma_copy %a[%row, %c0], %ra[%c0] if %true : !tile.tensordesc<64x64xf16> -> !tile.shared<2x64x64xf16, contiguous = 1, swizzle = wgmma>
+  tile.async_tma_copy %b[%c0, %col], %rb[%c0] if %true : !tile.tensordesc<64x64xf16> -> !tile.shared<2x64x64xf16, contiguous = 1, swizzle = wgmma>
+  tile.async_tma_wait %ra[%c0] phase %c0 : !tile.shared<2x64x64xf16, contiguous = 1, swizzle = wgmma>
+  tile.async_tma_wait %rb[%c0] phase %c0 : !tile.shared<2x64x64xf16, contiguous = 1, swizzle = wgmma>
+  %x = tile.local_load %ra[%c0] : !tile.shared<2x64x64xf16, contiguous = 1, swizzle = wgmma> -> tensor<64x64xf16, #op>
+  %y = tile.local_load %rb[%c0] : !tile.shared<2x64x64xf16, contiguous = 1, swizzle = wgmma> -> tensor<64x64xf16, #op>
   %zero = arith.constant dense<0.0> : tensor<64x64xf32, #acc>
-  %d = tile.dot %x, %y, %zero : tensor<64x64xf16, #op>, tensor<64x64xf16, #op> -> tensor<64x64xf32, #acc>
+  %d = tile.dot %x, %y, %zero {mma = #tile.mma<version = 3, instrShape = [64, 64, 16], warpsPerCTA = [4, 1]>} : tensor<64x64xf16, #op>, tensor<64x64xf16, #op> -> tensor<64x64xf32, #acc>
   %sum = tile.reduce sum %d axis = 1 : tensor<64x64xf32, #acc> -> tensor<64xf32, #tile.slice<dim = 1, parent = #acc>>
   %total = tile.reduce sum %sum axis = 0 : tensor<64xf32, #tile.slice<dim = 1, parent = #acc>> -> f32
   tile.store %total, %c : !tile.ptr<f32>

@@ -49,9 +49,12 @@ func.func @scaled_rows(%x: !tile.ptr<f32> {tile.divisibility = 16},
 // WGMMA: [tile-assign-layouts] kernel @gemm_tma_kernel: 8 warps (its tile.num_warps), warpgroup MMA
 // WGMMA-NEXT: [tile-assign-layouts] dot at loc("{{.*}}gemm_tma.mlir":{{[0-9]+}}:{{[0-9]+}}): accumulator #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0], warpRepeat = [2, 1]> (warpgroup MMA's rows)
 // WGMMA: [tile-assign-layouts] convert operand #1 of tile.store at loc("{{.*}}gemm_tma.mlir":{{[0-9]+}}:3): tensor<128x256xf16, #tile.blocked<{{.*}}warpRepeat = [2, 1]>> to tensor<128x256xf16, #tile.blocked<sizePerThread = [1, 8]{{.*}}>>
+// and the dot's instruction is warpgroup MMA's m64n256k16.
+// WGMMA: [tile-assign-layouts] dot at loc("{{.*}}gemm_tma.mlir":{{[0-9]+}}:{{[0-9]+}}): #tile.mma<version = 3, instrShape = [64, 256, 16], warpsPerCTA = [8, 1]>
 // ... unless two programs per SM leave too few registers for its m64n256
 // instruction: then mma.sync's.
 // RUN: llkc %examples/gemm.mlir -D T=f16 -D BLOCK_M=128 -D BLOCK_N=256 -D BLOCK_K=64 --arch sm_90a \
 // RUN:     --num-warps 8 --min-programs-per-sm 2 --emit=layout -debug-only=tile-assign-layouts -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=SYNC
 // SYNC: [tile-assign-layouts] dot at loc("{{.*}}gemm.mlir":{{[0-9]+}}:{{[0-9]+}}): accumulator #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 4], order = [1, 0]> (mma.sync's: warpgroup MMA's instruction would not fit a thread's registers)
+// SYNC: [tile-assign-layouts] dot at loc("{{.*}}gemm.mlir":{{[0-9]+}}:{{[0-9]+}}): #tile.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [2, 4]>

@@ -1625,3 +1625,125 @@ func.func @tma_copy_shape(%d: !tile.tensordesc<64x64xf16>, %i: i32, %p: i1) {
   tile.async_tma_copy %d[%i, %i], %b[%i] if %p : !tile.tensordesc<64x64xf16> -> !tile.shared<2x64x128xf16, contiguous = 1>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// Tensor-core instructions, buffer swizzles and places
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @+1 {{#tile.mma version must be 2 (mma.sync) or 3 (warpgroup MMA), got 4}}
+func.func @mma_version() attributes {test.mma = #tile.mma<version = 4, instrShape = [16, 8, 16], warpsPerCTA = [2, 2]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tile.mma version 2 (mma.sync) instructions are 16x8x8, 16x8x16 or 16x8x32, got 16x8x12}}
+func.func @mma_sync_shape() attributes {test.mma = #tile.mma<version = 2, instrShape = [16, 8, 12], warpsPerCTA = [2, 2]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tile.mma version 3 (warpgroup MMA) instructions are 64xNx16 with N a multiple of 8 up to 256, got 64x512x16}}
+func.func @wgmma_shape() attributes {test.mma = #tile.mma<version = 3, instrShape = [64, 512, 16], warpsPerCTA = [4, 1]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tile.mma version 3 puts whole warpgroups (4 warps) along M and one along N}}
+func.func @wgmma_warps() attributes {test.mma = #tile.mma<version = 3, instrShape = [64, 64, 16], warpsPerCTA = [2, 2]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tile.mma takes an instrShape of 3 (M, N, K) and warpsPerCTA of 2 (M, N) values}}
+func.func @mma_rank() attributes {test.mma = #tile.mma<version = 2, instrShape = [16, 8], warpsPerCTA = [2, 2]>} {
+  return
+}
+
+// -----
+
+#acc = #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]>
+#op = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+func.func @mma_mismatch(%a: tensor<64x64xf16, #op>, %c: tensor<64x64xf32, #acc>) -> tensor<64x64xf32, #acc> {
+  // expected-error @+1 {{'tile.dot' op mma #tile.mma<version = 2, instrShape = [16, 8, 32], warpsPerCTA = [2, 2]> does not match its types and accumulator layout, which take #tile.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [2, 2]>}}
+  %d = tile.dot %a, %a, %c {mma = #tile.mma<version = 2, instrShape = [16, 8, 32], warpsPerCTA = [2, 2]>} : tensor<64x64xf16, #op>, tensor<64x64xf16, #op> -> tensor<64x64xf32, #acc>
+  return %d : tensor<64x64xf32, #acc>
+}
+
+// -----
+
+// The accumulator's layout puts warps along N: no warpgroup MMA.
+#acc = #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]>
+#op = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+func.func @wgmma_layout(%a: tensor<64x64xf16, #op>, %c: tensor<64x64xf32, #acc>) -> tensor<64x64xf32, #acc> {
+  // expected-error @+1 {{'tile.dot' op mma #tile.mma<version = 3, instrShape = [64, 64, 16], warpsPerCTA = [4, 1]> does not match its types and accumulator layout, which take #tile.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [2, 2]>}}
+  %d = tile.dot %a, %a, %c {mma = #tile.mma<version = 3, instrShape = [64, 64, 16], warpsPerCTA = [4, 1]>} : tensor<64x64xf16, #op>, tensor<64x64xf16, #op> -> tensor<64x64xf32, #acc>
+  return %d : tensor<64x64xf32, #acc>
+}
+
+// -----
+
+#b = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+func.func @mma_on_fma(%a: tensor<32x32xf32, #b>) -> tensor<32x32xf32, #b> {
+  // expected-error @+1 {{'tile.dot' op mma #tile.mma<version = 2, instrShape = [16, 8, 8], warpsPerCTA = [4, 1]> does not fit: its types or accumulator layout take no tensor-core instruction}}
+  %d = tile.dot %a, %a, %a precision = ieee {mma = #tile.mma<version = 2, instrShape = [16, 8, 8], warpsPerCTA = [4, 1]>} : tensor<32x32xf32, #b>, tensor<32x32xf32, #b> -> tensor<32x32xf32, #b>
+  return %d : tensor<32x32xf32, #b>
+}
+
+// -----
+
+// expected-error @+1 {{!tile.shared swizzle = wgmma holds 16-bit elements (f16, bf16), got 'f32'}}
+func.func @wgmma_swizzle_f32(%b: !tile.shared<2x64x64xf32, contiguous = 1, swizzle = wgmma>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{!tile.shared swizzle = wgmma needs the contiguous dimension to be whole 128-byte slabs, got 64 bytes}}
+func.func @wgmma_swizzle_narrow(%b: !tile.shared<2x64x32xf16, contiguous = 1, swizzle = wgmma>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected swizzle xor16 or wgmma, got 'nvmma'}}
+func.func @unknown_swizzle(%b: !tile.shared<2x64x64xf16, contiguous = 1, swizzle = nvmma>) {
+  return
+}
+
+// -----
+
+func.func @alloc_misaligned() {
+  // expected-error @+1 {{'tile.local_alloc' op offset 512 is not a multiple of 1024, the alignment its swizzle needs}}
+  %b = tile.local_alloc {offset = 512 : i64} : !tile.shared<2x64x64xf16, contiguous = 1, swizzle = wgmma>
+  return
+}
+
+// -----
+
+func.func @alloc_past_the_end() {
+  // expected-error @+1 {{'tile.local_alloc' op ends at byte 233472, past the 232448 bytes of shared memory a program can have}}
+  %b = tile.local_alloc {offset = 217088 : i64} : !tile.shared<2x64x64xf16, contiguous = 1>
+  return
+}
+
+// -----
+
+func.func @barriers_misaligned() {
+  // expected-error @+1 {{'tile.local_alloc' op barrier_offset 4 is not a multiple of 8 (mbarriers are 8 bytes)}}
+  %b = tile.local_alloc {barrier_offset = 4 : i64, offset = 1024 : i64} : !tile.shared<2x64x64xf16, contiguous = 1, swizzle = wgmma>
+  return
+}
+
+// -----
+
+func.func @mma_step_elsewhere() {
+  // expected-error @+1 {{'tile.mma_step' applies to nvvm.ldmatrix and nvvm.mma.sync}}
+  %c = arith.constant {tile.mma_step = 0 : i32} 0 : i32
+  return
+}

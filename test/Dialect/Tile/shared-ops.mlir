@@ -40,3 +40,22 @@ func.func @tma(%d: !tile.tensordesc<64x64xf16>, %r: i32, %c: i32, %p: i1,
   %w = tile.dot_wait %acc : tensor<64x64xf32>
   return %w : tensor<64x64xf32>
 }
+
+// The places tile-allocate-shared gives buffers, the wgmma swizzle and a
+// dot's tensor-core instruction print and parse back as written.
+// CHECK-LABEL: func.func @placed
+// CHECK: %[[A:.*]] = tile.local_alloc {barrier_offset = 0 : i64, offset = 1024 : i64} : !tile.shared<2x64x64xf16, contiguous = 1, swizzle = wgmma>
+// CHECK: tile.local_alloc {offset = 17408 : i64} : !tile.shared<2x64x64xf16, contiguous = 1>
+// CHECK: tile.local_load %[[A]][%{{.*}}] : !tile.shared<2x64x64xf16, contiguous = 1, swizzle = wgmma> -> tensor<64x64xf16, #[[OP:.*]]>
+// CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} {mma = #tile.mma<version = 3, instrShape = [64, 64, 16], warpsPerCTA = [4, 1]>} : tensor<64x64xf16, #[[OP]]>, tensor<64x64xf16, #[[OP]]> -> tensor<64x64xf32, #{{.*}}>
+// CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} {mma = #tile.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>}
+#acc = #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], warpRepeat = [2, 1]>
+#op = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+func.func @placed(%slot: i32, %acc: tensor<64x64xf32, #acc>) -> tensor<64x64xf32, #acc> {
+  %ra = tile.local_alloc {barrier_offset = 0 : i64, offset = 1024 : i64} : !tile.shared<2x64x64xf16, contiguous = 1, swizzle = wgmma>
+  %rb = tile.local_alloc {offset = 17408 : i64} : !tile.shared<2x64x64xf16, contiguous = 1, swizzle = xor16>
+  %x = tile.local_load %ra[%slot] : !tile.shared<2x64x64xf16, contiguous = 1, swizzle = wgmma> -> tensor<64x64xf16, #op>
+  %d = tile.dot %x, %x, %acc {mma = #tile.mma<version = 3, instrShape = [64, 64, 16], warpsPerCTA = [4, 1]>} : tensor<64x64xf16, #op>, tensor<64x64xf16, #op> -> tensor<64x64xf32, #acc>
+  %e = tile.dot %x, %x, %d {mma = #tile.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>} : tensor<64x64xf16, #op>, tensor<64x64xf16, #op> -> tensor<64x64xf32, #acc>
+  return %e : tensor<64x64xf32, #acc>
+}

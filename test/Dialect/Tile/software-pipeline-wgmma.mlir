@@ -1,6 +1,7 @@
 // RUN: llk-opt %s -tile-assign-layouts=wgmma=true -tile-software-pipeline="num-stages=4 wgmma=true" -mlir-print-local-scope | FileCheck %s
 // RUN: llk-opt %s -tile-assign-layouts -tile-software-pipeline=num-stages=4 -mlir-print-local-scope | FileCheck %s --check-prefix=SYNC
 // RUN: llk-opt %s -tile-assign-layouts=wgmma=true -tile-software-pipeline="num-stages=3 wgmma=true" -mlir-print-local-scope | FileCheck %s --check-prefix=S3
+// RUN: llk-opt %s -tile-assign-layouts=wgmma=true -tile-software-pipeline="num-stages=4 wgmma=true" -canonicalize -cse -tile-allocate-shared -mlir-print-local-scope | FileCheck %s --check-prefix=ALLOC
 
 // For sm_90a (wgmma), the accumulator puts all four warps along M, 16 rows
 // each (warpRepeat: the rows warpgroup MMA gives a warp), and the
@@ -10,6 +11,12 @@
 // k+2 into slot (k+2) % 4, the one step k-2 read, with no barrier of their
 // own; a tile.dot_wait after the loop waits for the last step before
 // anything reads the accumulator.
+// Then tile-allocate-shared gives both rings the wgmma swizzle (1024-byte
+// aligned; 4 slots of 128x64 f16 are 65536 bytes) and marks the dot async.
+// ALLOC-LABEL: func.func @wgmma_loop
+// ALLOC: tile.local_alloc {offset = 0 : i64} : !tile.shared<4x128x64xf16, contiguous = 1, swizzle = wgmma>
+// ALLOC: tile.local_alloc {offset = 65536 : i64} : !tile.shared<4x64x128xf16, contiguous = 1, swizzle = wgmma>
+// ALLOC: tile.dot {{.*}} {async, mma = #tile.mma<version = 3, instrShape = [64, 128, 16], warpsPerCTA = [4, 1]>}
 // CHECK-LABEL: func.func @wgmma_loop
 // CHECK: %[[RA:.*]] = tile.local_alloc : !tile.shared<4x128x64xf16, contiguous = 1>
 // CHECK: %[[RB:.*]] = tile.local_alloc : !tile.shared<4x64x128xf16, contiguous = 1>
@@ -119,6 +126,10 @@ func.func @wgmma_loop(%a: !tile.ptr<f16> {tile.divisibility = 16},
 // iteration waits on its slot's barrier with phase (k / 4) % 2 instead of
 // waiting for cp.async groups; the dot runs asynchronously as above.
 // Without wgmma nothing is pipelined (TMA needs sm_90a).
+// ALLOC-LABEL: func.func @tma_loop
+// ALLOC: tile.local_alloc {barrier_offset = 0 : i64, offset = 1024 : i64} : !tile.shared<4x128x64xf16, contiguous = 1, swizzle = wgmma>
+// ALLOC: tile.local_alloc {barrier_offset = 32 : i64, offset = 66560 : i64} : !tile.shared<4x64x128xf16, contiguous = 1, swizzle = wgmma>
+// ALLOC: tile.dot {{.*}} {async, mma = #tile.mma<version = 3, instrShape = [64, 128, 16], warpsPerCTA = [4, 1]>}
 // CHECK-LABEL: func.func @tma_loop
 // CHECK: %[[TA:.*]] = tile.local_alloc : !tile.shared<4x128x64xf16, contiguous = 1>
 // CHECK: %[[TB:.*]] = tile.local_alloc : !tile.shared<4x64x128xf16, contiguous = 1>

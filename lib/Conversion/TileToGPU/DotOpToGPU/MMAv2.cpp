@@ -49,17 +49,17 @@ struct MmaShape {
 };
 
 std::optional<MmaShape> mmaShapeOf(DotOp op) {
+  std::optional<unsigned> k = getMmaSyncK(op);
+  if (!k)
+    return std::nullopt;
   Type elem = op.getA().getType().getElementType();
   if (elem.isF16())
-    return MmaShape{16, NVVM::MMATypes::f16, std::nullopt};
+    return MmaShape{*k, NVVM::MMATypes::f16, std::nullopt};
   if (elem.isBF16())
-    return MmaShape{16, NVVM::MMATypes::bf16, std::nullopt};
+    return MmaShape{*k, NVVM::MMATypes::bf16, std::nullopt};
   if (elem.isInteger(8))
-    return MmaShape{32, NVVM::MMATypes::s8, NVVM::MMAIntOverflow::wrapped};
-  if (elem.isF32() &&
-      op.getPrecision().value_or(DotPrecision::TF32) == DotPrecision::TF32)
-    return MmaShape{8, NVVM::MMATypes::tf32, std::nullopt};
-  return std::nullopt;
+    return MmaShape{*k, NVVM::MMATypes::s8, NVVM::MMAIntOverflow::wrapped};
+  return MmaShape{*k, NVVM::MMATypes::tf32, std::nullopt};
 }
 
 } // namespace
@@ -67,10 +67,8 @@ std::optional<MmaShape> mmaShapeOf(DotOp op) {
 namespace llk::togpu {
 
 bool usesTensorCores(DotOp op) {
-  auto shape = mmaShapeOf(op);
-  auto result = op.getType();
-  return shape && op.getA().getType().getDimSize(1) % shape->k == 0 &&
-         isMmaAccumulatorLayout(result.getEncoding(), result.getShape());
+  // The instruction the layout pass would give it (its `mma`, where set).
+  return bool(getMmaEncoding(op, /*allowWarpgroup=*/false));
 }
 
 Value lowerMmaDot(IndexEmitter &e, SharedScratch &scratch, DotOp op, Value a,
@@ -163,13 +161,13 @@ Value lowerMmaDot(IndexEmitter &e, SharedScratch &scratch, DotOp op, Value a,
         ctx, SmallVector<Type>(n, e.b.getI32Type()));
   };
   // The K step whose fragments are being loaded, tagged on the ldmatrix and
-  // mma.sync ops (kMmaStepAttr) of a dot on pipelined buffers, for the
+  // mma.sync ops (tile.mma_step) of a dot on pipelined buffers, for the
   // fragment prefetch pass.
   int64_t step = 0;
   bool tagSteps = aBuffer && bBuffer;
   auto tagStep = [&](Operation *op, int64_t ks) {
     if (tagSteps)
-      op->setAttr(kMmaStepAttr, e.b.getI32IntegerAttr(int32_t(ks)));
+      op->setAttr(TileDialect::kMmaStepAttr, e.b.getI32IntegerAttr(int32_t(ks)));
   };
   auto ldmatrix = [&](Value addr, unsigned num, bool trans) {
     auto load = NVVM::LdMatrixOp::create(

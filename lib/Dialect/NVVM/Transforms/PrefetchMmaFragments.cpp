@@ -38,7 +38,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "llk/Dialect/NVVM/Transforms/Passes.h"
-#include "llk/Conversion/Passes.h"
+#include "llk/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -57,7 +57,7 @@ using namespace llk;
 namespace {
 
 std::optional<int64_t> mmaStep(Operation *op) {
-  if (auto attr = op->getAttrOfType<IntegerAttr>(kMmaStepAttr))
+  if (auto attr = op->getAttrOfType<IntegerAttr>(tile::TileDialect::kMmaStepAttr))
     return attr.getInt();
   return std::nullopt;
 }
@@ -212,7 +212,9 @@ struct NVVMPrefetchMmaFragmentsPass
       for (scf::ForOp loop : loops)
         prefetchFragments(loop);
     // The tags are for this pass only.
-    getOperation().walk([](Operation *op) { op->removeAttr(kMmaStepAttr); });
+    getOperation().walk([](Operation *op) {
+      op->removeAttr(tile::TileDialect::kMmaStepAttr);
+    });
   }
 };
 

@@ -238,6 +238,35 @@ bool llk::tile::isWarpgroupAccumulatorLayout(Attribute layout,
                                             numWarps, /*warpgroupRows=*/true);
 }
 
+std::optional<unsigned> llk::tile::getMmaSyncK(DotOp dot) {
+  Type elem = dot.getA().getType().getElementType();
+  if (elem.isF16() || elem.isBF16())
+    return 16;
+  if (elem.isInteger(8))
+    return 32;
+  if (elem.isF32() &&
+      dot.getPrecision().value_or(DotPrecision::TF32) == DotPrecision::TF32)
+    return 8;
+  return std::nullopt;
+}
+
+MmaEncodingAttr llk::tile::getMmaEncoding(DotOp dot, bool allowWarpgroup) {
+  RankedTensorType aType = dot.getA().getType(), cType = dot.getType();
+  auto layout = dyn_cast_or_null<BlockedLayoutAttr>(cType.getEncoding());
+  std::optional<unsigned> k = getMmaSyncK(dot);
+  if (!layout || !k || aType.getDimSize(1) % *k != 0 ||
+      !isMmaAccumulatorLayout(layout, cType.getShape()))
+    return nullptr;
+  MLIRContext *ctx = dot.getContext();
+  Type elem = aType.getElementType();
+  if (allowWarpgroup && (elem.isF16() || elem.isBF16()) &&
+      cType.getElementType().isF32() &&
+      isWarpgroupAccumulatorLayout(layout, cType.getShape()))
+    return MmaEncodingAttr::get(
+        ctx, 3, {64, unsigned(cType.getDimSize(1)), 16}, layout.getWarpsPerCTA());
+  return MmaEncodingAttr::get(ctx, 2, {16, 8, *k}, layout.getWarpsPerCTA());
+}
+
 bool llk::tile::suitsWarpgroupMma(DotOp dot, unsigned aContiguousDim,
                                   unsigned bContiguousDim) {
   RankedTensorType aType = dot.getA().getType(), cType = dot.getType();

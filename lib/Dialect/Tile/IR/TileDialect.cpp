@@ -72,7 +72,8 @@ LogicalResult PtrType::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult SharedType::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<int64_t> shape, Type elementType,
-                                 unsigned contiguousDim) {
+                                 unsigned contiguousDim,
+                                 SharedSwizzle swizzle) {
   if (shape.size() != 3)
     return emitError() << "!tile.shared holds slots of 2-D tiles: expected "
                           "3 dimensions (slots x rows x columns), got "
@@ -93,7 +94,26 @@ LogicalResult SharedType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "!tile.shared contiguous dimension must be 0 or 1 "
                           "(a dimension of the tile), got "
                        << contiguousDim;
+  if (swizzle == SharedSwizzle::Wgmma) {
+    int64_t bytes = elementType.getIntOrFloatBitWidth() / 8;
+    if (bytes != 2)
+      return emitError() << "!tile.shared swizzle = wgmma holds 16-bit "
+                            "elements (f16, bf16), got "
+                         << elementType;
+    if ((shape[1 + contiguousDim] * bytes) % 128 != 0)
+      return emitError() << "!tile.shared swizzle = wgmma needs the "
+                            "contiguous dimension to be whole 128-byte "
+                            "slabs, got "
+                         << shape[1 + contiguousDim] * bytes << " bytes";
+  }
   return success();
+}
+
+int64_t SharedType::getSizeInBytes() const {
+  int64_t bytes = getElementType().getIntOrFloatBitWidth() / 8;
+  for (int64_t size : getShape())
+    bytes *= size;
+  return bytes;
 }
 
 Type SharedType::parse(AsmParser &parser) {
@@ -106,17 +126,39 @@ Type SharedType::parse(AsmParser &parser) {
                                 /*withTrailingX=*/true) ||
       parser.parseType(elementType) || parser.parseComma() ||
       parser.parseKeyword("contiguous") || parser.parseEqual() ||
-      parser.parseInteger(contiguousDim) || parser.parseGreater())
+      parser.parseInteger(contiguousDim))
+    return Type();
+  SharedSwizzle swizzle = SharedSwizzle::Xor16;
+  if (succeeded(parser.parseOptionalComma())) {
+    if (parser.parseKeyword("swizzle") || parser.parseEqual())
+      return Type();
+    StringRef name;
+    SMLoc nameLoc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&name))
+      return Type();
+    std::optional<SharedSwizzle> parsed = symbolizeSharedSwizzle(name);
+    if (!parsed) {
+      parser.emitError(nameLoc, "expected swizzle xor16 or wgmma, got '")
+          << name << "'";
+      return Type();
+    }
+    swizzle = *parsed;
+  }
+  if (parser.parseGreater())
     return Type();
   return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), shape, elementType, contiguousDim);
+                    parser.getContext(), shape, elementType, contiguousDim,
+                    swizzle);
 }
 
 void SharedType::print(AsmPrinter &printer) const {
   printer << "<";
   for (int64_t size : getShape())
     printer << size << "x";
-  printer << getElementType() << ", contiguous = " << getContiguousDim() << ">";
+  printer << getElementType() << ", contiguous = " << getContiguousDim();
+  if (getSwizzle() != SharedSwizzle::Xor16)
+    printer << ", swizzle = " << stringifySharedSwizzle(getSwizzle());
+  printer << ">";
 }
 
 LogicalResult
@@ -293,6 +335,13 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return verifyIntegerInRange(op, attr, 1, 8, " (1: no pipelining)");
   if (name == kMinProgramsPerSMAttr)
     return verifyIntegerInRange(op, attr, 1, 32);
+  if (name == kMmaStepAttr) {
+    StringRef opName = op->getName().getStringRef();
+    if (opName != "nvvm.ldmatrix" && opName != "nvvm.mma.sync")
+      return op->emitError() << "'" << name
+                             << "' applies to nvvm.ldmatrix and nvvm.mma.sync";
+    return verifyIntegerInRange(op, attr, 0, INT32_MAX, " (a K step)");
+  }
   return op->emitError() << "unknown tile attribute '" << name << "'";
 }
 
@@ -364,5 +413,39 @@ SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "#tile.slice dim " << dim
                        << " is out of range for a parent of rank "
                        << parent.getRank();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor-core instructions
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        unsigned version, ArrayRef<unsigned> instrShape,
+                        ArrayRef<unsigned> warpsPerCTA) {
+  if (version != 2 && version != 3)
+    return emitError() << "#tile.mma version must be 2 (mma.sync) or 3 "
+                          "(warpgroup MMA), got "
+                       << version;
+  if (instrShape.size() != 3 || warpsPerCTA.size() != 2)
+    return emitError() << "#tile.mma takes an instrShape of 3 (M, N, K) and "
+                          "warpsPerCTA of 2 (M, N) values";
+  if (llvm::any_of(warpsPerCTA, [](unsigned w) {
+        return w == 0 || !llvm::isPowerOf2_32(w);
+      }))
+    return emitError() << "#tile.mma warpsPerCTA must be powers of two";
+  unsigned m = instrShape[0], n = instrShape[1], k = instrShape[2];
+  if (version == 2 && (m != 16 || n != 8 || (k != 8 && k != 16 && k != 32)))
+    return emitError() << "#tile.mma version 2 (mma.sync) instructions are "
+                          "16x8x8, 16x8x16 or 16x8x32, got "
+                       << m << "x" << n << "x" << k;
+  if (version == 3 && (m != 64 || k != 16 || n % 8 != 0 || n == 0 || n > 256))
+    return emitError() << "#tile.mma version 3 (warpgroup MMA) instructions "
+                          "are 64xNx16 with N a multiple of 8 up to 256, got "
+                       << m << "x" << n << "x" << k;
+  if (version == 3 && (warpsPerCTA[0] % 4 != 0 || warpsPerCTA[1] != 1))
+    return emitError() << "#tile.mma version 3 puts whole warpgroups (4 "
+                          "warps) along M and one along N";
   return success();
 }

@@ -548,6 +548,24 @@ LogicalResult DotOp::verify() {
                             "f32 x f32 -> f32";
   if (getPrecision() && !ea.isF32())
     return emitOpError() << "precision applies to f32 operands only";
+  // The instruction must be the one the accumulator's layout gives (the
+  // layout pass chose both); warpgroup MMA may drop to mma.sync.
+  if (MmaEncodingAttr mma = getMmaAttr()) {
+    MmaEncodingAttr expected = getMmaEncoding(*this, mma.isWarpgroup());
+    if (mma != expected) {
+      InFlightDiagnostic diag = emitOpError() << "mma " << mma;
+      if (!expected)
+        return diag << " does not fit: its types or accumulator layout take "
+                       "no tensor-core instruction";
+      return diag << " does not match its types and accumulator layout, "
+                     "which take "
+                  << expected;
+    }
+  }
+  if (getAsync() && (!getMmaAttr() || !getMmaAttr().isWarpgroup() ||
+                     !loopCarriedAccumulator(*this)))
+    return emitOpError() << "async needs warpgroup MMA (#tile.mma version 3) "
+                            "and an accumulator carried by its scf.for";
   return success();
 }
 
@@ -557,14 +575,27 @@ LogicalResult DotOp::verify() {
 
 LogicalResult LocalAllocOp::verify() {
   SharedType type = getType();
-  int64_t bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
-  for (int64_t size : type.getShape())
-    bytes *= size;
+  int64_t bytes = type.getSizeInBytes();
   if (bytes > TileDialect::kMaxSharedBytes)
     return emitOpError() << "needs " << bytes
                          << " bytes of shared memory, more than the "
                          << TileDialect::kMaxSharedBytes
                          << " a program can have";
+  if (IntegerAttr attr = getOffsetAttr()) {
+    int64_t offset = attr.getInt();
+    if (offset % type.getAlignment() != 0)
+      return emitOpError() << "offset " << offset << " is not a multiple of "
+                           << type.getAlignment()
+                           << ", the alignment its swizzle needs";
+    if (offset + bytes > TileDialect::kMaxSharedBytes)
+      return emitOpError() << "ends at byte " << offset + bytes
+                           << ", past the " << TileDialect::kMaxSharedBytes
+                           << " bytes of shared memory a program can have";
+  }
+  if (IntegerAttr attr = getBarrierOffsetAttr())
+    if (attr.getInt() % 8 != 0)
+      return emitOpError() << "barrier_offset " << attr.getInt()
+                           << " is not a multiple of 8 (mbarriers are 8 bytes)";
   return success();
 }
 

@@ -248,6 +248,21 @@ public:
         seedDefault(result);
     });
     materialize();
+    // Each dot's instruction, as its accumulator's layout allows.
+    func.walk([&](DotOp dot) {
+      MmaEncodingAttr mma = getMmaEncoding(dot, wgmma);
+      LLVM_DEBUG({
+        DBGS() << "dot at " << dot.getLoc() << ": ";
+        if (mma)
+          llvm::dbgs() << mma << "\n";
+        else
+          llvm::dbgs() << "no tensor-core instruction, the FMA loop\n";
+      });
+      if (mma)
+        dot.setMmaAttr(mma);
+      else
+        dot.removeMmaAttr();
+    });
   }
 
 private:

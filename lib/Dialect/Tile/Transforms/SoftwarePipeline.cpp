@@ -496,7 +496,9 @@ scf::ForOp LoopPipeliner::transform() {
     SmallVector<int64_t> shape{numStages};
     llvm::append_range(shape, type.getShape());
     l.buffer = LocalAllocOp::create(
-        b, loc, SharedType::get(ctx, shape, type.getElementType(), l.contiguousDim));
+        b, loc,
+        SharedType::get(ctx, shape, type.getElementType(), l.contiguousDim),
+        /*offset=*/nullptr, /*barrier_offset=*/nullptr);
   }
   if (outer)
     b.setInsertionPoint(loop);

@@ -17,7 +17,7 @@ def NVVMPrefetchMmaFragments : Pass<"nvvm-prefetch-mma-fragments", "mlir::Module
     Runs after `convert-tile-to-gpu`, on the `scf.for` loops whose body
     starts with the software pipeline's wait (`cp.async.wait_group` and a
     barrier) and then reads the first K step of a dot's operands from shared
-    memory with `ldmatrix` (the ops the dot lowering tags `llk.mma_step = 0`).
+    memory with `ldmatrix` (the ops the dot lowering tags `tile.mma_step = 0`).
     As CUTLASS's multistage main loop and Triton's Ampere prefetch do, the
     wait, the barrier and those `ldmatrix` move to just before the last K
     step's `mma.sync`, where they read the next iteration's slot and pass
@@ -30,7 +30,7 @@ def NVVMPrefetchMmaFragments : Pass<"nvvm-prefetch-mma-fragments", "mlir::Module
   let options = [
     Option<"enabled", "enabled", "bool", "true",
            "transform the loops (otherwise only drop the dot lowering's "
-           "llk.mma_step tags)">
+           "tile.mma_step tags)">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",

@@ -118,6 +118,17 @@ bool isWarpgroupAccumulatorLayout(mlir::Attribute layout,
 bool isMmaAccumulatorLayout(mlir::Attribute layout,
                             llvm::ArrayRef<int64_t> shape);
 
+/// The K of the mma.sync instruction for `dot`'s operand types: 16 for f16
+/// and bf16, 32 for i8, 8 for f32 with tf32 precision; none for exact f32.
+std::optional<unsigned> getMmaSyncK(DotOp dot);
+
+/// The tensor-core instruction for `dot` as its accumulator is laid out
+/// (#tile.mma): warpgroup MMA (version 3, m64nNk16) when `allowWarpgroup`,
+/// its operands are f16 or bf16 into f32 and its accumulator has a warpgroup
+/// layout; else mma.sync (version 2, m16n8k) where the accumulator has an
+/// mma.sync layout and K is whole instructions; else none (the FMA loop).
+MmaEncodingAttr getMmaEncoding(DotOp dot, bool allowWarpgroup);
+
 /// Whether warpgroup MMA (sm_90a) can compute `dot` with both operands read
 /// from shared-memory slots whose contiguous dimensions are `aContiguousDim`
 /// and `bContiguousDim`: f16 or bf16 into f32, a warpgroup accumulator

@@ -74,6 +74,15 @@ def Tile_DotPrecision : I32EnumAttr<"DotPrecision", "f32 dot precision", [
   let cppNamespace = "::llk::tile";
 }
 
+def Tile_SharedSwizzle : I32EnumAttr<"SharedSwizzle",
+    "byte layout of a shared-memory slot", [
+  I32EnumAttrCase<"Xor16", 0, "xor16">,
+  I32EnumAttrCase<"Wgmma", 1, "wgmma">
+]> {
+  let cppNamespace = "::llk::tile";
+  let genSpecializedAttr = 0;
+}
+
 //===----------------------------------------------------------------------===//
 // Distributed layouts (tensor encodings)
 //===----------------------------------------------------------------------===//
@@ -138,6 +147,40 @@ def Tile_SliceLayoutAttr : AttrDef<Tile_Dialect, "SliceLayout"> {
   let parameters = (ins "unsigned":$dim, "BlockedLayoutAttr":$parent);
   let assemblyFormat = "`<` `dim` `=` $dim `,` `parent` `=` $parent `>`";
   let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor-core instructions
+//===----------------------------------------------------------------------===//
+
+def Tile_MmaEncodingAttr : AttrDef<Tile_Dialect, "MmaEncoding"> {
+  let mnemonic = "mma";
+  let summary = "the tensor-core instruction a tile.dot runs on";
+  let description = [{
+    `#tile.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [2, 2]>`
+    on a `tile.dot` (its `mma` attribute) says how the lowering computes it:
+    version 2 is `mma.sync` (one warp per m16n8k instruction: k is 16 for
+    f16/bf16, 32 for i8, 8 for tf32), version 3 warpgroup MMA (`wgmma`,
+    sm_90a: four warps per m64nNk16 instruction, N the accumulator's
+    columns), its operands read straight from buffer slots whose
+    `!tile.shared` type has `swizzle = wgmma`. `instrShape` is the
+    instruction's M x N x K and `warpsPerCTA` how the warps split the
+    accumulator, its layout's. The layout pass (tile-assign-layouts) chooses
+    it with the accumulator's layout; software pipelining keeps version 3 only
+    for dots whose operands it places in wgmma buffers. A dot without it runs
+    on mma.sync where its types and accumulator layout allow, else as FMA.
+  }];
+  let parameters = (ins "unsigned":$version,
+                        ArrayRefParameter<"unsigned">:$instrShape,
+                        ArrayRefParameter<"unsigned">:$warpsPerCTA);
+  let assemblyFormat = [{
+    `<` `version` `=` $version `,` `instrShape` `=` `[` $instrShape `]` `,`
+        `warpsPerCTA` `=` `[` $warpsPerCTA `]` `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    bool isWarpgroup() const { return getVersion() == 3; }
+  }];
 }
 
 #endif // LLK_TILE_ATTRS

@@ -43,6 +43,11 @@ def Tile_Dialect : Dialect {
         "tile.min_programs_per_sm";
     static constexpr llvm::StringLiteral kDivisibilityAttr = "tile.divisibility";
     static constexpr llvm::StringLiteral kAlignmentAttr = "tile.alignment";
+    /// On the nvvm.ldmatrix and nvvm.mma.sync ops of a tensor-core dot on
+    /// pipelined buffers (set by convert-tile-to-gpu): the K step (of the
+    /// instruction's k) they load or multiply, for
+    /// nvvm-prefetch-mma-fragments, which drops them.
+    static constexpr llvm::StringLiteral kMmaStepAttr = "tile.mma_step";
     /// Shared memory one program may use at most on sm_90 (227 KB); earlier
     /// targets allow less, which the runtime checks against the device at
     /// launch.

@@ -326,7 +326,13 @@ def Tile_LocalAllocOp : Tile_Op<"local_alloc", [
     ```mlir
     %ring = tile.local_alloc : !tile.shared<3x128x64xf16, contiguous = 1>
     ```
+
+    `tile-allocate-shared` places them: `offset` is their first byte in the
+    kernel's shared memory and, for buffers that TMA fills, `barrier_offset`
+    the first of their slots' mbarriers (8 bytes each).
   }];
+  let arguments = (ins OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$offset,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$barrier_offset);
   let results = (outs Tile_SharedType:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;
@@ -902,9 +908,15 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
     with `precision` `tf32` (tensor cores, the default) or `ieee` (exact FMA).
     The result type may be left out for operands without layouts: M x N of
     f32 (i32 for i8 operands).
+    The optional `mma` (`#tile.mma`, set by the layout pass) is the
+    tensor-core instruction it runs on. `async` (set by tile-allocate-shared
+    on a warpgroup MMA dot whose loop-carried accumulator the loop's
+    tile.dot_wait waits for) lets each K step stay in flight until the next.
   }];
   let arguments = (ins Tile_Tensor:$a, Tile_Tensor:$b, Tile_Tensor:$acc,
-                       OptionalAttr<Tile_DotPrecision>:$precision);
+                       OptionalAttr<Tile_DotPrecision>:$precision,
+                       OptionalAttr<Tile_MmaEncodingAttr>:$mma,
+                       UnitAttr:$async);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $acc (`precision` `=` $precision^)? attr-dict `:`

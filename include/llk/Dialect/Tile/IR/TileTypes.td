@@ -30,16 +30,44 @@ def Tile_SharedType : TypeDef<Tile_Dialect, "Shared"> {
     `ldmatrix` reads of a `tile.dot` touch every bank once.
     Made by `tile.local_alloc`; `tile.async_copy` fills a slot and
     `tile.local_load` reads one.
+
+    `!tile.shared<3x128x64xf16, contiguous = 1, swizzle = wgmma>` is laid out
+    as warpgroup MMA reads its operands: 128-byte slabs of the contiguous
+    dimension, one after the other, each row's 16-byte chunks XOR-swizzled
+    by row within 8-row (1024-byte) groups, the buffer 1024-byte aligned.
+    The default, `swizzle = xor16`, is not printed.
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
                         "mlir::Type":$elementType,
-                        "unsigned":$contiguousDim);
+                        "unsigned":$contiguousDim,
+                        "::llk::tile::SharedSwizzle":$swizzle);
+  let builders = [
+    TypeBuilder<(ins "::llvm::ArrayRef<int64_t>":$shape,
+                     "mlir::Type":$elementType, "unsigned":$contiguousDim,
+                     CArg<"::llk::tile::SharedSwizzle",
+                          "::llk::tile::SharedSwizzle::Xor16">:$swizzle), [{
+      return $_get($_ctxt, shape, elementType, contiguousDim, swizzle);
+    }]>
+  ];
+  let skipDefaultBuilders = 1;
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     int64_t getNumSlots() const { return getShape().front(); }
     /// The shape of one slot: the tile's shape.
     llvm::ArrayRef<int64_t> getSlotShape() const { return getShape().drop_front(); }
+    /// The same buffers in byte layout `swizzle`.
+    SharedType withSwizzle(::llk::tile::SharedSwizzle swizzle) const {
+      return get(getContext(), getShape(), getElementType(),
+                 getContiguousDim(), swizzle);
+    }
+    /// The alignment of the buffers in shared memory (bytes): the wgmma
+    /// swizzle repeats every 1024 bytes from an aligned address.
+    int64_t getAlignment() const {
+      return getSwizzle() == ::llk::tile::SharedSwizzle::Wgmma ? 1024 : 128;
+    }
+    /// The bytes of all slots.
+    int64_t getSizeInBytes() const;
   }];
 }
 

@@ -22,6 +22,12 @@ mlir::LogicalResult desugar(mlir::Operation *root);
 #define GEN_PASS_REGISTRATION
 #include "llk/Dialect/Tile/Transforms/Passes.h.inc"
 
+/// Gives the buffers of each dot that the layout pass gave warpgroup MMA
+/// (#tile.mma version 3) the wgmma swizzle where both its operands are read
+/// from buffer slots of their own that suit it, else drops the dot to
+/// mma.sync (the first step of tile-allocate-shared).
+void placeWarpgroupMmaOperands(mlir::func::FuncOp func);
+
 } // namespace llk::tile
 
 #endif // LLK_DIALECT_TILE_TRANSFORMS_PASSES_H

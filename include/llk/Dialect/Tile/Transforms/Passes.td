@@ -97,7 +97,10 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "mlir::func::FuncOp"> {
 
     The number of warps is the function's `tile.num_warps`, else the
     pass option. With `wgmma` (sm_90a targets), dot accumulators put every
-    warp along M when the shape allows, as warpgroup MMA needs.
+    warp along M when the shape allows, as warpgroup MMA needs. Each
+    tensor-core dot gets its instruction as its `mma` attribute
+    (`#tile.mma`): version 3 (wgmma) where its types and accumulator allow,
+    else 2 (mma.sync).
   }];
   let options = [
     Option<"numWarps", "num-warps", "unsigned", "4",
@@ -135,6 +138,7 @@ def TileSoftwarePipeline
     iteration starts its dot, waits for the previous one, and only then
     (behind a `tile.barrier`) starts the copies into the slot that one
     read; a `tile.dot_wait` after the loop waits for the last step.
+
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", "3",
@@ -151,6 +155,28 @@ def TileSoftwarePipeline
   ];
   let dependentDialects = ["::llk::tile::TileDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def TileAllocateShared : Pass<"tile-allocate-shared", "mlir::func::FuncOp"> {
+  let summary = "Lay out and place the shared-memory buffers of a kernel";
+  let description = [{
+    First the buffers' byte layouts: a dot that the layout pass gave warpgroup
+    MMA (`#tile.mma` version 3) keeps it where both its operands are read
+    from buffer slots (distinct buffers that only copies fill) whose extents
+    suit it; those buffers' types get `swizzle = wgmma`. The others drop to
+    mma.sync (version 2): warpgroup MMA reads its operands from shared memory
+    only.
+
+    Then their places: every `tile.local_alloc` gets its `offset` in the
+    kernel's shared memory and, where `tile.async_tma_copy` fills it, the `barrier_offset` of its
+    slots' mbarriers: the barriers first (8-byte aligned, in the order of the
+    copies), then the buffers (in program order, aligned as their swizzle
+    needs: 1024 bytes for wgmma, else 128). The buffers live for the whole
+    kernel; the lowering puts the scratch of layout conversions and staged
+    dot operands after them where it overlaps their live range, at offset 0
+    elsewhere.
+  }];
+  let dependentDialects = ["::llk::tile::TileDialect"];
 }
 
 #endif // LLK_TILE_PASSES

@@ -1,0 +1,71 @@
+// RUN: llk-opt %s -split-input-file -tile-allocate-shared | FileCheck %s
+
+// A dot on warpgroup MMA whose operands are read from buffers of their own:
+// both buffers get the wgmma swizzle and 1024-byte aligned places, one after
+// the other (2 slots of 64x64 f16: 16384 bytes each); the dot keeps its
+// instruction.
+// CHECK-LABEL: func.func @wgmma_buffers
+// CHECK: %[[A:.*]] = tile.local_alloc {offset = 0 : i64} : !tile.shared<2x64x64xf16, contiguous = 1, swizzle = wgmma>
+// CHECK: %[[B:.*]] = tile.local_alloc {offset = 16384 : i64} : !tile.shared<2x64x64xf16, contiguous = 1, swizzle = wgmma>
+// CHECK: tile.async_copy %{{.*}}, %[[A]][%{{.*}}] : tensor<64x64x!tile.ptr<f16>, #{{.*}}> -> !tile.shared<2x64x64xf16, contiguous = 1, swizzle = wgmma>
+// CHECK: tile.local_load %[[A]][%{{.*}}] : !tile.shared<2x64x64xf16, contiguous = 1, swizzle = wgmma>
+// CHECK: tile.dot {{.*}} {mma = #tile.mma<version = 3, instrShape = [64, 64, 16], warpsPerCTA = [4, 1]>}
+#acc = #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], warpRepeat = [2, 1]>
+#op = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+func.func @wgmma_buffers(%p: tensor<64x64x!tile.ptr<f16>, #op>, %slot: i32, %acc: tensor<64x64xf32, #acc>) -> tensor<64x64xf32, #acc> attributes {tile.num_warps = 4 : i32} {
+  %ra = tile.local_alloc : !tile.shared<2x64x64xf16, contiguous = 1>
+  %rb = tile.local_alloc : !tile.shared<2x64x64xf16, contiguous = 1>
+  tile.async_copy %p, %ra[%slot] : tensor<64x64x!tile.ptr<f16>, #op> -> !tile.shared<2x64x64xf16, contiguous = 1>
+  tile.async_copy %p, %rb[%slot] : tensor<64x64x!tile.ptr<f16>, #op> -> !tile.shared<2x64x64xf16, contiguous = 1>
+  tile.async_commit
+  tile.async_wait pending = 0
+  %x = tile.local_load %ra[%slot] : !tile.shared<2x64x64xf16, contiguous = 1> -> tensor<64x64xf16, #op>
+  %y = tile.local_load %rb[%slot] : !tile.shared<2x64x64xf16, contiguous = 1> -> tensor<64x64xf16, #op>
+  %d = tile.dot %x, %y, %acc {mma = #tile.mma<version = 3, instrShape = [64, 64, 16], warpsPerCTA = [4, 1]>} : tensor<64x64xf16, #op>, tensor<64x64xf16, #op> -> tensor<64x64xf32, #acc>
+  return %d : tensor<64x64xf32, #acc>
+}
+
+// -----
+
+// Buffers that TMA fills: their slots' mbarriers first (8 bytes a slot, in
+// the order of the copies: B's at 0, A's at 16), then the buffers.
+// CHECK-LABEL: func.func @tma_barriers
+// CHECK: tile.local_alloc {barrier_offset = 16 : i64, offset = 1024 : i64} : !tile.shared<2x64x64xf16, contiguous = 1, swizzle = wgmma>
+// CHECK: tile.local_alloc {barrier_offset = 0 : i64, offset = 17408 : i64} : !tile.shared<2x64x64xf16, contiguous = 1, swizzle = wgmma>
+#acc = #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], warpRepeat = [2, 1]>
+#op = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+func.func @tma_barriers(%a: !tile.tensordesc<64x64xf16>, %b: !tile.tensordesc<64x64xf16>, %i: i32, %acc: tensor<64x64xf32, #acc>) -> tensor<64x64xf32, #acc> attributes {tile.num_warps = 4 : i32} {
+  %true = arith.constant true
+  %ra = tile.local_alloc : !tile.shared<2x64x64xf16, contiguous = 1>
+  %rb = tile.local_alloc : !tile.shared<2x64x64xf16, contiguous = 1>
+  tile.async_tma_copy %b[%i, %i], %rb[%i] if %true : !tile.tensordesc<64x64xf16> -> !tile.shared<2x64x64xf16, contiguous = 1>
+  tile.async_tma_copy %a[%i, %i], %ra[%i] if %true : !tile.tensordesc<64x64xf16> -> !tile.shared<2x64x64xf16, contiguous = 1>
+  tile.async_tma_wait %ra[%i] phase %i : !tile.shared<2x64x64xf16, contiguous = 1>
+  tile.async_tma_wait %rb[%i] phase %i : !tile.shared<2x64x64xf16, contiguous = 1>
+  %x = tile.local_load %ra[%i] : !tile.shared<2x64x64xf16, contiguous = 1> -> tensor<64x64xf16, #op>
+  %y = tile.local_load %rb[%i] : !tile.shared<2x64x64xf16, contiguous = 1> -> tensor<64x64xf16, #op>
+  %d = tile.dot %x, %y, %acc {mma = #tile.mma<version = 3, instrShape = [64, 64, 16], warpsPerCTA = [4, 1]>} : tensor<64x64xf16, #op>, tensor<64x64xf16, #op> -> tensor<64x64xf32, #acc>
+  return %d : tensor<64x64xf32, #acc>
+}
+
+// -----
+
+// Warpgroup MMA reads both operands from shared memory: with b in
+// registers the dot drops to mma.sync and a's buffer keeps the default
+// swizzle. Buffers without it are 128-byte aligned (3 slots of 8x8 i8: 192
+// bytes, so the next one starts at 256).
+// CHECK-LABEL: func.func @demoted
+// CHECK: tile.local_alloc {offset = 0 : i64} : !tile.shared<2x64x64xf16, contiguous = 1>
+// CHECK: tile.local_alloc {offset = 16384 : i64} : !tile.shared<3x8x8xi8, contiguous = 1>
+// CHECK: tile.local_alloc {offset = 16640 : i64} : !tile.shared<1x8x8xi8, contiguous = 0>
+// CHECK: tile.dot {{.*}} {mma = #tile.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>}
+#acc = #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], warpRepeat = [2, 1]>
+#op = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+func.func @demoted(%y: tensor<64x64xf16, #op>, %slot: i32, %acc: tensor<64x64xf32, #acc>) -> tensor<64x64xf32, #acc> attributes {tile.num_warps = 4 : i32} {
+  %ra = tile.local_alloc : !tile.shared<2x64x64xf16, contiguous = 1>
+  %small = tile.local_alloc : !tile.shared<3x8x8xi8, contiguous = 1>
+  %last = tile.local_alloc : !tile.shared<1x8x8xi8, contiguous = 0>
+  %x = tile.local_load %ra[%slot] : !tile.shared<2x64x64xf16, contiguous = 1> -> tensor<64x64xf16, #op>
+  %d = tile.dot %x, %y, %acc {mma = #tile.mma<version = 3, instrShape = [64, 64, 16], warpsPerCTA = [4, 1]>} : tensor<64x64xf16, #op>, tensor<64x64xf16, #op> -> tensor<64x64xf32, #acc>
+  return %d : tensor<64x64xf32, #acc>
+}
