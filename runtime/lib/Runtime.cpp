@@ -754,17 +754,7 @@ void Kernel::launch(const Grid &grid, const ArgList &args,
   device.makeCurrent();
   // The kernel's own dynamic shared memory comes first, then the caller's.
   unsigned dynamicBytes = unsigned(info.dynamicSharedBytes) + options.dynamicSharedBytes;
-  // Past 48 KB in all, a block must opt in to its dynamic shared memory.
-  if (info.sharedBytes + dynamicBytes > device.limits.sharedPerBlock) {
-    std::lock_guard<std::mutex> lock(impl_->mutex);
-    if (impl_->dynamicLimitSet < dynamicBytes) {
-      check(d.cuFuncSetAttribute(impl_->function,
-                                 CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                 int(dynamicBytes)),
-            "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", info.name);
-      impl_->dynamicLimitSet = dynamicBytes;
-    }
-  }
+  optInToDynamicShared(dynamicBytes);
   std::vector<void *> pointers = packed.pointers();
   CUstream stream = options.stream ? options.stream->handle() : options.rawStream;
   // One launch call; a dependent launch (sm_90 and later) adds its attribute.
@@ -791,14 +781,30 @@ void Kernel::launch(const Grid &grid, const ArgList &args,
           info.name);
 }
 
+void Kernel::optInToDynamicShared(unsigned dynamicBytes) const {
+  // Past 48 KB in all, a block must opt in to its dynamic shared memory
+  // (before a launch, and before the occupancy calculator counts it).
+  if (info_->sharedBytes + dynamicBytes <= impl_->module->device->limits.sharedPerBlock)
+    return;
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  if (impl_->dynamicLimitSet >= dynamicBytes)
+    return;
+  check(driver().cuFuncSetAttribute(impl_->function,
+                                    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                    int(dynamicBytes)),
+        "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", info_->name);
+  impl_->dynamicLimitSet = dynamicBytes;
+}
+
 int Kernel::maxActiveProgramsPerSM(unsigned dynamicSharedBytes) const {
   if (impl_->module->host)
     return 1;
   impl_->module->device->makeCurrent();
+  unsigned dynamicBytes = unsigned(info_->dynamicSharedBytes) + dynamicSharedBytes;
+  optInToDynamicShared(dynamicBytes);
   int programs = 0;
   check(driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(
-            &programs, impl_->function, int(info_->numWarps * 32),
-            size_t(info_->dynamicSharedBytes) + dynamicSharedBytes),
+            &programs, impl_->function, int(info_->numWarps * 32), size_t(dynamicBytes)),
         "cuOccupancyMaxActiveBlocksPerMultiprocessor", info_->name);
   return programs;
 }

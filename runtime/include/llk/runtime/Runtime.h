@@ -468,6 +468,9 @@ public:
   struct Impl;
 
 private:
+  /// Raises the kernel's dynamic shared-memory limit to `dynamicBytes` when
+  /// its shared memory passes 48 KB (once per size).
+  void optInToDynamicShared(unsigned dynamicBytes) const;
   friend class Module;
   void launchOnHost(const Grid &grid, PackedArgs packed,
                     const LaunchOptions &options) const;
