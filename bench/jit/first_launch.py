@@ -75,7 +75,7 @@ def child(impl, kernel):
         t1 = time.perf_counter()
         if kernel == "attention":
             k = llk.compile(REPO / "examples" / "llama" / "attn_prefill.mlir",
-                            constants={"BLOCK_T": 64, "D": D}, num_warps=8)
+                            constants={"BLOCK_M": 128, "BLOCK_N": 32, "D": D}, num_warps=8)
         else:
             k = llk.compile(REPO / "examples" / "gemm.mlir",
                             constants={"T": "f16", "BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32},
@@ -83,7 +83,7 @@ def child(impl, kernel):
         t2 = time.perf_counter()
         if kernel == "attention":
             o = torch.full((T, NH * D), float("nan"), device=dev, dtype=torch.float16)
-            k[(T, NH)](o, q, kc, vc, 0, NH * D, NH * D, NH * D, T, 1, scale)
+            k[(-(-T // 128), NH)](o, q, kc, vc, 0, T, NH * D, NH * D, NH * D, T, 1, scale)
         else:
             k[(M // 128, N // 128)](a, b, c, M, N, K, a.stride(0), b.stride(0), c.stride(0))
         torch.cuda.synchronize()

@@ -121,7 +121,9 @@ def test_tma_gemm_from_tensors_and_descriptors(examples, t, gen):
                     constants={"T": t, "BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64},
                     num_warps=4, num_stages=4, arch="sm_90a")
     assert [p.kind for p in k.params[:3]] == ["tensordesc", "tensordesc", "pointer"]
-    assert k.params[0].tma_box == (128, 64) and k.params[1].tma_box == (64, 128)
+    # The boxes are the blocks' 128-byte slabs (64 f16 columns): A's 128 x 64
+    # block is one, B's 64 x 128 two of (64, 64).
+    assert k.params[0].tma_box == (128, 64) and k.params[1].tma_box == (64, 64)
     M, N, K = 300, 264, 1000
     a = torch.randn(M, K, device="cuda", generator=gen).to(TORCH[t])
     b = torch.randn(K, N, device="cuda", generator=gen).to(TORCH[t])
