@@ -7,8 +7,7 @@
 using namespace llk::checks;
 using llk::interp::ElemType;
 
-static void vectorAdd(Problem &p) {
-  const int64_t n = 1000, block = 128;
+void llk::checks::vectorAddProblem(Problem &p, int64_t n) {
   HostBuffer &x = p.randn("x", ElemType::F32, {n});
   HostBuffer &y = p.randn("y", ElemType::F32, {n});
   HostBuffer &out = p.output("out", ElemType::F32, {n});
@@ -18,7 +17,12 @@ static void vectorAdd(Problem &p) {
   p.pointerArg(y);
   p.pointerArg(out);
   p.scalarArg(ElemType::I32, n);
-  p.grid = {static_cast<uint32_t>((n + block - 1) / block), 1, 1};
+}
+
+static void vectorAdd(Problem &p) {
+  const int64_t n = 1000, block = 128;
+  vectorAddProblem(p, n);
+  setGrid(p, ceilDiv(n, block));
 }
 
 std::pair<HostBuffer *, HostBuffer *>

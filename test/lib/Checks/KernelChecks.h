@@ -133,6 +133,10 @@ inline void setGrid(Problem &p, int64_t x, int64_t y = 1, int64_t z = 1) {
             static_cast<uint32_t>(z)};
 }
 
+/// out = x + y over n f32 (random x and y), and the arguments (x, y, out, n)
+/// of a vector add; the caller sets the grid.
+void vectorAddProblem(Problem &p, int64_t n);
+
 /// A shape a check runs at on the GPU.
 struct GpuCase {
   std::string label; // e.g. "16384x4096"

@@ -387,15 +387,7 @@ KernelCheck groupedGemmCheck() {
 
 std::function<void(Problem &)> pdlAdd(int64_t n, int64_t block) {
   return [=](Problem &p) {
-    HostBuffer &x = p.randn("x", ElemType::F32, {n});
-    HostBuffer &y = p.randn("y", ElemType::F32, {n});
-    HostBuffer &out = p.output("out", ElemType::F32, {n});
-    for (int64_t i = 0; i < n; ++i)
-      out.reference[i] = x[i] + y[i];
-    p.pointerArg(x);
-    p.pointerArg(y);
-    p.pointerArg(out);
-    p.scalarArg(ElemType::I32, n);
+    vectorAddProblem(p, n);
     setGrid(p, ceilDiv(n, block));
     p.bytes = 12.0 * n;
     if (block != 128) {
