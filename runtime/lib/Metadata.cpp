@@ -8,7 +8,9 @@
 #include "llk/runtime/Runtime.h"
 
 #include <cctype>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <variant>
 
 using namespace llk::rt;
@@ -48,6 +50,15 @@ size_t llk::rt::sizeOf(ScalarType type) {
   case ScalarType::I64: case ScalarType::F64: return 8;
   }
   return 8;
+}
+
+float llk::rt::fromHalfBits(uint16_t bits) {
+  int exponent = (bits >> 10) & 0x1f, fraction = bits & 0x3ff;
+  float v = exponent == 0x1f ? (fraction ? std::numeric_limits<float>::quiet_NaN()
+                                         : std::numeric_limits<float>::infinity())
+            : exponent       ? std::ldexp(float(1024 + fraction), exponent - 25)
+                             : std::ldexp(float(fraction), -24);
+  return (bits & 0x8000) ? -v : v;
 }
 
 uint16_t llk::rt::toHalfBits(float value) {

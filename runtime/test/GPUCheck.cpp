@@ -471,32 +471,14 @@ static int run(int argc, char **argv) {
     o.numStages = 3;
     o.arch = "sm_90a";
     rt::Kernel k = jit.compile(rt::Source::fromFile(examplesDir + "/gemm_tma.mlir"), o);
-    // f16 bits of q / 4 for |q| <= 16 (normal numbers or zero, exact).
-    auto half = [](int q) -> uint16_t {
-      if (q == 0)
-        return 0;
-      uint16_t sign = q < 0 ? 0x8000 : 0;
-      int m = q < 0 ? -q : q, e = 0;
-      while (m >= 2 << e)
-        ++e; // 2^e <= m < 2^(e+1)
-      int exponent = e - 2 + 15; // value m * 2^-2
-      int fraction = (m << (10 - e)) & 0x3ff;
-      return uint16_t(sign | (exponent << 10) | fraction);
-    };
-    auto value = [](uint16_t h) {
-      int exponent = (h >> 10) & 0x1f, fraction = h & 0x3ff;
-      double v = exponent ? std::ldexp(1024 + fraction, exponent - 25)
-                          : std::ldexp(fraction, -24);
-      return (h & 0x8000) ? -v : v;
-    };
     std::mt19937 rng(7);
     std::uniform_int_distribution<int> quarter(-16, 16);
     std::vector<int> qa(size_t(M) * K), qb(size_t(K) * N);
     std::vector<rt::Half> ha(qa.size()), hb(qb.size());
     for (size_t i = 0; i < qa.size(); ++i)
-      ha[i].bits = half(qa[i] = quarter(rng));
+      ha[i].bits = rt::toHalfBits((qa[i] = quarter(rng)) * 0.25f);
     for (size_t i = 0; i < qb.size(); ++i)
-      hb[i].bits = half(qb[i] = quarter(rng));
+      hb[i].bits = rt::toHalfBits((qb[i] = quarter(rng)) * 0.25f);
     rt::DeviceBuffer<rt::Half> a(device, ha.size()), b(device, hb.size()),
         c(device, size_t(M) * N);
     a.copyFrom(ha);
@@ -513,7 +495,7 @@ static int run(int argc, char **argv) {
         double want = 0;
         for (int l = 0; l < K; ++l)
           want += qa[size_t(i) * K + l] * 0.25 * qb[size_t(l) * N + j] * 0.25;
-        double got = value(hc[size_t(i) * N + j].bits);
+        double got = rt::fromHalfBits(hc[size_t(i) * N + j].bits);
         num += (got - want) * (got - want);
         den += want * want;
       }

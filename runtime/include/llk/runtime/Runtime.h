@@ -288,6 +288,8 @@ struct BFloat16 { uint16_t bits; };
 /// quiet NaN): the bits of Half, BFloat16 and Arg::f16 / Arg::bf16.
 LLK_API uint16_t toHalfBits(float value);
 LLK_API uint16_t toBFloat16Bits(float value);
+/// The value of f16 bits (exact; infinities and NaNs as such).
+LLK_API float fromHalfBits(uint16_t bits);
 template <typename T> struct ScalarTypeOf;
 template <> struct ScalarTypeOf<int8_t> { static constexpr ScalarType value = ScalarType::I8; };
 template <> struct ScalarTypeOf<uint8_t> { static constexpr ScalarType value = ScalarType::I8; };
