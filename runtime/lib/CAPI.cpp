@@ -240,19 +240,23 @@ const char *llk_kernel_name(llk_kernel kernel) {
       "", [&] { return capi::lookup(kernel, "kernel")->kernel.name().c_str(); });
 }
 
+/// Parameter `index` of `k`, or InvalidArgument naming how many it has.
+static const ParamInfo &paramAt(const KernelInfo &k, size_t index) {
+  if (index >= k.params.size())
+    throw Error(ErrorCode::InvalidArgument,
+                "kernel '" + k.name + "' has " + std::to_string(k.params.size()) +
+                    " parameters, not " + std::to_string(index + 1));
+  return k.params[index];
+}
+
 llk_status llk_kernel_param(llk_kernel kernel, size_t index, int *is_pointer,
                             llk_type *type) {
   if (!is_pointer || !type)
     return capi::nullHandle("is_pointer or type");
   return capi::guard([&] {
-    const KernelInfo &info = capi::lookup(kernel, "kernel")->kernel.info();
-    if (index >= info.params.size())
-      throw Error(ErrorCode::InvalidArgument,
-                  "kernel '" + info.name + "' has " +
-                      std::to_string(info.params.size()) + " parameters, not " +
-                      std::to_string(index + 1));
-    *is_pointer = info.params[index].passedAsPointer();
-    *type = static_cast<llk_type>(info.params[index].type);
+    const ParamInfo &p = paramAt(capi::lookup(kernel, "kernel")->kernel.info(), index);
+    *is_pointer = p.passedAsPointer();
+    *type = static_cast<llk_type>(p.type);
   });
 }
 
@@ -274,12 +278,7 @@ llk_status llk_kernel_param_info(llk_kernel kernel, size_t index,
   if (!info)
     return capi::nullHandle("info");
   return capi::guard([&] {
-    const KernelInfo &k = capi::lookup(kernel, "kernel")->kernel.info();
-    if (index >= k.params.size())
-      throw Error(ErrorCode::InvalidArgument,
-                  "kernel '" + k.name + "' has " + std::to_string(k.params.size()) +
-                      " parameters, not " + std::to_string(index + 1));
-    const ParamInfo &p = k.params[index];
+    const ParamInfo &p = paramAt(capi::lookup(kernel, "kernel")->kernel.info(), index);
     *info = llk_param_info{};
     info->is_pointer = p.passedAsPointer();
     info->type = static_cast<llk_type>(p.type);
@@ -353,13 +352,10 @@ llk_status llk_tensor_map_create(llk_device device, llk_kernel kernel, size_t in
   *map = nullptr;
   return capi::guard([&] {
     auto d = capi::lookup(device, "device");
-    const KernelInfo &k = capi::lookup(kernel, "kernel")->kernel.info();
-    if (index >= k.params.size())
-      throw Error(ErrorCode::InvalidArgument,
-                  "kernel '" + k.name + "' has " + std::to_string(k.params.size()) +
-                      " parameters, not " + std::to_string(index + 1));
+    const ParamInfo &param =
+        paramAt(capi::lookup(kernel, "kernel")->kernel.info(), index);
     *map = capi::makeHandle<llk_tensor_map>(std::make_shared<llk_tensor_map_s>(
-        llk_tensor_map_s{TensorMap(d->device, k.params[index], address, rows, cols,
+        llk_tensor_map_s{TensorMap(d->device, param, address, rows, cols,
                                    row_stride_bytes)}));
   });
 }

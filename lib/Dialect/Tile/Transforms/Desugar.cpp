@@ -46,13 +46,8 @@ ArrayRef<int64_t> shapeOf(Type type) {
 /// broadcast to the shape of `like`; itself when nothing changes.
 Value broadcastTo(PatternRewriter &rewriter, Location loc, Value value,
                   Type like, Type elem) {
-  auto withElem = [&](Type type) -> Type {
-    if (auto tensor = dyn_cast<RankedTensorType>(type))
-      return RankedTensorType::get(tensor.getShape(), elem);
-    return elem;
-  };
   if (getElementTypeOrSelf(value.getType()) != elem)
-    value = CastOp::create(rewriter, loc, withElem(value.getType()), value,
+    value = CastOp::create(rewriter, loc, withElementType(value.getType(), elem), value,
                            RoundingModeAttr());
   auto target = dyn_cast<RankedTensorType>(like);
   if (!target)
@@ -92,7 +87,7 @@ struct ExpandBinary : OpRewritePattern<SugarOp> {
     Value lhs = broadcastTo(rewriter, loc, op.getLhs(), type, elem);
     Value rhs = broadcastTo(rewriter, loc, op.getRhs(), type, elem);
     if constexpr (!std::is_same_v<FloatOp, void>) {
-      if (isa<FloatType>(getElementTypeOrSelf(type))) {
+      if (isa<FloatType>(elem)) {
         rewriter.replaceOpWithNewOp<FloatOp>(op, lhs, rhs);
         return success();
       }
