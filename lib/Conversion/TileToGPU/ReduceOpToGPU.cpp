@@ -50,18 +50,12 @@ public:
     bool isFloat = isa<FloatType>(a.value.getType());
     switch (reduce.getKind()) {
     case ReduceKind::Sum:
-      return {isFloat ? arith::AddFOp::create(builder, loc, a.value, b.value, addFlags)
-                            .getResult()
-                      : arith::AddIOp::create(builder, loc, a.value, b.value).getResult(),
+      return {arithCombine(builder, loc, ArithCombiner::Sum, a.value, b.value, addFlags),
               Value()};
     case ReduceKind::Max:
-      return {isFloat ? arith::MaxNumFOp::create(builder, loc, a.value, b.value).getResult()
-                      : arith::MaxSIOp::create(builder, loc, a.value, b.value).getResult(),
-              Value()};
+      return {arithCombine(builder, loc, ArithCombiner::Max, a.value, b.value), Value()};
     case ReduceKind::Min:
-      return {isFloat ? arith::MinNumFOp::create(builder, loc, a.value, b.value).getResult()
-                      : arith::MinSIOp::create(builder, loc, a.value, b.value).getResult(),
-              Value()};
+      return {arithCombine(builder, loc, ArithCombiner::Min, a.value, b.value), Value()};
     case ReduceKind::ArgMax:
     case ReduceKind::ArgMin: {
       bool isMax = reduce.getKind() == ReduceKind::ArgMax;

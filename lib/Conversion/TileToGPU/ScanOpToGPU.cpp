@@ -30,22 +30,14 @@ namespace {
 Value combine(OpBuilder &b, Location loc, Operation *op, Value acc, Value next) {
   if (auto generic = dyn_cast<GenericScanOp>(op))
     return applyCombiner(b, generic.getCombiner(), acc, next);
-  bool isFloat = isa<FloatType>(acc.getType());
+  ArithCombiner kind;
   switch (cast<ScanOp>(op).getKind()) {
-  case ScanKind::Sum:
-    return isFloat ? arith::AddFOp::create(b, loc, acc, next).getResult()
-                   : arith::AddIOp::create(b, loc, acc, next).getResult();
-  case ScanKind::Prod:
-    return isFloat ? arith::MulFOp::create(b, loc, acc, next).getResult()
-                   : arith::MulIOp::create(b, loc, acc, next).getResult();
-  case ScanKind::Max:
-    return isFloat ? arith::MaxNumFOp::create(b, loc, acc, next).getResult()
-                   : arith::MaxSIOp::create(b, loc, acc, next).getResult();
-  case ScanKind::Min:
-    return isFloat ? arith::MinNumFOp::create(b, loc, acc, next).getResult()
-                   : arith::MinSIOp::create(b, loc, acc, next).getResult();
+  case ScanKind::Sum: kind = ArithCombiner::Sum; break;
+  case ScanKind::Prod: kind = ArithCombiner::Prod; break;
+  case ScanKind::Max: kind = ArithCombiner::Max; break;
+  case ScanKind::Min: kind = ArithCombiner::Min; break;
   }
-  llvm_unreachable("unknown scan");
+  return arithCombine(b, loc, kind, acc, next);
 }
 
 /// One row of the scan: the registers of one combination of the other

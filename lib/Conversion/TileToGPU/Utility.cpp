@@ -147,4 +147,24 @@ Value applyCombiner(OpBuilder &b, Region &combiner, Value lhs, Value rhs) {
   return map.lookup(body.getTerminator()->getOperand(0));
 }
 
+Value arithCombine(OpBuilder &b, Location loc, ArithCombiner kind, Value lhs,
+                   Value rhs, arith::FastMathFlags addFlags) {
+  bool isFloat = isa<FloatType>(lhs.getType());
+  switch (kind) {
+  case ArithCombiner::Sum:
+    return isFloat ? arith::AddFOp::create(b, loc, lhs, rhs, addFlags).getResult()
+                   : arith::AddIOp::create(b, loc, lhs, rhs).getResult();
+  case ArithCombiner::Prod:
+    return isFloat ? arith::MulFOp::create(b, loc, lhs, rhs).getResult()
+                   : arith::MulIOp::create(b, loc, lhs, rhs).getResult();
+  case ArithCombiner::Max:
+    return isFloat ? arith::MaxNumFOp::create(b, loc, lhs, rhs).getResult()
+                   : arith::MaxSIOp::create(b, loc, lhs, rhs).getResult();
+  case ArithCombiner::Min:
+    return isFloat ? arith::MinNumFOp::create(b, loc, lhs, rhs).getResult()
+                   : arith::MinSIOp::create(b, loc, lhs, rhs).getResult();
+  }
+  llvm_unreachable("unknown combiner");
+}
+
 } // namespace llk::togpu

@@ -395,6 +395,13 @@ Value shuffle(IndexEmitter &e, Value value, Value offset, gpu::ShuffleMode mode)
 /// yields for `lhs` and `rhs`, its ops cloned at `b`'s insertion point.
 Value applyCombiner(OpBuilder &b, Region &combiner, Value lhs, Value rhs);
 
+/// The built-in combiners of the reductions and scans.
+enum class ArithCombiner { Sum, Prod, Max, Min };
+/// `lhs op rhs` for a built-in combiner, float or signed integer; `addFlags`
+/// for a float sum.
+Value arithCombine(OpBuilder &b, Location loc, ArithCombiner kind, Value lhs,
+                   Value rhs, arith::FastMathFlags addFlags = arith::FastMathFlags::none);
+
 } // namespace llk::togpu
 
 #endif // LLK_LIB_CONVERSION_TILETOGPU_UTILITY_H
