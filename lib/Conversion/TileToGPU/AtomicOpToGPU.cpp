@@ -89,8 +89,7 @@ Value lowerAtomic(IndexEmitter &e, LoweringState &state, Operation *op,
   if (!isa<VectorType>(convertedResult)) {
     if (sem == MemorySemantic::Release || sem == MemorySemantic::AcqRel)
       gpu::BarrierOp::create(e.b, e.loc);
-    Value first = arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::eq,
-                                        e.threadId(), e.i32(0));
+    Value first = isFirstThread(e);
     Value old = perElement(-1, andPredicates(e, first, mask));
     // Thread 0 holds the old value; hand it to every thread.
     Value base = state.scratch.base(e.b, e.loc, op, 4);

@@ -318,10 +318,7 @@ struct StoreLowering : TilePattern<StoreOp> {
     IndexEmitter e(rewriter, op.getLoc());
     if (!isa<RankedTensorType>(op.getPtr().getType())) {
       // A scalar store happens once, from thread 0.
-      Value first = arith::CmpIOp::create(rewriter, op.getLoc(),
-                                          arith::CmpIPredicate::eq,
-                                          e.threadId(), e.i32(0));
-      storeChunk(e, adaptor.getPtr(), andPredicates(e, first, adaptor.getMask()),
+      storeChunk(e, adaptor.getPtr(), andPredicates(e, isFirstThread(e), adaptor.getMask()),
                  adaptor.getValue(), op);
       rewriter.eraseOp(op);
       return success();

@@ -142,10 +142,7 @@ Value tmaBarrier(IndexEmitter &e, LoweringState &state, LocalAllocOp alloc,
 
 void ifFirstThread(IndexEmitter &e, Value extra,
                    llvm::function_ref<void()> body) {
-  Value first = arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::eq,
-                                      e.threadId(), e.i32(0));
-  if (extra)
-    first = arith::AndIOp::create(e.b, e.loc, first, extra);
+  Value first = andPredicates(e, isFirstThread(e), extra);
   auto branch = scf::IfOp::create(e.b, e.loc, first, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(e.b);
   e.b.setInsertionPointToStart(&branch.getThenRegion().front());

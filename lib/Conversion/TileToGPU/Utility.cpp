@@ -100,6 +100,11 @@ SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
   return strides;
 }
 
+Value isFirstThread(IndexEmitter &e) {
+  return arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::eq, e.threadId(),
+                               e.i32(0));
+}
+
 Value andPredicates(IndexEmitter &e, Value a, Value b) {
   if (!a)
     return b;

@@ -375,6 +375,10 @@ Value registerOffsets(IndexEmitter &e, const DistributedView &view,
 /// `a && b`, where a null predicate is true.
 Value andPredicates(IndexEmitter &e, Value a, Value b);
 
+/// Whether this is the program's thread 0 (what a once-per-program action
+/// is predicated on).
+Value isFirstThread(IndexEmitter &e);
+
 /// Moves a tile between layouts (and, for reshape and transpose, between
 /// index spaces) through shared memory: every thread writes its elements at
 /// `sum(coord[d] * srcStrides[d])`, and reads those of its new layout at
