@@ -35,7 +35,7 @@ func.func @pointer_values(%x: tensor<128xf32>, %p: tensor<128x!tile.ptr<f32>>) {
 // -----
 
 func.func @length_not_power_of_two(%x: tensor<100xf32>) {
-  // expected-error @+1 {{must be a power of two, got 100}}
+  // expected-error @+1 {{'tile.sort' op operand #0 must have power-of-two dimensions, but dimension 0 of 'tensor<100xf32>' is 100}}
   %a = tile.sort %x axis = 0 : tensor<100xf32>
   return
 }
