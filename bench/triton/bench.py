@@ -32,6 +32,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "common"))
+sys.path.insert(0, str(HERE.parents[1] / "scripts"))
 
 import cupy  # noqa: E402
 import numpy as np  # noqa: E402
@@ -39,6 +40,7 @@ import torch  # noqa: E402
 import triton  # noqa: E402
 
 import benchlib  # noqa: E402
+import triton_random  # noqa: E402  (scripts/)
 import triton_kernels as tk  # noqa: E402
 from variants import VARIANTS  # noqa: E402
 
@@ -127,6 +129,24 @@ def triton_resident(compiled, num_warps):
     """The same for a compiled Triton kernel (as tutorial 02 sizes its grid)."""
     compiled._init_handles()
     return occupancy(compiled.function, 32 * num_warps, compiled.metadata.shared)
+
+
+def rand_reference(seed, n):
+    """tl.rand(seed, arange(n)) on the host: scripts/triton_random.py's
+    Philox 4x32-10 and uniform map, vectorized in numpy (products of 32-bit
+    words are exact in uint64, the uniform's product rounds once in f32)."""
+    mask = np.uint64(0xFFFFFFFF)
+    c0 = np.arange(n, dtype=np.uint64)
+    c1, c2, c3 = (np.zeros(n, dtype=np.uint64) for _ in range(3))
+    k0, k1 = seed & 0xFFFFFFFF, (seed & (2**64 - 1)) >> 32
+    for _ in range(10):
+        a, b = np.uint64(triton_random.ROUND_A) * c0, np.uint64(triton_random.ROUND_B) * c2
+        c0, c1, c2, c3 = ((b >> np.uint64(32)) ^ c1 ^ np.uint64(k0)) & mask, b & mask, \
+            ((a >> np.uint64(32)) ^ c3 ^ np.uint64(k1)) & mask, a & mask
+        k0, k1 = (k0 + triton_random.KEY_A) & 0xFFFFFFFF, (k1 + triton_random.KEY_B) & 0xFFFFFFFF
+    x = c0.astype(np.uint32).view(np.int32).astype(np.int64)
+    x = np.where(x < 0, -x - 1, x)
+    return x.astype(np.float32) * np.float32(triton_random.UNIFORM_SCALE)
 
 
 class Case:
@@ -230,6 +250,28 @@ def build_cases(M, L, copy_us, cublas_us):
                     tri, 2e-3, flops, "TFLOP/s", lambda: ("cuBLAS", cublas_us(m, n, k_)),
                     notes="Triton: the tutorial's first CUDA config (128x256x64 w8 s3)")
     cases.append(matmul(4096, 4096, 4096))
+
+    # 04 low-memory dropout (f32): the keep bits from tl.rand's Philox,
+    # recomputed on the host (rand_reference), so both kernels are held to
+    # them exactly; the kept elements to x / (1 - p) in float64.
+    def dropout(n, p, seed):
+        def make(gen):
+            x = randn(gen, n)
+            keep = torch.from_numpy(rand_reference(seed, n) > np.float32(p)).cuda()
+            scale = float(np.float32(1) - np.float32(p))
+            return {"x": x}, {"out": torch.empty_like(x)}, {"out": torch.where(keep, x.double() / scale, 0.0)}
+
+        def llk(name):
+            k = Llk(M, L, name)
+            return lambda t: k.bind("seeded_dropout", (cdiv(n, k.constants["BLOCK"]),),
+                                    [u64(t["x"]), u64(t["out"]), i32(n), f32(p), i32(seed)])
+
+        def tri(t):
+            return lambda: tk._seeded_dropout[(cdiv(n, 1024),)](t["x"], t["out"], n, p, seed, BLOCK_SIZE=1024)
+        return Case("04_low_memory_dropout", f"{n} p={p}", make,
+                    {v: llk(v) for v in ("dropout_b1024_w4", "dropout_b4096_w4")},
+                    tri, 1e-6, 8.0 * n, "GB/s", lambda: ("copy", copy_us(8.0 * n)))
+    cases.append(dropout(1 << 24, 0.5, 123))
 
     # 05 layer norm, forward and backward (f16, statistics in f32).
     eps = 1e-5

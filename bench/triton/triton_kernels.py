@@ -9,13 +9,29 @@ importing Triton.
 import triton
 import triton.language as tl
 
-# tutorial -> (the @triton.jit functions here, the llk sources under examples/)
+# tutorial -> (the @triton.jit functions here (or `file.py:function` of bench/),
+# the llk sources under examples/[, why a port over 2x is known])
 TUTORIALS = {
     "01 vector add": (["add_kernel"], ["triton/01_vector_add.mlir"]),
     "02 fused softmax": (["softmax_kernel"], ["triton/02_fused_softmax.mlir"]),
     "03 matrix multiplication": (["matmul_kernel", "leaky_relu"], ["triton/03_matrix_multiplication.mlir"]),
+    "04 low-memory dropout": (["_seeded_dropout"], ["triton/04_low_memory_dropout.mlir"]),
     "05 layer norm": (["_layer_norm_fwd_fused", "_layer_norm_bwd_dx_fused", "_layer_norm_bwd_dwdb"],
                       ["triton/05_layer_norm_fwd.mlir", "triton/05_layer_norm_bwd.mlir"]),
+    # The forward and backward of bench/attention's Triton kernel after the
+    # tutorial (its non-TMA path, as llk's kernels load without TMA).
+    "06 fused attention": (["attention/triton_attention.py:_stage_range",
+                            "attention/triton_attention.py:_softmax_step",
+                            "attention/triton_attention.py:_attn_fwd_inner",
+                            "attention/triton_attention.py:_program",
+                            "attention/triton_attention.py:_attn_fwd",
+                            "attention/triton_attention.py:_attn_bwd_preprocess",
+                            "attention/triton_attention.py:_attn_bwd_dkdv",
+                            "attention/triton_attention.py:_attn_bwd_dq",
+                            "attention/triton_attention.py:_attn_bwd"],
+                           ["attention/fwd.mlir", "attention/bwd_preprocess.mlir", "attention/bwd_dkdv.mlir",
+                            "attention/bwd_dq.mlir"],
+                           "over 2x: the attention kernels are in the explicit forms, not yet the short ones"),
     "07 libdevice asin": (["asin_kernel"], ["triton/07_libdevice_asin.mlir"]),
     "08 grouped GEMM": (["grouped_matmul_kernel"], ["triton/08_grouped_gemm.mlir"]),
     "09 persistent matmul (TMA)": (["_compute_pid", "matmul_kernel_tma_persistent"],
@@ -106,6 +122,24 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
 @triton.jit
 def leaky_relu(x):
     return tl.where(x >= 0, x, 0.01 * x)
+
+
+# 04-low-memory-dropout.py
+@triton.jit
+def _seeded_dropout(x_ptr, output_ptr, n_elements, p, seed, BLOCK_SIZE: tl.constexpr):
+    # compute memory offsets of elements handled by this instance
+    pid = tl.program_id(axis=0)
+    block_start = pid * BLOCK_SIZE
+    offsets = block_start + tl.arange(0, BLOCK_SIZE)
+    # load data from x
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask)
+    # randomly prune it
+    random = tl.rand(seed, offsets)
+    x_keep = random > p
+    # write-back
+    output = tl.where(x_keep, x / (1 - p), 0.0)
+    tl.store(output_ptr + offsets, output, mask=mask)
 
 
 # 05-layer-norm.py

@@ -25,6 +25,9 @@ VARIANTS = {
                                    {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_SIZE_M": 8}, 4, "sm_90a"),
     "matmul_128x256x64_w8_sm90a": ("triton/03_matrix_multiplication.mlir",
                                    {"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64, "GROUP_SIZE_M": 8}, 8, "sm_90a"),
+    # 04: seeded dropout (f32)
+    "dropout_b1024_w4": ("triton/04_low_memory_dropout.mlir", {"BLOCK": 1024, "DIV": 16}, 4, "sm_90"),
+    "dropout_b4096_w4": ("triton/04_low_memory_dropout.mlir", {"BLOCK": 4096, "DIV": 16}, 4, "sm_90"),
     # 05: layer norm (f16), forward and backward (dx with its partial sums,
     # then dwdb: BLOCK_M x BLOCK_N = 32 x 128 as the tutorial launches it)
     "ln_fwd_b4096_w8": ("triton/05_layer_norm_fwd.mlir", {"T": "f16", "BLOCK": 4096, "DIV": 16}, 8, "sm_90"),

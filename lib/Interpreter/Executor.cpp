@@ -297,6 +297,7 @@ const OpHandlerTable &llk::interp::detail::getOpHandlers() {
     registerGridOps(table);
     registerRandomOps(table);
     registerGatherOps(table);
+    registerSortOps(table);
     registerDebugOps(table);
     return table;
   }();

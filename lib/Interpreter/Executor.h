@@ -128,6 +128,7 @@ void registerDotOps(OpHandlerTable &table);
 void registerGridOps(OpHandlerTable &table);
 void registerRandomOps(OpHandlerTable &table); // tile.rand and its kin
 void registerGatherOps(OpHandlerTable &table); // tile.gather, tile.histogram
+void registerSortOps(OpHandlerTable &table); // tile.sort, tile.topk
 void registerDebugOps(OpHandlerTable &table); // tile.print, assert, static_assert
 
 //===----------------------------------------------------------------------===//

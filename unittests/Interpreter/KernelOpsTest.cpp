@@ -467,6 +467,15 @@ std::vector<OpCase> makeCases() {
                  "  %y = arith.addi %g, %h : @i32@\n",
                  {2, 0, 3, 9}, {0, 2, 0, 1}, {3, 3, 4, 1}, /*tileOnly=*/true);
 
+  // Sorts: x descending carrying w (s, v), the stable top-k of w's
+  // smallest (positions i); y = s + v + i.
+  addElementwise(c, {"tile.sort", "tile.topk"}, E::I32, E::I32,
+                 "  %s, %v = tile.sort %x, %w axis = 0 descending : @i32@, @i32@\n"
+                 "  %t, %i = tile.topk %w smallest : @i32@ -> @i32@, @i32@\n"
+                 "  %sv = arith.addi %s, %v : @i32@\n"
+                 "  %y = arith.addi %sv, %i : @i32@\n",
+                 {2, 0, 3, 9}, {0, 2, 0, 1}, {10, 5, 5, 3}, /*tileOnly=*/true);
+
   // Shapes, reductions: s[i][j] = x[i] + x[j], its rows' sums and maxima.
   c.push_back({{"tile.expand_dims", "tile.broadcast", "tile.trans",
                 "tile.reshape", "tile.convert_layout", "tile.reduce",

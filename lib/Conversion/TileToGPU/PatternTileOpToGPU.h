@@ -170,6 +170,11 @@ void populateGatherOpToGPUPatterns(const TypeConverter &converter,
                                    RewritePatternSet &patterns,
                                    LoweringState &state);
 
+/// tile.sort and tile.topk.
+void populateSortOpToGPUPatterns(const TypeConverter &converter,
+                                 RewritePatternSet &patterns,
+                                 LoweringState &state);
+
 /// tile.dot (mma.sync, warpgroup MMA or the FMA loop: DotOpToGPU/) and
 /// tile.dot_wait.
 void populateDotOpToGPUPatterns(const TypeConverter &converter,

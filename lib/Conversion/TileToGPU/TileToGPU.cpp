@@ -249,6 +249,7 @@ struct ConvertTileToGPUPass
     populateReduceOpToGPUPatterns(converter, patterns, state);
     populateScanOpToGPUPatterns(converter, patterns, state);
     populateGatherOpToGPUPatterns(converter, patterns, state);
+    populateSortOpToGPUPatterns(converter, patterns, state);
     populateDotOpToGPUPatterns(converter, patterns, state);
     populateLocalMemoryOpToGPUPatterns(converter, patterns, state);
     populateAsyncCopyOpToGPUPatterns(converter, patterns, state);

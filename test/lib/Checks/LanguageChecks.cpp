@@ -11,6 +11,9 @@
 #include "llk/Dialect/Tile/IR/Philox.h"
 
 #include <cmath>
+#include <cstring>
+#include <functional>
+#include <numeric>
 
 using namespace llk::checks;
 using llk::interp::ElemType;
@@ -143,6 +146,89 @@ static void histograms(Problem &p, int64_t n, int64_t block, int64_t bins) {
   p.bytes = double(n) * 4 + double(n / block) * bins * 4;
 }
 
+/// The position of f32 bits `b` in tile.sort's ascending order, as an
+/// integer: every NaN the largest, -0.0 as +0.0, else the numbers' order.
+static int64_t sortRank(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, 4);
+  if (std::isnan(f))
+    return int64_t(1) << 40;
+  if (f == 0)
+    return 0;
+  return b & 0x80000000u ? -int64_t(b & 0x7fffffffu) : int64_t(b);
+}
+
+/// examples/sort.mlir for `rows` x `cols` inputs, blocks of `block` rows,
+/// the top `k`: every output exactly (float keys by their bits). x is drawn
+/// with many ties: quarters in [-3, 3], +-0.0, +-inf and NaNs of
+/// either sign and several payloads; k from [-8, 8].
+static void sorts(Problem &p, int64_t rows, int64_t cols, int64_t block, int64_t k) {
+  HostBuffer &x = p.zeros("x", ElemType::I32, {rows, cols});
+  HostBuffer &keys = p.zeros("k", ElemType::I32, {rows, cols});
+  std::vector<uint32_t> xb(rows * cols);
+  for (size_t i = 0; i < xb.size(); ++i) {
+    int64_t kind = p.randomInt(0, 15);
+    float f = float(p.randomInt(-12, 12)) / 4;
+    std::memcpy(&xb[i], &f, 4);
+    if (kind == 0)
+      xb[i] = 0x7fc00000u | uint32_t(p.randomInt(0, 3)) | uint32_t(p.randomInt(0, 1)) << 31;
+    else if (kind == 1)
+      xb[i] = p.randomInt(0, 1) ? 0x80000000u : 0;
+    else if (kind == 2)
+      xb[i] = p.randomInt(0, 1) ? 0xff800000u : 0x7f800000u;
+    x.set(i, double(int32_t(xb[i])));
+    keys.set(i, double(p.randomInt(-8, 8)));
+  }
+  const char *names[] = {"asc", "desc", "perm", "colk", "colx"};
+  std::vector<HostBuffer *> out;
+  for (const char *name : names)
+    out.push_back(&p.output(name, ElemType::I32, {rows, cols}));
+  for (const char *name : {"topv", "topi", "lowv", "lowi"})
+    out.push_back(&p.output(name, ElemType::I32, {rows, k}));
+  for (HostBuffer *o : out)
+    o->exact = true;
+  // Stable sorts of positions by a rank (the reference's own order).
+  auto sorted = [](int64_t n, const std::function<int64_t(int64_t)> &rank) {
+    std::vector<int64_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int64_t a, int64_t b) { return rank(a) < rank(b); });
+    return order;
+  };
+  for (int64_t r = 0; r < rows; ++r) {
+    auto at = [&](int64_t c) { return r * cols + c; };
+    auto up = sorted(cols, [&](int64_t c) { return sortRank(xb[at(c)]); });
+    auto down = sorted(cols, [&](int64_t c) { return -sortRank(xb[at(c)]); });
+    auto low = sorted(cols, [&](int64_t c) { return int64_t(keys[at(c)]); });
+    for (int64_t c = 0; c < cols; ++c) {
+      out[0]->reference[at(c)] = int32_t(xb[at(up[c])]);
+      out[1]->reference[at(c)] = int32_t(xb[at(down[c])]);
+      out[2]->reference[at(c)] = double(down[c]);
+    }
+    for (int64_t j = 0; j < k; ++j) {
+      out[5]->reference[r * k + j] = int32_t(xb[at(down[j])]);
+      out[6]->reference[r * k + j] = double(down[j]);
+      out[7]->reference[r * k + j] = keys[at(low[j])];
+      out[8]->reference[r * k + j] = double(low[j]);
+    }
+  }
+  for (int64_t b = 0; b < rows; b += block)
+    for (int64_t c = 0; c < cols; ++c) {
+      auto at = [&](int64_t i) { return (b + i) * cols + c; };
+      auto order = sorted(block, [&](int64_t i) { return int64_t(keys[at(i)]); });
+      for (int64_t i = 0; i < block; ++i) {
+        out[3]->reference[at(i)] = keys[at(order[i])];
+        out[4]->reference[at(i)] = int32_t(xb[at(order[i])]);
+      }
+    }
+  p.pointerArg(x);
+  p.pointerArg(keys);
+  for (HostBuffer *o : out)
+    p.pointerArg(*o);
+  setGrid(p, rows / block);
+  p.bytes = double(rows * cols) * 4 * 7 + double(rows * k) * 4 * 4;
+}
+
 std::vector<KernelCheck> llk::checks::languageChecks() {
   // Normals: within the f32 rounding of 2*pi*u2 and of the transform's
   // steps (about 1e-7); words and uniforms bit for bit.
@@ -167,6 +253,16 @@ std::vector<KernelCheck> llk::checks::languageChecks() {
             scans(p, (1 << 20) / cols, cols, rows);
           }}}};
   };
+  // Rows across lanes and warps (4 x 256, 1 x 1024), rows across warps
+  // and the columns across lanes (8 x 64).
+  auto sortCheck = [](const char *name, int64_t rows, int64_t cols, int64_t k) {
+    return KernelCheck{
+        name, "sort.mlir", "sort", {{"ROWS", rows}, {"COLS", cols}, {"K", k}}, 1e-12,
+        [rows, cols, k](Problem &p) { sorts(p, 4 * rows, cols, rows, k); },
+        {{"2^20 elements", [rows, cols, k](Problem &p) {
+            sorts(p, (1 << 20) / cols, cols, rows, k);
+          }}}};
+  };
   return {
       scanCheck("scan_8x64", 8, 64),
       scanCheck("scan_4x256", 4, 256),
@@ -176,6 +272,9 @@ std::vector<KernelCheck> llk::checks::languageChecks() {
       {"histogram", "histogram.mlir", "histogram", {{"BLOCK", 1024}, {"BINS", 64}}, 1e-12,
        [](Problem &p) { histograms(p, 4096, 1024, 64); },
        {{"2^22 values", [](Problem &p) { histograms(p, 1 << 22, 1024, 64); }}}},
+      sortCheck("sort_4x256", 4, 256, 16),
+      sortCheck("sort_8x64", 8, 64, 8),
+      sortCheck("sort_1x1024", 1, 1024, 32),
       {"random_i32", "random.mlir", "random_i32", {{"BLOCK", 128}}, 1e-6, rng(false),
        gpuRng(false)},
       {"random_i64", "random.mlir", "random_i64", {{"BLOCK", 128}}, 1e-6, rng(true),

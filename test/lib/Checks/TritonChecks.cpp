@@ -9,10 +9,13 @@
 
 #include "Checks/KernelChecks.h"
 
+#include "llk/Dialect/Tile/IR/Philox.h"
+
 #include <cmath>
 
 using namespace llk::checks;
 using llk::interp::ElemType;
+namespace philox = llk::tile::philox;
 
 namespace {
 
@@ -272,6 +275,49 @@ KernelCheck layerNormBwdDwdbCheck(ElemType type) {
 }
 
 //===----------------------------------------------------------------------===//
+// 04: low-memory dropout
+//===----------------------------------------------------------------------===//
+
+/// The seeded dropout of n elements, a fresh seed and p: the keep bits from
+/// Philox.h's uniforms (tl.rand's, exact), the kept elements x / (1 - p) in
+/// float64 (1 - p rounded to f32 as the kernel computes it).
+std::function<void(Problem &)> dropoutProblem(int64_t n, int64_t block) {
+  return [=](Problem &p) {
+    HostBuffer &x = p.randn("x", ElemType::F32, {n});
+    HostBuffer &out = p.output("output", ElemType::F32, {n});
+    float drop = float(p.randomInt(1, 9)) / 10;
+    int64_t seed = p.randomInt(INT32_MIN, INT32_MAX);
+    std::array<uint32_t, 2> key = philox::key(seed);
+    double scale = double(1.0f - drop);
+    for (int64_t i = 0; i < n; ++i) {
+      float u = philox::uniform(philox::philox(philox::counter(uint64_t(i), false), key)[0]);
+      out.reference[i] = u > drop ? x[i] / scale : 0.0;
+    }
+    p.pointerArg(x);
+    p.pointerArg(out);
+    p.scalarArg(ElemType::I32, n);
+    p.scalarArg(ElemType::F32, drop);
+    p.scalarArg(ElemType::I32, double(seed));
+    setGrid(p, ceilDiv(n, block));
+    p.bytes = 8.0 * n;
+    if (block != 128) {
+      p.constants = {{"BLOCK", block}, {"DIV", n % 16 ? 1 : 16}};
+      p.numWarps = 4;
+    }
+  };
+}
+
+KernelCheck dropoutCheck() {
+  // The keep bits exact; a kept element within the rounding of one f32
+  // division.
+  return {"triton_04_low_memory_dropout", "triton/04_low_memory_dropout.mlir",
+          "seeded_dropout", {{"BLOCK", 128}, {"DIV", 8}}, 1e-6,
+          dropoutProblem(1000, 128),
+          {{"98432", dropoutProblem(98432, 1024)},
+           {"2^24", dropoutProblem(1 << 24, 1024)}}};
+}
+
+//===----------------------------------------------------------------------===//
 // 07: libdevice asin
 //===----------------------------------------------------------------------===//
 
@@ -417,6 +463,7 @@ std::vector<KernelCheck> llk::checks::tritonChecks() {
     checks.push_back(layerNormBwdDxCheck(type));
   for (ElemType type : {ElemType::F16, ElemType::F32})
     checks.push_back(layerNormBwdDwdbCheck(type));
+  checks.push_back(dropoutCheck());
   for (ElemType type : {ElemType::F32, ElemType::F64})
     checks.push_back(asinCheck(type));
   checks.push_back(groupedGemmCheck());

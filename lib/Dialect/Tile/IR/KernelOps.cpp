@@ -150,9 +150,11 @@ constexpr llvm::StringLiteral kKernelOps[] = {
     "tile.reduce",
     "tile.reshape",
     "tile.scan",
+    "tile.sort",
     "tile.splat",
     "tile.static_assert",
     "tile.store",
+    "tile.topk",
     "tile.trans",
     "tile.yield",
 };

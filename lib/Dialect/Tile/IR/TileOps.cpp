@@ -415,6 +415,73 @@ LogicalResult GenericScanOp::verifyRegions() {
   return verifyScanAxis(*this, getSrc().getType(), getAxis());
 }
 
+/// Whether `tile.sort` and `tile.topk` order elements of type `elem`: the
+/// numbers, but not i1 or pointers.
+static LogicalResult verifySortable(Operation *op, Type elem, StringRef what) {
+  if (isa<PtrType>(elem) || elem.isInteger(1))
+    return op->emitOpError() << "cannot sort " << what << " of " << elem
+                             << (elem.isInteger(1) ? "; cast to i8 first" : "");
+  return success();
+}
+
+LogicalResult SortOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                                       ValueRange operands, DictionaryAttr,
+                                       OpaqueProperties, RegionRange,
+                                       SmallVectorImpl<Type> &results) {
+  for (Value operand : operands)
+    results.push_back(operand.getType());
+  return success();
+}
+
+LogicalResult SortOp::verify() {
+  if (failed(verifyTiles(*this)))
+    return failure();
+  RankedTensorType keys = getKeys().getType();
+  if (failed(verifySortable(*this, keys.getElementType(), "keys")) ||
+      failed(verifyScanAxis(*this, keys, getAxis())))
+    return failure();
+  if (Value values = getValues()) {
+    auto type = cast<RankedTensorType>(values.getType());
+    if (type.getShape() != keys.getShape())
+      return emitOpError() << "values must have the keys' shape: expected "
+                           << RankedTensorType::get(keys.getShape(),
+                                                    type.getElementType());
+    if (failed(verifySortable(*this, type.getElementType(), "values")))
+      return failure();
+    return verifySameLayout(*this, keys, type, "keys and values");
+  }
+  return success();
+}
+
+LogicalResult TopKOp::verify() {
+  if (failed(verifyTiles(*this)))
+    return failure();
+  RankedTensorType src = getSrc().getType();
+  auto values = cast<RankedTensorType>(getValues().getType());
+  auto indices = cast<RankedTensorType>(getIndices().getType());
+  if (failed(verifySortable(*this, src.getElementType(), "a tile")))
+    return failure();
+  int64_t rank = src.getRank(), n = src.getShape().back();
+  if (values.getRank() != rank || values.getElementType() != src.getElementType())
+    return emitOpError() << "values must have the source's rank and element type, got "
+                         << values;
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    if (values.getDimSize(d) != src.getDimSize(d))
+      return emitOpError() << "values must match the source in dimension " << d
+                           << ": " << values.getDimSize(d) << " vs "
+                           << src.getDimSize(d);
+  int64_t k = values.getShape().back();
+  if (k > n)
+    return emitOpError() << "k = " << k << " (the results' last dimension) is "
+                         << "larger than the row, " << n;
+  if (indices.getShape() != values.getShape() ||
+      !indices.getElementType().isInteger(32))
+    return emitOpError() << "indices must be i32 of the values' shape: expected "
+                         << RankedTensorType::get(values.getShape(),
+                                                  IntegerType::get(getContext(), 32));
+  return verifySameLayout(*this, values, indices, "values and indices");
+}
+
 LogicalResult GatherOp::verify() {
   if (failed(verifyTiles(*this)))
     return failure();

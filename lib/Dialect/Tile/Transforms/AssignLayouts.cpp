@@ -65,7 +65,7 @@ RankedTensorType tileType(Value v) {
 /// Ops whose tile operands and results all share one layout.
 bool isSameLayoutOp(Operation *op) {
   if (isa<SplatOp, BroadcastOp, AddPtrOp, LoadOp, StoreOp, PrefetchOp,
-          AtomicRMWOp, AtomicCASOp, CastOp, BitcastOp, ScanOp, GenericScanOp>(op))
+          AtomicRMWOp, AtomicCASOp, CastOp, BitcastOp, ScanOp, GenericScanOp, SortOp>(op))
     return true;
   Dialect *dialect = op->getDialect();
   return dialect && isa<arith::ArithDialect, math::MathDialect>(dialect);
@@ -402,6 +402,12 @@ private:
         if (slice.getDim() == axis)
           assign(src, slice.getParent());
       }
+    } else if (auto topk = dyn_cast<TopKOp>(op)) {
+      // The two results share a layout; the source has its own.
+      if (v == topk.getValues())
+        assign(topk.getIndices(), layout);
+      else if (v == topk.getIndices())
+        assign(topk.getValues(), layout);
     } else if (auto gather = dyn_cast<GatherOp>(op)) {
       // The result is laid out as its indices; the source on its own.
       if (v == gather.getIndices())
@@ -620,6 +626,10 @@ private:
                                              op->getContext(), reduceAxis(op),
                                              blocked)));
       }
+    } else if (auto topk = dyn_cast<TopKOp>(op)) {
+      convertResult(op, topk.getIndices(),
+                    withLayout(tileType(topk.getIndices()),
+                               tileType(topk.getValues()).getEncoding()));
     } else if (auto gather = dyn_cast<GatherOp>(op)) {
       requireLayout(gather.getIndicesMutable(),
                     tileType(gather.getResult()).getEncoding());

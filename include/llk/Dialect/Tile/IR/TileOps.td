@@ -604,6 +604,70 @@ def Tile_GenericScanOp : Tile_Op<"generic_scan", [Pure,
 }
 
 //===----------------------------------------------------------------------===//
+// Sorting
+//===----------------------------------------------------------------------===//
+
+def Tile_SortOp : Tile_Op<"sort", [Pure,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "sorts a tile along one axis, optionally carrying values";
+  let description = [{
+    Triton's `tl.sort(x, dim, descending)`, and the key/value sort: every
+    row along `axis` is sorted, ascending (or with `descending`,
+    descending), and `values` (a tile of the keys' shape) is permuted with
+    the keys. The order is total, so the result is one permutation, the
+    same on the GPU and in the interpreter:
+    - equal keys keep their original order (the sort is stable), in both
+      directions;
+    - floats: NaN is greater than every number, and all NaNs are equal (so
+      ascending puts them last, descending first, as `torch.sort` does);
+      `-0.0` and `+0.0` are equal, so they too stay in their original order;
+    - integers are signed.
+
+    The lowering is a bitonic sorting network on the keys and their
+    original positions: compare-exchanges within a thread's registers,
+    across lanes by warp shuffles, across warps through shared memory.
+    Every length is a power of two (as every tile dimension is).
+
+    ```mlir
+    %s = tile.sort %x axis = 1 descending : tensor<16x128xf32>
+    %k, %v = tile.sort %keys, %vals axis = 0 : tensor<256xf32>, tensor<256xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$keys, Optional<Tile_Tensor>:$values,
+                       I32Attr:$axis, UnitAttr:$descending);
+  let results = (outs Tile_Tensor:$sorted, Optional<Tile_Tensor>:$sorted_values);
+  let assemblyFormat = [{
+    $keys (`,` $values^)? `axis` `=` $axis (`descending` $descending^)? attr-dict
+    `:` type($keys) (`,` type($values)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_TopKOp : Tile_Op<"topk", [Pure]> {
+  let summary = "the k largest (or smallest) elements of each row, sorted";
+  let description = [{
+    Triton's `tl.topk(x, k)` with the indices (`torch.topk`): along the last
+    axis, the `k` largest elements of each row in descending order (with
+    `smallest`, the k smallest ascending) and their positions in the row, as
+    i32. `k` is the result's last dimension, a power of two no larger than
+    the row. The order is `tile.sort`'s: of equal elements the earlier comes
+    first, NaN is the largest, `-0.0` equals `+0.0`. The lowering sorts the
+    rows with `tile.sort`'s network and keeps the first k.
+
+    ```mlir
+    %v, %i = tile.topk %logits : tensor<4x1024xf32> -> tensor<4x16xf32>, tensor<4x16xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src, UnitAttr:$smallest);
+  let results = (outs Tile_Tensor:$values, Tile_Tensor:$indices);
+  let assemblyFormat = [{
+    $src (`smallest` $smallest^)? attr-dict `:` type($src) `->` type($values) `,`
+    type($indices)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Gathers and histograms
 //===----------------------------------------------------------------------===//
 
