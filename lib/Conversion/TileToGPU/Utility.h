@@ -143,10 +143,19 @@ public:
       return vector::InsertOp::create(b, loc, chunk, into, ArrayRef<int64_t>{offset});
     int64_t n = cast<VectorType>(into.getType()).getNumElements();
     int64_t size = cast<VectorType>(chunk.getType()).getNumElements();
-    SmallVector<int64_t> mask;
-    for (int64_t i = 0; i < n; ++i)
-      mask.push_back(i >= offset && i < offset + size ? n + i - offset : i);
-    return vector::ShuffleOp::create(b, loc, into, chunk, mask);
+    auto inSlice = [&](int64_t i) { return i >= offset && i < offset + size; };
+    // Two shuffles of operands of one type: the chunk widened to `into`'s
+    // length (at its place), then blended in. A shuffle of two vectors of
+    // different lengths lowers to an extract and an insert per register of
+    // the result, which made large tiles' IR (a 128-register accumulator
+    // loaded 4 at a time) grow quadratically.
+    SmallVector<int64_t> widen, blend;
+    for (int64_t i = 0; i < n; ++i) {
+      widen.push_back(inSlice(i) ? i - offset : vector::ShuffleOp::kPoisonIndex);
+      blend.push_back(inSlice(i) ? n + i : i);
+    }
+    Value wide = vector::ShuffleOp::create(b, loc, chunk, chunk, widen);
+    return vector::ShuffleOp::create(b, loc, into, wide, blend);
   }
   Value fromElements(Type elem, ArrayRef<Value> elems) {
     auto type = VectorType::get({int64_t(elems.size())}, elem);
