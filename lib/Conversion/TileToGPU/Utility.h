@@ -144,16 +144,22 @@ public:
     int64_t n = cast<VectorType>(into.getType()).getNumElements();
     int64_t size = cast<VectorType>(chunk.getType()).getNumElements();
     auto inSlice = [&](int64_t i) { return i >= offset && i < offset + size; };
-    // Two shuffles of operands of one type: the chunk widened to `into`'s
-    // length (at its place), then blended in. A shuffle of two vectors of
-    // different lengths lowers to an extract and an insert per register of
-    // the result, which made large tiles' IR (a 128-register accumulator
-    // loaded 4 at a time) grow quadratically.
-    SmallVector<int64_t> widen, blend;
-    for (int64_t i = 0; i < n; ++i) {
-      widen.push_back(inSlice(i) ? i - offset : vector::ShuffleOp::kPoisonIndex);
-      blend.push_back(inSlice(i) ? n + i : i);
-    }
+    SmallVector<int64_t> blend;
+    for (int64_t i = 0; i < n; ++i)
+      blend.push_back(inSlice(i) ? n + i - offset : i);
+    // A shuffle of two vectors of different lengths lowers to an extract
+    // and an insert per register of the result: filling a vector chunk by
+    // chunk costs registers^2 / chunk ops, which made large tiles' IR (a
+    // 128-register accumulator loaded 4 at a time) grow 10x. Past
+    // kWideningRegisters the chunk is widened to `into`'s length first
+    // (poison past its end) and blended in: two shuffles of one type each.
+    // Below, the per-register form stays (the PTX of small tiles as it was).
+    constexpr int64_t kWideningRegisters = 64;
+    if (n < kWideningRegisters)
+      return vector::ShuffleOp::create(b, loc, into, chunk, blend);
+    SmallVector<int64_t> widen;
+    for (int64_t i = 0; i < n; ++i)
+      widen.push_back(i < size ? i : vector::ShuffleOp::kPoisonIndex);
     Value wide = vector::ShuffleOp::create(b, loc, chunk, chunk, widen);
     return vector::ShuffleOp::create(b, loc, into, wide, blend);
   }
