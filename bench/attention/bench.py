@@ -15,9 +15,9 @@ benchmark: forward and backward, causal and not, D 64 and 128, sequences
 1k/4k/16k, batch x heads 4x32 and 16x16, f16 (--dtype bf16: bf16). At every
 shape each implementation's outputs are checked against SDPA's (relative
 Frobenius error), then SDPA, Triton and llk (the best of its builds, sm_90
-and sm_90a) are timed in alternating rounds: medians in TFLOP/s (the
-tutorial's count: 4·B·H·N²·D for the forward, causal half of it, the
-backward 2.5x) and % of SDPA. Last the Llama prompt case: 512 new tokens
+and sm_90a) are timed in alternating rounds (odd ones in reverse order):
+medians in TFLOP/s (the tutorial's count: 4·B·H·N²·D for the forward,
+causal half of it, the backward 2.5x) and % of SDPA. Last the Llama prompt case: 512 new tokens
 after 3584 cached, 32 query heads over 8 or 32 KV heads of 128, causal
 (bottom-right), checked against float64 and timed beside llama.cpp's
 63 TFLOP/s on the H100.
@@ -241,32 +241,22 @@ def load_module(name, path):
 class PackageLauncher:
     """Launches through the llk package: llk.load of build_ptx.py's PTX and
     its metadata (the arguments checked against it, the dynamic shared
-    memory set from it), each launch on torch's current stream."""
+    memory set from it), each launch on torch's current stream (the
+    tensors' framework's). As OldLauncher does, every call converts its
+    arguments (kernel[grid](*args)): the timed calls cost the host what a
+    user's launch costs, the same on both paths."""
 
     label = "llk"
 
     def __init__(self):
         import llk
         self.llk = llk
-        # Kernel.bind's launches by kernel, grid and arguments (tensors by
-        # address, shape and strides): the timed calls cost the host the
-        # launch itself, not the arguments' conversion and checks, as the
-        # GEMM benchmark does.
-        self.bound = {}
 
     def load(self, path, entry, meta):
         return self.llk.load(path, kernel=entry)
 
     def launch(self, kernel, grid, block, args, shared):
-        key = (id(kernel), tuple(grid)) + tuple(
-            (a.data_ptr(), tuple(a.shape), tuple(a.stride()), a.dtype)
-            if hasattr(a, "data_ptr") else (type(a), a) for a in args)
-        bound = self.bound.get(key)
-        if bound is None:
-            if len(self.bound) > 256:
-                self.bound.clear()
-            bound = self.bound[key] = kernel.bind(grid, *args)
-        bound(torch_stream())
+        kernel.launch(grid, *args)
 
 
 class OldLauncher:
@@ -289,11 +279,6 @@ class OldLauncher:
     def launch(self, fn, grid, block, args, shared):
         self.cupy_launcher.launch(fn, grid, block,
                                   [P(a) if hasattr(a, "data_ptr") else a for a in args], shared)
-
-
-def torch_stream():
-    import torch
-    return torch.cuda.current_stream().cuda_stream
 
 
 class LlkAttention:
@@ -611,8 +596,11 @@ class Run:
             if impl != "sdpa":
                 self.check(f"{name:11s} vs SDPA {mode} {shape.label()}", err, tol)
         times = {name: [] for name in contenders}
+        # Odd rounds run the contenders in reverse, so that none always runs
+        # right after the same one (a GPU's clocks and caches remember it).
         for r in range(self.args.rounds):
-            for name, (run, _, _) in contenders.items():
+            order = list(contenders.items())
+            for name, (run, _, _) in (order[::-1] if r % 2 else order):
                 times[name].append(self.time_ms(run, warm=r > 0))
         median = {name: statistics.median(t) for name, t in times.items()}
         for impl in self.implementations(shape.d, shape.causal):

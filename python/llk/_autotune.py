@@ -127,7 +127,7 @@ class Autotuner:
         staging = prepared.stage()
         regions = (_capi.Region * max(1, len(self.restore)))()
         for n, index in enumerate(self.restore):
-            view = prepared.views[index] if 0 <= index < len(args) else None
+            view = prepared.view(index) if 0 <= index < len(args) else None
             if view is None:
                 raise TypeError(f"llk.autotune: restore names argument {index}, which is not "
                                 "an array")

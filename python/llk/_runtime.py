@@ -2,11 +2,12 @@
 import collections
 import ctypes
 import os
+import struct
 import threading
 from pathlib import Path
 
 from . import _capi
-from ._arrays import SIZES, Pointer, array_view, dtype_name
+from ._arrays import _TYPESTR, SIZES, Pointer, array_view, dtype_name
 from ._capi import check, lib
 
 
@@ -154,19 +155,77 @@ class Param:
         return f"Param({self.index}, {self})"
 
 
-_INT_RANGES = {"i8": 8, "i16": 16, "i32": 32, "i64": 64}
-_SCALAR_ARG = {"i8": "llk_arg_i8", "i16": "llk_arg_i16", "i32": "llk_arg_i32",
-               "i64": "llk_arg_i64", "f16": "llk_arg_f16", "bf16": "llk_arg_bf16",
-               "f32": "llk_arg_f32", "f64": "llk_arg_f64"}
+# Integer parameters: the values they take (signed, or unsigned as their
+# bits) and the mask of their bits.
+_INT_SLOT = {t: (-(1 << (n - 1)), 1 << n, (1 << n) - 1)
+             for t, n in (("i8", 8), ("i16", 16), ("i32", 32), ("i64", 64))}
+_SCALAR_ARG = {"f16": "llk_arg_f16", "bf16": "llk_arg_bf16", "f32": "llk_arg_f32",
+               "f64": "llk_arg_f64"}
+# How a parameter's payload (llk_arg.bits) is packed: an integer's bits, a
+# pointer's address, a descriptor's address, f16/bf16 bits ("Q"); an f32
+# ("f", then zeros) or an f64 ("d") from a Python float.
+_Grid3 = ctypes.c_uint * 3
+_SLOT_INT, _SLOT_FLOAT, _SLOT_POINTER, _SLOT_OTHER = "int", "float", "pointer", "other"
+
+
+# numpy scalar types (np.int32, ...) by llk type, as they are met.
+_NUMPY_SCALAR_TYPES = {}
+
+
+def _f32_bits(value):
+    return lib().llk_arg_f32(value).bits
+
+
+def _dtype_name_of(dtype, _names={}):
+    """dtype_name, memoized by dtype object (numpy and torch dtypes are
+    hashable)."""
+    try:
+        return _names[dtype]
+    except KeyError:
+        name = _names[dtype] = dtype_name(dtype)
+        return name
+    except TypeError:  # unhashable
+        return dtype_name(dtype)
+
+
+def _device_array(value, _kinds={}):
+    """(address, dtype, framework) of a torch CUDA tensor or an object with
+    __cuda_array_interface__ whose layout needs no checking (a pointer
+    parameter takes any strides), else None (the caller converts it in
+    full)."""
+    kind = _kinds.get(type(value))
+    if kind is None:
+        module = type(value).__module__
+        kind = _kinds[type(value)] = (
+            "torch" if module.startswith("torch") and hasattr(value, "data_ptr") else
+            "interface" if hasattr(type(value), "__cuda_array_interface__") else "other")
+    if kind == "torch":
+        if not value.is_cuda:
+            return None
+        dtype = _dtype_name_of(value.dtype)
+        return None if dtype is None else (value.data_ptr(), dtype, "torch")
+    if kind == "interface":
+        interface = value.__cuda_array_interface__
+        typestr = interface["typestr"]
+        dtype = _TYPESTR.get((typestr[1], int(typestr[2:])))
+        if dtype is None or interface.get("strides") is not None:
+            return None
+        return (interface["data"][0] or 0, dtype, type(value).__module__.split(".")[0])
+    return None
 
 
 def _grid(grid, meta):
     """(x, y, z) of a grid: an int, a tuple of 1 to 3 ints, or a function of
     the kernel's meta-parameters (its constants, num_warps, num_stages) that
-    returns one."""
+    returns one; `meta` is those (a dict) or a function that makes them."""
     if callable(grid):
-        grid = grid(meta)
-    if isinstance(grid, int):
+        grid = grid(meta() if callable(meta) else meta)
+    if type(grid) is tuple and len(grid) == 3:  # the common case, quickly
+        x, y, z = grid
+        if type(x) is int and type(y) is int and type(z) is int and \
+                0 < x < 2**32 and 0 < y < 2**32 and 0 < z < 2**32:
+            return grid
+    elif type(grid) is int:
         grid = (grid,)
     try:
         if isinstance(grid, (str, bytes)) or any(isinstance(g, float) for g in grid):
@@ -187,6 +246,9 @@ def _stream_of(framework, dev):
         return None
     if framework == "torch":
         import torch
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+        if raw is not None:  # what torch.cuda.current_stream() reads, without the Stream
+            return raw(torch._C._cuda_getDevice())
         return torch.cuda.current_stream().cuda_stream
     if framework == "cupy":
         import cupy
@@ -283,7 +345,14 @@ class _Staging:
 class _PreparedArgs:
     """A launch's arguments converted once: the C array, what keeps their
     memory alive, the staging of host arrays (per launch) and the framework
-    whose current stream a launch without a stream uses."""
+    whose current stream a launch without a stream uses.
+
+    The common arguments take a short path, as a launch in a loop converts
+    them each time: Python ints and floats, numpy scalars, llk.Pointers and
+    device tensors (torch, __cuda_array_interface__) are checked against the
+    kernel's precomputed slots and packed into the C array in one
+    struct.pack; everything else (host arrays, DLPack, descriptors, f16/bf16
+    scalars, the errors) goes through `_convert`."""
 
     def __init__(self, kernel, args):
         k = kernel
@@ -291,20 +360,96 @@ class _PreparedArgs:
             raise TypeError(f"kernel '{k.name}' takes {len(k.params)} arguments, got "
                             f"{len(args)}; the signature is {k.signature}")
         self.kernel = kernel
-        self.c_args = (_capi.Arg * max(1, len(args)))()
+        self.args = args
         self.keep = []
         self.host = []      # (index, ArrayView) of host arrays
-        self.views = [None] * len(args)
+        self._views = {}    # index -> ArrayView, of the arrays converted by _convert
         self.framework = None
-        for i, (param, value) in enumerate(zip(k.params, args)):
-            self.c_args[i] = self._convert(i, param, value)
+        values = k._slots[:]  # [header, payload] per parameter
+        keep = self.keep
+        for (i, slot, param, dtype, lo, hi, mask), value in zip(k._plan, args):
+            t = type(value)
+            if slot is _SLOT_INT:
+                if t is not int:
+                    value = self._scalar(i, param, value)
+                if not lo <= value < hi:
+                    self._fail(i, f"{value}, out of range", param, ValueError)
+                values[2 * i + 1] = value & mask
+            elif slot is _SLOT_FLOAT:
+                values[2 * i + 1] = value if t is float else self._scalar(i, param, value)
+            elif slot is _SLOT_POINTER and t is Pointer:
+                if value.dtype != dtype:
+                    self._fail(i, f"a pointer to {value.dtype}", param)
+                keep.append(value.keep)
+                values[2 * i + 1] = value.address
+            else:
+                device = _device_array(value) if slot is _SLOT_POINTER else None
+                if device is None:
+                    values[2 * i + 1] = self._convert(i, param, value)
+                    continue
+                address, array_dtype, framework = device
+                if array_dtype != dtype:
+                    self._fail(i, f"an array of {array_dtype}", param)
+                if k.device.interpreter:
+                    self._refuse_device_memory(i)
+                self.framework = self.framework or framework
+                keep.append(value)
+                values[2 * i + 1] = address
+        try:
+            packed = k._pack(*values)
+        except (struct.error, OverflowError):  # an f32 out of its range: inf, as C casts it
+            for i, slot in enumerate(k._slot_kinds):
+                if slot is _SLOT_FLOAT and k.params[i].dtype == "f32":
+                    values[2 * i + 1] = _f32_bits(values[2 * i + 1])
+            packed = k._pack_f32_as_bits(*values)
+        self.c_args = k._c_args_type.from_buffer_copy(packed)
+
+    def view(self, i):
+        """The ArrayView of argument i (None when it is no array)."""
+        if i not in self._views:
+            value = self.args[i]
+            self._views[i] = None if isinstance(value, (Pointer, TensorDescriptor)) else \
+                array_view(value)
+        return self._views[i]
 
     def _fail(self, i, what, param, cls=TypeError):
         k = self.kernel
         raise cls(f"kernel '{k.name}': argument {i} is {what} but the parameter is {param}; "
                   f"the signature is {k.signature}")
 
+    def _refuse_device_memory(self, i):
+        raise TypeError(f"kernel '{self.kernel.name}': argument {i} is in GPU memory, but the "
+                        "device is llk's interpreter (LLK_BACKEND=interpreter): pass host "
+                        "arrays (numpy)")
+
+    def _scalar(self, i, param, value):
+        """A scalar argument that is no plain int (for an integer parameter)
+        or float (for a floating-point one), as the Python number it stands
+        for: numpy scalars must have the parameter's type."""
+        dtype = _NUMPY_SCALAR_TYPES.get(type(value))
+        if dtype is not None:
+            if dtype != param.dtype:
+                self._fail(i, f"a {value.dtype} scalar", param)
+            return value.item()
+        if type(value).__module__ == "numpy" and type(value).__name__ != "ndarray" and \
+                getattr(value, "ndim", None) == 0 and _dtype_name_of(value.dtype):
+            # A numpy scalar type: each of its values has one dtype.
+            _NUMPY_SCALAR_TYPES[type(value)] = _dtype_name_of(value.dtype)
+            return self._scalar(i, param, value)
+        if hasattr(value, "dtype") and hasattr(value, "item") and getattr(value, "ndim", 1) == 0:
+            if _dtype_name_of(value.dtype) != param.dtype:
+                self._fail(i, f"a {value.dtype} scalar", param)
+            value = value.item()
+        if param.dtype in _INT_SLOT:
+            if not isinstance(value, int):  # bool is an int
+                self._fail(i, f"{type(value).__name__} {value!r}"[:80], param)
+            return int(value)
+        if isinstance(value, (int, float)):
+            return float(value)
+        self._fail(i, f"{type(value).__name__} {value!r}"[:80], param)
+
     def _convert(self, i, param, value):
+        """The payload (Arg.bits) of an argument off the short path."""
         k = self.kernel
         if param.kind == "tensordesc":
             if not isinstance(value, TensorDescriptor):
@@ -312,7 +457,7 @@ class _PreparedArgs:
             if value.dtype != param.dtype:
                 self._fail(i, f"a descriptor of {value.dtype}", param)
             self.keep.append(value)
-            return _capi.Arg(_capi.ARG_TENSOR_MAP, _capi.TYPE_CODE[value.dtype], value.address)
+            return value.address
         if isinstance(value, TensorDescriptor):
             self._fail(i, "a tensor descriptor", param)
         if param.kind == "pointer":
@@ -320,7 +465,7 @@ class _PreparedArgs:
                 if value.dtype != param.dtype:
                     self._fail(i, f"a pointer to {value.dtype}", param)
                 self.keep.append(value.keep)
-                return lib().llk_arg_ptr(value.address, _capi.TYPE_CODE[param.dtype])
+                return value.address
             try:
                 view = array_view(value)
             except TypeError as e:
@@ -329,36 +474,17 @@ class _PreparedArgs:
                 self._fail(i, f"{type(value).__name__} {value!r}"[:80], param)
             if view.dtype != param.dtype:
                 self._fail(i, f"an array of {view.dtype}", param)
-            self.views[i] = view
+            self._views[i] = view
             self.framework = self.framework or (view.framework if view.device else None)
             if view.device:
                 if k.device.interpreter:
-                    raise TypeError(f"kernel '{k.name}': argument {i} is in GPU memory, but the "
-                                    "device is llk's interpreter (LLK_BACKEND=interpreter): pass "
-                                    "host arrays (numpy)")
+                    self._refuse_device_memory(i)
                 self.keep.append(value)
-                return lib().llk_arg_ptr(view.address, _capi.TYPE_CODE[param.dtype])
+                return view.address
             self.host.append((i, view))
-            return lib().llk_arg_ptr(0, _capi.TYPE_CODE[param.dtype])  # set per launch
-        # A scalar: Python numbers convert to the parameter's type; numpy
-        # scalars must have it.
-        if hasattr(value, "dtype") and hasattr(value, "item") and getattr(value, "ndim", 1) == 0:
-            if dtype_name(value.dtype) != param.dtype:
-                self._fail(i, f"a {value.dtype} scalar", param)
-            value = value.item()
-        if param.dtype in _INT_RANGES:
-            if not isinstance(value, int):  # bool is an int
-                self._fail(i, f"{type(value).__name__} {value!r}"[:80], param)
-            bits = _INT_RANGES[param.dtype]
-            if not -(1 << (bits - 1)) <= value < (1 << bits):
-                self._fail(i, f"{value}, out of range", param, ValueError)
-            if value >= 1 << (bits - 1):  # an unsigned value: its bits
-                value -= 1 << bits
-        elif isinstance(value, (int, float)):
-            value = float(value)
-        else:
-            self._fail(i, f"{type(value).__name__} {value!r}"[:80], param)
-        return getattr(lib(), _SCALAR_ARG[param.dtype])(value)
+            return 0  # set per launch
+        # f16 and bf16 scalars: their bits, rounded by the C helpers.
+        return getattr(lib(), _SCALAR_ARG[param.dtype])(self._scalar(i, param, value)).bits
 
     def stage(self):
         """The staging of this launch's host arrays (None when there are
@@ -376,29 +502,36 @@ class Launch:
     launches again, on `stream` or else the current stream of the
     arguments' framework (torch's, CuPy's) at the time of the call."""
 
-    __slots__ = ("kernel", "grid", "prepared", "options", "stream", "_c_grid")
+    __slots__ = ("kernel", "grid", "prepared", "options", "stream", "_c_grid", "_launch",
+                 "_handle", "_num_args")
 
     def __init__(self, kernel, grid, args, stream=None, dependent=False, synchronize=False,
                  dynamic_shared_bytes=0):
         self.kernel = kernel
-        self.grid = _grid(grid, kernel.meta)
-        self._c_grid = (ctypes.c_uint * 3)(*self.grid)
+        self.grid = _grid(grid, kernel._make_meta)
+        self._c_grid = _Grid3(*self.grid)
         self.prepared = _PreparedArgs(kernel, args)
         self.stream = _stream_handle(stream)
         self.options = _capi.LaunchOptions(None, int(dynamic_shared_bytes), int(bool(dependent)),
                                            int(bool(synchronize)))
+        self._launch = lib().llk_kernel_launch_ex
+        self._handle, self._num_args = kernel._handle, len(kernel.params)
 
     def __call__(self, stream=None):
         """Launches; `stream` (as Kernel.launch's) overrides the bound one."""
         p = self.prepared
-        stream = _stream_handle(stream) if stream is not None else self.stream
         if stream is None:
-            stream = _stream_of(p.framework, self.kernel.device)
+            stream = self.stream
+            if stream is None:
+                stream = _stream_of(p.framework, self.kernel.device)
+        elif type(stream) is not int:
+            stream = _stream_handle(stream)
         self.options.stream = stream
-        staging = p.stage()
-        status = lib().llk_kernel_launch_ex(self.kernel._handle, self._c_grid, p.c_args,
-                                            len(self.kernel.params), ctypes.byref(self.options))
-        check(status, "launch")
+        staging = p.stage() if p.host else None
+        status = self._launch(self._handle, self._c_grid, p.c_args, self._num_args,
+                              ctypes.byref(self.options))
+        if status:
+            check(status, "launch")
         if staging:
             staging.finish()
 
@@ -435,11 +568,50 @@ class Kernel:
         self.source_name = source_name
         self.signature = f"{self.name}({', '.join(str(p) for p in self.params)})"
         self._descriptors = collections.OrderedDict()
+        self._prepare_slots()
+
+    def _prepare_slots(self):
+        """What every launch's _PreparedArgs starts from: per parameter, how
+        its payload is packed and the llk_arg header (is_pointer, type) as
+        one little-endian word; the struct that packs them into the C array."""
+        kinds, slots, formats = [], [], []
+        for p in self.params:
+            code = _capi.TYPE_CODE[p.dtype]
+            if p.kind == "tensordesc":
+                kinds.append(_SLOT_OTHER)
+                header = _capi.ARG_TENSOR_MAP
+            elif p.kind == "pointer":
+                kinds.append(_SLOT_POINTER)
+                header = 1
+            elif p.dtype in _INT_SLOT:
+                kinds.append(_SLOT_INT)
+                header = 0
+            elif p.dtype in ("f32", "f64"):
+                kinds.append(_SLOT_FLOAT)
+                header = 0
+            else:
+                kinds.append(_SLOT_OTHER)
+                header = 0
+            slots += [header | code << 32, 0]
+            formats.append({"f32": "f4x", "f64": "d"}.get(p.dtype, "Q")
+                           if kinds[-1] is _SLOT_FLOAT else "Q")
+        self._slot_kinds, self._slots = tuple(kinds), slots
+        self._plan = tuple((p.index, kind, p, p.dtype) + _INT_SLOT.get(p.dtype, (0, 0, 0))
+                           for p, kind in zip(self.params, kinds))
+        self._pack = struct.Struct("<" + "".join("Q" + f for f in formats)).pack
+        self._pack_f32_as_bits = struct.Struct("<" + "".join(
+            "Q" + ("Q" if f == "f4x" else f) for f in formats)).pack
+        self._c_args_type = _capi.Arg * max(1, len(self.params))
+        if not self.params:  # one zero llk_arg, as the array has one element
+            self._pack = self._pack_f32_as_bits = lambda: bytes(ctypes.sizeof(_capi.Arg))
 
     @property
     def meta(self):
         """What a grid function receives: the constants, num_warps and
         num_stages (None: the kernel's own)."""
+        return self._make_meta()
+
+    def _make_meta(self):
         return dict(self.constants, num_warps=self.num_warps, num_stages=self.num_stages)
 
     def bind(self, grid, *args, stream=None, dependent=False, synchronize=False,

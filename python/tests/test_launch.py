@@ -112,6 +112,29 @@ def test_every_scalar_type():
     assert out[4] == 0.333251953125 and out[5] == 0.333984375
 
 
+def test_packed_arguments_are_the_c_helpers(rng):
+    # The launch path packs the C arguments itself (one struct.pack): each
+    # must be the llk_arg the C API's helper makes of the value.
+    from llk import _capi, _runtime
+    k = llk.compile(SCALARS)
+    L = _capi.lib()
+    ints = [(-7, -300, 100000, -5000000000), (255, 65535, 2**32 - 1, 2**64 - 1),
+            (np.int8(-128), np.int16(7), np.int32(-1), np.int64(2**63 - 1)), (True, 0, 1, -1)]
+    floats = [(-2.75, 3.5, 0.1, 1e300), (1 / 3, 1 / 3, 1e300, -0.0),  # 1e300: an f32 inf
+              (np.float16(0.5), 1, np.float32(2.5), np.float64(3)),
+              tuple(float(v) for v in rng.standard_normal(4))]
+    for i, f in zip(ints, floats):
+        out = llk.Pointer(0x1000 + 8 * len(i), "f64")
+        got = _runtime._PreparedArgs(k, (out,) + i + f).c_args
+        signed = [int(v) - (1 << n) if int(v) >= 1 << (n - 1) else int(v)
+                  for v, n in zip(i, (8, 16, 32, 64))]
+        want = [L.llk_arg_ptr(out.address, _capi.TYPE_CODE["f64"])] + [
+            getattr(L, f"llk_arg_{t}")(v) for t, v in zip(("i8", "i16", "i32", "i64"), signed)
+        ] + [getattr(L, f"llk_arg_{t}")(float(v)) for t, v in zip(("f16", "bf16", "f32", "f64"), f)]
+        assert [(a.is_pointer, a.type, a.bits) for a in got] == \
+            [(a.is_pointer, a.type, a.bits) for a in want], (i, f)
+
+
 def test_arguments_are_checked(add32):
     x = np.zeros(16, np.float32)
     sig = r"the signature is add\(ptr<f32>, ptr<f32>, ptr<f32>, i32\)"

@@ -295,7 +295,7 @@ std::optional<CompiledModule> Cache::lookup(const CacheKey &key) {
   if (payload) {
     if (std::optional<CompiledModule> module = decodeModule(*payload)) {
       try {
-        (void)parseModuleInfo(module->metadataJson);
+        module->info = std::make_shared<const ModuleInfo>(parseModuleInfo(module->metadataJson));
         ++stats_.diskHits;
         std::lock_guard<std::mutex> lock(mutex_);
         memory_[key.hash] = {key.description, *module};

@@ -177,11 +177,20 @@ std::string JIT::lastCubinIssue() const {
   return lastCubinIssue_;
 }
 
-CompiledModule JIT::compileModule(const Source &source, const JITOptions &options) {
+JITOptions JIT::resolve(const JITOptions &options) const {
   JITOptions resolved = options;
   resolved.arch = archFor(options);
   resolved.deviceDebug |= llk::env::isOn(llk::env::Knob::DeviceDebug);
-  CacheKey key = CacheKey::make(source, resolved, resolved.arch);
+  return resolved;
+}
+
+CompiledModule JIT::compileModule(const Source &source, const JITOptions &options) {
+  JITOptions resolved = resolve(options);
+  return compileResolved(source, resolved, CacheKey::make(source, resolved, resolved.arch));
+}
+
+CompiledModule JIT::compileResolved(const Source &source, const JITOptions &resolved,
+                                    const CacheKey &key) {
   bool alwaysCompile = llk::env::alwaysCompile();
   if (!alwaysCompile)
     if (auto hit = cache_->lookup(key))
@@ -219,6 +228,7 @@ CompiledModule JIT::compileModule(const Source &source, const JITOptions &option
         dumpFile(dump, "key.txt", key.description);
       }
       module = compileToPTX(source, resolved, dump);
+      module->info = std::make_shared<const ModuleInfo>(parseModuleInfo(module->metadataJson));
       // The cubin, so that loading it skips the driver's PTX JIT.
       std::string issue;
       if (std::optional<std::string> ptxas = llk::env::ptxasPath()) {
@@ -267,7 +277,11 @@ Module JIT::load(const Source &source, const JITOptions &options) {
   // (parsing is what a cache hit would save).
   bool interpreter = dev.backend() == Backend::Interpreter;
   JITOptions resolved = options;
-  resolved.arch = interpreter ? dev.arch() : archFor(options);
+  if (interpreter)
+    resolved.arch = dev.arch();
+  else
+    resolved = resolve(options);
+  // One key for the loaded modules and the compile (the cache).
   CacheKey key = CacheKey::make(source, resolved, resolved.arch);
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -281,8 +295,9 @@ Module JIT::load(const Source &source, const JITOptions &options) {
       ++compiles_;
       return m;
     }
-    CompiledModule compiled = compileModule(source, resolved);
-    ModuleInfo info = parseModuleInfo(compiled.metadataJson);
+    CompiledModule compiled = compileResolved(source, resolved, key);
+    ModuleInfo info =
+        compiled.info ? *compiled.info : parseModuleInfo(compiled.metadataJson);
     if (!compiled.cubin.empty()) {
       try {
         Module m = Module::loadCubin(dev, compiled.cubin, info);

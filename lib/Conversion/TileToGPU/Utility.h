@@ -143,10 +143,25 @@ public:
       return vector::InsertOp::create(b, loc, chunk, into, ArrayRef<int64_t>{offset});
     int64_t n = cast<VectorType>(into.getType()).getNumElements();
     int64_t size = cast<VectorType>(chunk.getType()).getNumElements();
-    SmallVector<int64_t> mask;
+    auto inSlice = [&](int64_t i) { return i >= offset && i < offset + size; };
+    SmallVector<int64_t> blend;
     for (int64_t i = 0; i < n; ++i)
-      mask.push_back(i >= offset && i < offset + size ? n + i - offset : i);
-    return vector::ShuffleOp::create(b, loc, into, chunk, mask);
+      blend.push_back(inSlice(i) ? n + i - offset : i);
+    // A shuffle of two vectors of different lengths lowers to an extract
+    // and an insert per register of the result: filling a vector chunk by
+    // chunk costs registers^2 / chunk ops, which made large tiles' IR (a
+    // 128-register accumulator loaded 4 at a time) grow 10x. Past
+    // kWideningRegisters the chunk is widened to `into`'s length first
+    // (poison past its end) and blended in: two shuffles of one type each.
+    // Below, the per-register form stays (the PTX of small tiles as it was).
+    constexpr int64_t kWideningRegisters = 64;
+    if (n < kWideningRegisters)
+      return vector::ShuffleOp::create(b, loc, into, chunk, blend);
+    SmallVector<int64_t> widen;
+    for (int64_t i = 0; i < n; ++i)
+      widen.push_back(i < size ? i : vector::ShuffleOp::kPoisonIndex);
+    Value wide = vector::ShuffleOp::create(b, loc, chunk, chunk, widen);
+    return vector::ShuffleOp::create(b, loc, into, wide, blend);
   }
   Value fromElements(Type elem, ArrayRef<Value> elems) {
     auto type = VectorType::get({int64_t(elems.size())}, elem);

@@ -58,6 +58,9 @@ struct CompiledModule {
   std::string ptx;
   std::string metadataJson;
   std::string cubin;
+  /// metadataJson parsed, where whoever made this parsed it (the JIT after
+  /// a compile, the cache checking a disk entry): a load parses it once.
+  std::shared_ptr<const ModuleInfo> info;
 };
 
 /// 64-bit XXH3 (LLVM's xxh3_64bits).
@@ -179,6 +182,12 @@ public:
 
 private:
   std::string archFor(const JITOptions &options) const;
+  /// `options` with the arch and the device-debug knob resolved: what a
+  /// compile's cache key is made of.
+  JITOptions resolve(const JITOptions &options) const;
+  /// compileModule of options resolve() made, under their key.
+  CompiledModule compileResolved(const Source &source, const JITOptions &resolved,
+                                 const CacheKey &key);
 
   std::optional<Device> device_;
   std::shared_ptr<Cache> cache_;
