@@ -134,7 +134,7 @@ fwd = next(c for c in all_configs if c.kernel == "fwd" and c.dtype == "bf16" and
 args = fwd.llkc_args("sm_90a")
 check("llkc arguments", args[0].endswith("examples/attention/fwd.mlir") and "T=bf16" in args
       and "CAUSAL=1" in args and args[-2:] == ["--arch", "sm_90a"]
-      and args[args.index("--num-warps") + 1] == "4", " ".join(args[1:]))
+      and args[args.index("--num-warps") + 1] == "8", " ".join(args[1:]))
 pre = next(c for c in all_configs if c.kernel == "bwd_preprocess")
 check("the preprocess takes no BLOCK_N, CAUSAL or stages",
       "BLOCK_N" not in pre.constants() and "--num-stages" not in pre.llkc_args("sm_90"))

@@ -5,7 +5,7 @@
 // else as the FMA loop (DotOpToGPU/); its operands come from shared memory:
 // staged from registers, or, when software pipelining
 // (tile-software-pipeline) put them there, read straight from their buffer
-// slot.
+// slot; warpgroup MMA's A also straight from registers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,12 +64,18 @@ struct DotLowering : TilePattern<DotOp> {
                          rewriter.getRemappedValue(load.getSlot()));
     };
     if (MmaEncodingAttr mma = op.getMmaAttr(); mma && mma.isWarpgroup()) {
+      // A from its wgmma buffer, else from registers (checkLowerable: in
+      // the register-A layout).
+      std::optional<SharedOperand> aSlot;
+      if (readsWgmmaBuffer(op, 0))
+        aSlot = buffered(0);
       LLVM_DEBUG(DBGS() << "dot at " << op.getLoc() << ": warpgroup MMA"
+                        << (aSlot ? "" : ", A from registers")
                         << (op.getAsync() ? ", its K step left in flight" : "")
                         << "\n");
-      rewriter.replaceOp(op,
-                         lowerWgmmaDot(e, op, adaptor.getAcc(), *buffered(0),
-                                       *buffered(1), op.getAsync()));
+      rewriter.replaceOp(op, lowerWgmmaDot(e, op, adaptor.getAcc(),
+                                           adaptor.getA(), aSlot,
+                                           *buffered(1), op.getAsync()));
       return success();
     }
     LLVM_DEBUG(DBGS() << "dot at " << op.getLoc() << ": "

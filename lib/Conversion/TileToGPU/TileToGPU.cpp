@@ -149,10 +149,13 @@ LogicalResult checkLowerable(ModuleOp module) {
     }
     if (auto dot = dyn_cast<DotOp>(op);
         dot && dot.getMmaAttr() && dot.getMmaAttr().isWarpgroup() &&
-        !(readsWgmmaBuffer(dot, 0) && readsWgmmaBuffer(dot, 1))) {
+        !((readsWgmmaBuffer(dot, 0) || hasWarpgroupRegisterOperandA(dot)) &&
+          readsWgmmaBuffer(dot, 1))) {
       op->emitOpError("runs on warpgroup MMA (#tile.mma version 3) but does "
-                      "not read both operands from buffer slots with swizzle "
-                      "= wgmma, as tile-allocate-shared makes them");
+                      "not read B, and A, from buffer slots with swizzle = "
+                      "wgmma (A may instead be in registers, in the "
+                      "accumulator layout of its shape), as "
+                      "tile-allocate-shared makes them");
       ok = false;
     }
     if (auto constant = dyn_cast<arith::ConstantOp>(op))

@@ -79,13 +79,14 @@ func.func @unplaced() attributes {tile.num_warps = 4 : i32} {
 
 // -----
 
-// Warpgroup MMA reads its operands from wgmma-swizzled buffer slots only.
+// Warpgroup MMA reads B from a wgmma-swizzled buffer slot, A from one too or
+// from registers in the accumulator layout (here A is neither).
 #acc = #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], warpRepeat = [2, 1]>
 #op = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 func.func @wgmma_from_registers(%x: !tile.ptr<f32>) attributes {tile.num_warps = 4 : i32} {
   %a = arith.constant dense<1.0> : tensor<64x64xf16, #op>
   %c = arith.constant dense<0.0> : tensor<64x64xf32, #acc>
-  // expected-error @+1 {{'tile.dot' op runs on warpgroup MMA (#tile.mma version 3) but does not read both operands from buffer slots with swizzle = wgmma, as tile-allocate-shared makes them}}
+  // expected-error @+1 {{'tile.dot' op runs on warpgroup MMA (#tile.mma version 3) but does not read B, and A, from buffer slots with swizzle = wgmma (A may instead be in registers, in the accumulator layout of its shape), as tile-allocate-shared makes them}}
   %d = tile.dot %a, %a, %c {mma = #tile.mma<version = 3, instrShape = [64, 64, 16], warpsPerCTA = [4, 1]>} : tensor<64x64xf16, #op>, tensor<64x64xf16, #op> -> tensor<64x64xf32, #acc>
   return
 }

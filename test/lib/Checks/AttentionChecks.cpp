@@ -40,7 +40,7 @@ enum class Kernel { Fwd, Preprocess, DkDv, Dq };
 
 Blocks blocksOf(Kernel kernel, int64_t d) {
   switch (kernel) {
-  case Kernel::Fwd: return d == 64 ? Blocks{128, 64, 4, 3} : Blocks{128, 64, 8, 3};
+  case Kernel::Fwd: return {128, 64, 8, 3};
   case Kernel::Preprocess: return {128, 0, 4, 1};
   case Kernel::DkDv: return d == 64 ? Blocks{32, 128, 4, 3} : Blocks{32, 128, 8, 3};
   case Kernel::Dq: return d == 64 ? Blocks{128, 32, 4, 3} : Blocks{128, 32, 8, 3};

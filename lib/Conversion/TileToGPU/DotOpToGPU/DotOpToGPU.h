@@ -31,12 +31,14 @@ Value lowerMmaDot(IndexEmitter &e, SharedScratch &scratch, DotOp op, Value a,
                   std::optional<SharedOperand> bBuffer);
 
 /// The tensor-core dot of sm_90a (WGMMA.cpp): each warpgroup issues one
-/// wgmma.mma_async m64nNk16 per 64 of its rows and 16 of K, both operands
-/// read through descriptors from their slots (laid out by useWgmmaLayout),
-/// then waits for them (with `async`, for the previous step's group only).
-Value lowerWgmmaDot(IndexEmitter &e, DotOp op, Value acc,
-                    const SharedOperand &aSlot, const SharedOperand &bSlot,
-                    bool async);
+/// wgmma.mma_async m64nNk16 per 64 of its rows and 16 of K, B read through
+/// a descriptor from its slot (laid out by useWgmmaLayout), A from its slot
+/// `aSlot` too or, without one, from the registers `aRegs` (in the
+/// register-A layout), then waits for them (with `async`, for the previous
+/// step's group only).
+Value lowerWgmmaDot(IndexEmitter &e, DotOp op, Value acc, Value aRegs,
+                    const std::optional<SharedOperand> &aSlot,
+                    const SharedOperand &bSlot, bool async);
 
 /// `values` (f32 accumulator registers that wgmma wrote asynchronously),
 /// passed through empty side-effecting asm statements placed after the

@@ -1,7 +1,9 @@
 //===- WGMMA.cpp - tile.dot on warpgroup MMA ------------------------------===//
 //
-// wgmma.mma_async (sm_90a) with both operands read through shared-memory
-// matrix descriptors from their buffer slots.
+// wgmma.mma_async (sm_90a) with B read through a shared-memory matrix
+// descriptor from its buffer slot, and A through one too or from registers
+// (the register-A form, as inline assembly: the NVVM op takes descriptors
+// only).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +36,46 @@ Value wgmmaDescriptor(IndexEmitter &e, Value base, int64_t leadingBytes) {
       arith::ConstantIntOp::create(e.b, e.loc, i64, int64_t(fields)));
 }
 
+/// One wgmma.mma_async m64nNk16 with A from registers: `acc` the N / 2 f32
+/// accumulators (tied in and out), `a` its four registers of 16-bit pairs,
+/// `bDesc` B's descriptor (`bTrans`: N-contiguous). Returns the
+/// accumulators.
+SmallVector<Value> wgmmaRegisterA(IndexEmitter &e, ArrayRef<Value> acc,
+                                  ArrayRef<Value> a, Value bDesc, int64_t n,
+                                  bool bf16, bool bTrans) {
+  int64_t count = int64_t(acc.size());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  // Operands: the outputs, the tied inputs, then A, B and scale-d.
+  int64_t in = 2 * count;
+  os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << in + 5 << ", 0;\n"
+     << "wgmma.mma_async.sync.aligned.m64n" << n << "k16.f32"
+     << (bf16 ? ".bf16.bf16" : ".f16.f16") << " {";
+  for (int64_t i = 0; i < count; ++i)
+    os << (i ? ", $" : "$") << i;
+  os << "}, {$" << in << ", $" << in + 1 << ", $" << in + 2 << ", $"
+     << in + 3 << "}, $" << in + 4 << ", p, 1, 1, " << (bTrans ? 1 : 0)
+     << ";\n}";
+  std::string constraints;
+  for (int64_t i = 0; i < count; ++i)
+    constraints += "=f,";
+  for (int64_t i = 0; i < count; ++i)
+    constraints += std::to_string(i) + ",";
+  constraints += "r,r,r,r,l,r";
+  SmallVector<Value> operands(acc.begin(), acc.end());
+  llvm::append_range(operands, a);
+  operands.push_back(bDesc);
+  operands.push_back(e.i32(1)); // scale-d: accumulate
+  auto type = LLVM::LLVMStructType::getLiteral(
+      e.b.getContext(), SmallVector<Type>(count, e.b.getF32Type()));
+  auto asmOp = e.inlineAsm(type, operands, text, constraints);
+  SmallVector<Value> results;
+  for (int64_t i = 0; i < count; ++i)
+    results.push_back(LLVM::ExtractValueOp::create(
+        e.b, e.loc, asmOp.getResult(0), ArrayRef<int64_t>{i}));
+  return results;
+}
+
 } // namespace
 
 namespace llk::togpu {
@@ -59,9 +101,9 @@ SmallVector<Value> pinAfterWait(IndexEmitter &e, ArrayRef<Value> values) {
   return pinned;
 }
 
-Value lowerWgmmaDot(IndexEmitter &e, DotOp op, Value acc,
-                    const SharedOperand &aSlot, const SharedOperand &bSlot,
-                    bool async) {
+Value lowerWgmmaDot(IndexEmitter &e, DotOp op, Value acc, Value aRegs,
+                    const std::optional<SharedOperand> &aSlot,
+                    const SharedOperand &bSlot, bool async) {
   MLIRContext *ctx = e.b.getContext();
   RankedTensorType aType = op.getA().getType(), cType = op.getType();
   int64_t K = aType.getDimSize(1), N = cType.getDimSize(1);
@@ -70,6 +112,7 @@ Value lowerWgmmaDot(IndexEmitter &e, DotOp op, Value acc,
   unsigned warps = cView.warpsPerCTA[0];
   int64_t mBlocks = cView.elemsPerThread(0) / 2;
   bool bTrans = bSlot.innerDim == 1; // N-contiguous B
+  bool bf16 = aType.getElementType().isBF16();
   Type i64 = e.b.getI64Type();
   auto addDesc = [&](Value desc, Value byteOffset) -> Value {
     return arith::AddIOp::create(e.b, e.loc, desc, byteOffset);
@@ -80,12 +123,15 @@ Value lowerWgmmaDot(IndexEmitter &e, DotOp op, Value acc,
 
   // Warpgroup G's m64 blocks are rows 64 (G + groups * mb) of A, as the
   // accumulator layout (warpRepeat [2, 1]) gives them to its warps.
-  Value group = arith::ShRUIOp::create(e.b, e.loc, e.warpId(), e.i32(2));
-  Value aDesc = addDesc(
-      wgmmaDescriptor(e, aSlot.base, 16),
-      arith::ExtUIOp::create(
-          e.b, e.loc, i64,
-          arith::MulIOp::create(e.b, e.loc, group, e.i32((64 * 128) >> 4))));
+  Value aDesc;
+  if (aSlot) {
+    Value group = arith::ShRUIOp::create(e.b, e.loc, e.warpId(), e.i32(2));
+    aDesc = addDesc(
+        wgmmaDescriptor(e, aSlot->base, 16),
+        arith::ExtUIOp::create(
+            e.b, e.loc, i64,
+            arith::MulIOp::create(e.b, e.loc, group, e.i32((64 * 128) >> 4))));
+  }
   Value bDesc = wgmmaDescriptor(
       e, bSlot.base, bTrans ? bSlot.outer * bSlot.slabBytes : 16);
   // Byte offset of K elements [k, k + 16) in a K-contiguous slot: slab,
@@ -96,10 +142,31 @@ Value lowerWgmmaDot(IndexEmitter &e, DotOp op, Value acc,
     return (kBytes / slot.slabBytes) * slot.outer * slot.slabBytes +
            kBytes % slot.slabBytes;
   };
+  // A register-A operand: for m64 block mb and K step k, the pairs (rows
+  // g, g + 8) x (columns 2t, 2t + 8 of the step) as 32-bit registers, in
+  // the instruction's order a0 (g, 2t), a1 (g + 8, 2t), a2 (g, 2t + 8),
+  // a3 (g + 8, 2t + 8). A's layout is the accumulator's: a thread's column
+  // pair j of 8 holds columns 8j + 2t, 8j + 2t + 1.
+  DistributedView aView;
+  if (!aSlot)
+    aView = viewOf(aType);
+  auto aRegisters = [&](int64_t mb, int64_t k) {
+    SmallVector<Value> regs;
+    for (int64_t half : {0, 1})
+      for (int64_t h : {0, 1}) {
+        int64_t row = 2 * mb + h, col = 2 * (k / 8 + half);
+        Value pair = e.fromElements(
+            aType.getElementType(),
+            {e.extract(aRegs, aView.registerIndex({row, col})),
+             e.extract(aRegs, aView.registerIndex({row, col + 1}))});
+        regs.push_back(
+            LLVM::BitcastOp::create(e.b, e.loc, e.b.getI32Type(), pair));
+      }
+    return regs;
+  };
 
-  NVVM::WGMMATypes elemType = aType.getElementType().isF16()
-                                  ? NVVM::WGMMATypes::f16
-                                  : NVVM::WGMMATypes::bf16;
+  NVVM::WGMMATypes elemType = bf16 ? NVVM::WGMMATypes::bf16
+                                   : NVVM::WGMMATypes::f16;
   Type f32 = e.b.getF32Type();
   int64_t perInstr = N / 2;
   auto structType = LLVM::LLVMStructType::getLiteral(
@@ -109,28 +176,36 @@ Value lowerWgmmaDot(IndexEmitter &e, DotOp op, Value acc,
   };
 
   NVVM::WgmmaFenceAlignedOp::create(e.b, e.loc);
-  SmallVector<Value> accs;
-  for (int64_t mb = 0; mb < mBlocks; ++mb) {
-    Value packed = LLVM::PoisonOp::create(e.b, e.loc, structType);
+  // The accumulators of each m64 block, as the instructions take them.
+  SmallVector<SmallVector<Value>> accs(mBlocks);
+  for (int64_t mb = 0; mb < mBlocks; ++mb)
     for (int64_t q = 0; q < perInstr; ++q)
-      packed = LLVM::InsertValueOp::create(e.b, e.loc, packed,
-                                           e.extract(acc, regOf(mb, q)),
-                                           ArrayRef<int64_t>{q});
-    accs.push_back(packed);
-  }
+      accs[mb].push_back(e.extract(acc, regOf(mb, q)));
   auto shape = NVVM::MMAShapeAttr::get(ctx, 64, N, 16);
   for (int64_t k = 0; k < K; k += 16) {
     Value b = addDesc(bDesc, units(bTrans ? k * 128 : kOffset(bSlot, k)));
     for (int64_t mb = 0; mb < mBlocks; ++mb) {
+      if (!aSlot) {
+        accs[mb] = wgmmaRegisterA(e, accs[mb], aRegisters(mb, k), b, N, bf16,
+                                  bTrans);
+        continue;
+      }
       Value a = addDesc(
-          aDesc, units(mb * (warps / 4) * 64 * 128 + kOffset(aSlot, k)));
-      accs[mb] = NVVM::WgmmaMmaAsyncOp::create(
-          e.b, e.loc, structType, accs[mb], a, b, shape, elemType, elemType,
+          aDesc, units(mb * (warps / 4) * 64 * 128 + kOffset(*aSlot, k)));
+      Value packed = LLVM::PoisonOp::create(e.b, e.loc, structType);
+      for (int64_t q = 0; q < perInstr; ++q)
+        packed = LLVM::InsertValueOp::create(e.b, e.loc, packed, accs[mb][q],
+                                             ArrayRef<int64_t>{q});
+      Value result = NVVM::WgmmaMmaAsyncOp::create(
+          e.b, e.loc, structType, packed, a, b, shape, elemType, elemType,
           NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
           NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
           NVVM::MMALayout::row,
           bTrans ? NVVM::MMALayout::row : NVVM::MMALayout::col,
           /*satfinite=*/nullptr);
+      for (int64_t q = 0; q < perInstr; ++q)
+        accs[mb][q] = LLVM::ExtractValueOp::create(e.b, e.loc, result,
+                                                   ArrayRef<int64_t>{q});
     }
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(e.b, e.loc);
@@ -140,9 +215,7 @@ Value lowerWgmmaDot(IndexEmitter &e, DotOp op, Value acc,
   NVVM::WgmmaWaitGroupSyncOp::create(e.b, e.loc, async ? 1 : 0);
   SmallVector<Value> results;
   for (int64_t mb = 0; mb < mBlocks; ++mb)
-    for (int64_t q = 0; q < perInstr; ++q)
-      results.push_back(LLVM::ExtractValueOp::create(e.b, e.loc, accs[mb],
-                                                     ArrayRef<int64_t>{q}));
+    llvm::append_range(results, accs[mb]);
   if (!async)
     results = pinAfterWait(e, results);
   for (int64_t mb = 0; mb < mBlocks; ++mb)

@@ -267,15 +267,36 @@ MmaEncodingAttr llk::tile::getMmaEncoding(DotOp dot, bool allowWarpgroup) {
   return MmaEncodingAttr::get(ctx, 2, {16, 8, *k}, layout.getWarpsPerCTA());
 }
 
-bool llk::tile::suitsWarpgroupMma(DotOp dot, unsigned aContiguousDim,
+bool llk::tile::suitsWarpgroupMma(DotOp dot,
+                                  std::optional<unsigned> aContiguousDim,
                                   unsigned bContiguousDim) {
   RankedTensorType aType = dot.getA().getType(), cType = dot.getType();
   Type elem = aType.getElementType();
   int64_t K = aType.getDimSize(1), N = cType.getDimSize(1);
   int64_t bInnerBytes = (bContiguousDim == 1 ? N : K) * 2;
+  bool aFits = aContiguousDim ? *aContiguousDim == 1 && (K * 2) % 128 == 0
+                              : K % 16 == 0;
   return (elem.isF16() || elem.isBF16()) && cType.getElementType().isF32() &&
          isWarpgroupAccumulatorLayout(cType.getEncoding(), cType.getShape()) &&
-         aContiguousDim == 1 && (K * 2) % 128 == 0 && bInnerBytes % 128 == 0;
+         aFits && bInnerBytes % 128 == 0;
+}
+
+BlockedLayoutAttr
+llk::tile::getWarpgroupRegisterOperandLayout(MLIRContext *ctx,
+                                             ArrayRef<int64_t> shape,
+                                             unsigned numWarps) {
+  if (shape.size() != 2 || !warpgroupsFit(shape, numWarps))
+    return nullptr;
+  return getMmaAccumulatorLayout(ctx, shape, numWarps, /*warpgroupRows=*/true);
+}
+
+bool llk::tile::hasWarpgroupRegisterOperandA(DotOp dot) {
+  RankedTensorType aType = dot.getA().getType(), cType = dot.getType();
+  auto layout = dyn_cast_or_null<BlockedLayoutAttr>(cType.getEncoding());
+  return layout && aType.getEncoding() &&
+         aType.getEncoding() ==
+             getWarpgroupRegisterOperandLayout(
+                 dot.getContext(), aType.getShape(), layout.getNumWarps());
 }
 
 std::optional<unsigned> llk::tile::loopCarriedAccumulator(DotOp dot) {

@@ -129,13 +129,32 @@ std::optional<unsigned> getMmaSyncK(DotOp dot);
 /// mma.sync layout and K is whole instructions; else none (the FMA loop).
 MmaEncodingAttr getMmaEncoding(DotOp dot, bool allowWarpgroup);
 
-/// Whether warpgroup MMA (sm_90a) can compute `dot` with both operands read
-/// from shared-memory slots whose contiguous dimensions are `aContiguousDim`
-/// and `bContiguousDim`: f16 or bf16 into f32, a warpgroup accumulator
-/// layout, A K-contiguous (its rows follow the accumulator's), and each
-/// slot's contiguous extent whole 128-byte slabs (so K a multiple of 64).
-bool suitsWarpgroupMma(DotOp dot, unsigned aContiguousDim,
+/// Whether warpgroup MMA (sm_90a) can compute `dot` with B read from a
+/// shared-memory slot whose contiguous dimension is `bContiguousDim` and A
+/// from one whose contiguous dimension is `aContiguousDim`, or, where that is
+/// none, from registers (laid out by getWarpgroupRegisterOperandLayout): f16
+/// or bf16 into f32, a warpgroup accumulator layout, A K-contiguous in its
+/// slot (its rows follow the accumulator's), each slot's contiguous extent
+/// whole 128-byte slabs (so a slot's K a multiple of 64) and a register A's
+/// K whole instructions (16).
+bool suitsWarpgroupMma(DotOp dot, std::optional<unsigned> aContiguousDim,
                        unsigned bContiguousDim);
+
+/// The layout in which warpgroup MMA (m64nNk16) reads an A operand of
+/// `shape` [M x K] from registers over `numWarps` warps, or null where
+/// warpgroups cannot take it: the warpgroup accumulator layout of that shape
+/// (getMmaAccumulatorLayout with `warpgroupRows`). Per 16 of K a thread's
+/// registers (rows g and g + 8 of its warp's 16, columns 2t, 2t + 1 and
+/// 2t + 8, 2t + 9) are the instruction's four A registers of 16-bit pairs,
+/// so the accumulator of one dot, converted to f16 or bf16 elementwise, is
+/// the next one's A as it is (Triton's dot operand from MMAv3).
+BlockedLayoutAttr getWarpgroupRegisterOperandLayout(mlir::MLIRContext *ctx,
+                                                    llvm::ArrayRef<int64_t> shape,
+                                                    unsigned numWarps);
+
+/// Whether `dot` (on warpgroup MMA) has its A operand laid out in the
+/// register-A layout of getWarpgroupRegisterOperandLayout for its warps.
+bool hasWarpgroupRegisterOperandA(DotOp dot);
 
 /// The iter-arg index of `dot`'s accumulator when the dot only carries it
 /// around its scf.for (the iter arg feeds nothing else and the result goes

@@ -162,13 +162,17 @@ def Tile_MmaEncodingAttr : AttrDef<Tile_Dialect, "MmaEncoding"> {
     version 2 is `mma.sync` (one warp per m16n8k instruction: k is 16 for
     f16/bf16, 32 for i8, 8 for tf32), version 3 warpgroup MMA (`wgmma`,
     sm_90a: four warps per m64nNk16 instruction, N the accumulator's
-    columns), its operands read straight from buffer slots whose
-    `!tile.shared` type has `swizzle = wgmma`. `instrShape` is the
+    columns), B read straight from a buffer slot whose `!tile.shared` type
+    has `swizzle = wgmma`, A from such a slot too or, where A's type has
+    the warpgroup accumulator layout of its own shape, from registers (the
+    instruction's register-A form: a previous dot's accumulator, converted
+    elementwise to f16 or bf16, is that operand as it is). `instrShape` is the
     instruction's M x N x K and `warpsPerCTA` how the warps split the
     accumulator, its layout's. The layout pass (tile-assign-layouts) chooses
-    it with the accumulator's layout; software pipelining keeps version 3 only
-    for dots whose operands it places in wgmma buffers. A dot without it runs
-    on mma.sync where its types and accumulator layout allow, else as FMA.
+    it with the accumulator's layout; tile-allocate-shared keeps version 3
+    only for dots whose B it places in a wgmma buffer and whose A it places
+    in one or in registers. A dot without it runs on mma.sync where its types
+    and accumulator layout allow, else as FMA.
   }];
   let parameters = (ins "unsigned":$version,
                         ArrayRefParameter<"unsigned">:$instrShape,

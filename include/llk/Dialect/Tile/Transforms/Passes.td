@@ -161,11 +161,13 @@ def TileAllocateShared : Pass<"tile-allocate-shared", "mlir::func::FuncOp"> {
   let summary = "Lay out and place the shared-memory buffers of a kernel";
   let description = [{
     First the buffers' byte layouts: a dot that the layout pass gave warpgroup
-    MMA (`#tile.mma` version 3) keeps it where both its operands are read
-    from buffer slots (distinct buffers that only copies fill) whose extents
-    suit it; those buffers' types get `swizzle = wgmma`. The others drop to
-    mma.sync (version 2): warpgroup MMA reads its operands from shared memory
-    only.
+    MMA (`#tile.mma` version 3) keeps it where B is read from a buffer slot
+    (a buffer that only copies fill) whose extents suit it, and A from
+    another such slot or from registers in the register-A layout (the
+    warpgroup accumulator layout of A's shape: a previous dot's accumulator
+    as it is, or a tile computed outside the dot's loop, which gets one
+    `tile.convert_layout` to it there); those buffers' types get `swizzle =
+    wgmma`. The others drop to mma.sync (version 2).
 
     Then their places: every `tile.local_alloc` gets its `offset` in the
     kernel's shared memory and, where `tile.async_tma_copy` fills it, the `barrier_offset` of its
