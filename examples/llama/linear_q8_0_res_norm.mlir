@@ -14,15 +14,23 @@
 // next launch. No launch of its own: the norm's program runs while the GPU
 // drains this kernel.
 //
+// The weights are in llk-llama's split q8_0 layout (llama/lib/Engine.cpp):
+// the quants of each matrix as i8 [N][K] (w) and the blocks' scales as f16
+// [N][K/32] (wd), the bytes of block_q8_0 rows rearranged, so that a
+// thread's 16 quants of a block are one aligned 16-byte load, with no
+// realignment (mul_mat_vec_q.mlir, on ggml's 34-byte blocks, loads the two
+// windows around them and selects).
+//
 //   grid = ceil(N / ROWS) programs, num_warps = 4
 //   constants: ROWS (8), BLOCKS (32), NORM_CHUNK (q8_1 blocks the norm's
 //   program takes a step: 128, a 7B's 4096 values in one step)
-//   args: y, res (f32, N), w (block_q8_0 rows), a (f32, K), n_rows = N,
+//   args: y, res (f32, N), w, wd (quants and scales, split), a (f32, K), n_rows = N,
 //         n_cols = K (a multiple of 32), gamma (f32, N), xq (q8_1, N / 32
 //         blocks), count (i32, 0 before the launch and after it), eps
 func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
                                 %res: !tile.ptr<f32> {tile.divisibility = 16},
                                 %w: !tile.ptr<i8> {tile.divisibility = 16},
+                                %wd: !tile.ptr<f16> {tile.divisibility = 16},
                                 %x: !tile.ptr<f32> {tile.divisibility = 16},
                                 %n_rows: i32 {tile.divisibility = 16},
                                 %n_cols: i32 {tile.divisibility = 16},
@@ -32,14 +40,17 @@ func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
                                 %eps: f32) {
   %pid = tile.program_id x
   %c0 = arith.constant 0 : i32
-  %c17 = arith.constant 17 : i32
   %c32 = arith.constant 32 : i32
-  %c34 = arith.constant 34 : i32
   %c_rows = arith.constant ${ROWS} : i32
   %c_blocks = arith.constant ${BLOCKS} : i32
   %n_blocks = arith.divsi %n_cols, %c32 : i32
-  %row_bytes = arith.muli %n_blocks, %c34 : i32
-  %row_halves = arith.muli %n_blocks, %c17 : i32
+  %row_bytes = arith.muli %n_blocks, %c32 : i32
+  // 1, in a form the contiguity analysis cannot see through: the scales'
+  // loads then take the quants' layout (a thread's rows' scales of its
+  // block) instead of a vectorized one of their own, converted through
+  // shared memory every iteration.
+  %unit = arith.divsi %n_cols, %n_cols : i32
+  %row_halves = arith.muli %n_blocks, %unit : i32
   %first_row = arith.muli %pid, %c_rows : i32
 
   // Rows (dimension 0), blocks (1) and quants (2), each expanded to 3-D.
@@ -56,7 +67,7 @@ func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
   %j_3 = tile.expand_dims %j_a axis = 0 : tensor<1x32xi32> -> tensor<1x1x32xi32>
 
   // Per (row, block): whether the row exists, the byte offset of the block's
-  // d and the f16 index of d, in the first iteration.
+  // quants and the f16 index of its d, in the first iteration.
   %n_rows_r = tile.splat %n_rows : i32 -> tensor<${ROWS}x1x1xi32>
   %row_ok_r = arith.cmpi slt, %rows_3, %n_rows_r : tensor<${ROWS}x1x1xi32>
   %row_ok = tile.broadcast %row_ok_r : tensor<${ROWS}x1x1xi1> -> tensor<${ROWS}x${BLOCKS}x1xi1>
@@ -66,20 +77,18 @@ func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
   %row_halves_r = tile.splat %row_halves : i32 -> tensor<${ROWS}x1x1xi32>
   %row_d_r = arith.muli %rows_3, %row_halves_r : tensor<${ROWS}x1x1xi32>
   %row_d = tile.broadcast %row_d_r : tensor<${ROWS}x1x1xi32> -> tensor<${ROWS}x${BLOCKS}x1xi32>
-  %c34_b = arith.constant dense<34> : tensor<1x${BLOCKS}x1xi32>
-  %b_bytes_b = arith.muli %b_3, %c34_b : tensor<1x${BLOCKS}x1xi32>
+  %c32_b = arith.constant dense<32> : tensor<1x${BLOCKS}x1xi32>
+  %b_bytes_b = arith.muli %b_3, %c32_b : tensor<1x${BLOCKS}x1xi32>
   %b_bytes = tile.broadcast %b_bytes_b : tensor<1x${BLOCKS}x1xi32> -> tensor<${ROWS}x${BLOCKS}x1xi32>
-  %c17_b = arith.constant dense<17> : tensor<1x${BLOCKS}x1xi32>
-  %b_d_b = arith.muli %b_3, %c17_b : tensor<1x${BLOCKS}x1xi32>
+  %unit_b = tile.splat %unit : i32 -> tensor<1x${BLOCKS}x1xi32>
+  %b_d_b = arith.muli %b_3, %unit_b : tensor<1x${BLOCKS}x1xi32>
   %b_d = tile.broadcast %b_d_b : tensor<1x${BLOCKS}x1xi32> -> tensor<${ROWS}x${BLOCKS}x1xi32>
   %block_off = arith.addi %row_start, %b_bytes : tensor<${ROWS}x${BLOCKS}x1xi32>
   %d_idx = arith.addi %row_d, %b_d : tensor<${ROWS}x${BLOCKS}x1xi32>
   %b_rb = tile.broadcast %b_3 : tensor<1x${BLOCKS}x1xi32> -> tensor<${ROWS}x${BLOCKS}x1xi32>
 
-  // Quant (r, b, j) at block_off + 2 + j; x (b, j) at 32 b + j.
-  %c2_q = arith.constant dense<2> : tensor<1x1x32xi32>
-  %j_bytes = arith.addi %j_3, %c2_q : tensor<1x1x32xi32>
-  %j_q = tile.broadcast %j_bytes : tensor<1x1x32xi32> -> tensor<${ROWS}x${BLOCKS}x32xi32>
+  // Quant (r, b, j) at block_off + j = r K + 32 b + j (split layout); x (b, j) at 32 b + j.
+  %j_q = tile.broadcast %j_3 : tensor<1x1x32xi32> -> tensor<${ROWS}x${BLOCKS}x32xi32>
   %block_q = tile.broadcast %block_off : tensor<${ROWS}x${BLOCKS}x1xi32> -> tensor<${ROWS}x${BLOCKS}x32xi32>
   %q_off = arith.addi %block_q, %j_q : tensor<${ROWS}x${BLOCKS}x32xi32>
   %c32_x = arith.constant dense<32> : tensor<1x${BLOCKS}x1xi32>
@@ -90,8 +99,7 @@ func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
 
   %ws = tile.splat %w : !tile.ptr<i8> -> tensor<${ROWS}x${BLOCKS}x32x!tile.ptr<i8>>
   %q_base = tile.addptr %ws, %q_off : tensor<${ROWS}x${BLOCKS}x32x!tile.ptr<i8>>, tensor<${ROWS}x${BLOCKS}x32xi32>
-  %w_half = tile.bitcast %w : !tile.ptr<i8> to !tile.ptr<f16>
-  %wds = tile.splat %w_half : !tile.ptr<f16> -> tensor<${ROWS}x${BLOCKS}x1x!tile.ptr<f16>>
+  %wds = tile.splat %wd : !tile.ptr<f16> -> tensor<${ROWS}x${BLOCKS}x1x!tile.ptr<f16>>
   %d_base = tile.addptr %wds, %d_idx : tensor<${ROWS}x${BLOCKS}x1x!tile.ptr<f16>>, tensor<${ROWS}x${BLOCKS}x1xi32>
   %xs = tile.splat %x : !tile.ptr<f32> -> tensor<1x${BLOCKS}x32x!tile.ptr<f32>>
   %x_base = tile.addptr %xs, %x_off : tensor<1x${BLOCKS}x32x!tile.ptr<f32>>, tensor<1x${BLOCKS}x32xi32>
@@ -128,10 +136,10 @@ func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
     %blk_x = arith.addi %kbs_x, %b_x : tensor<1x${BLOCKS}x32xi32>
     %ok_x = arith.cmpi slt, %blk_x, %n_blocks_x : tensor<1x${BLOCKS}x32xi32>
 
-    %kb_bytes = arith.muli %kb, %c34 : i32
+    %kb_bytes = arith.muli %kb, %c32 : i32
     %kb_bytes_q = tile.splat %kb_bytes : i32 -> tensor<${ROWS}x${BLOCKS}x32xi32>
     %q_ptrs = tile.addptr %q_base, %kb_bytes_q : tensor<${ROWS}x${BLOCKS}x32x!tile.ptr<i8>>, tensor<${ROWS}x${BLOCKS}x32xi32>
-    %kb_halves = arith.muli %kb, %c17 : i32
+    %kb_halves = arith.muli %kb, %unit : i32
     %kb_halves_d = tile.splat %kb_halves : i32 -> tensor<${ROWS}x${BLOCKS}x1xi32>
     %d_ptrs = tile.addptr %d_base, %kb_halves_d : tensor<${ROWS}x${BLOCKS}x1x!tile.ptr<f16>>, tensor<${ROWS}x${BLOCKS}x1xi32>
     %kb_vals = arith.muli %kb, %c32 : i32

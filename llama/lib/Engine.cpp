@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 
 using namespace llk::llama;
@@ -41,14 +42,32 @@ rt::Arg i8(uint64_t address) { return rt::Arg::pointer(address, rt::ScalarType::
 rt::Arg intArg(uint32_t value) { return rt::Arg(static_cast<int32_t>(value)); }
 
 /// A weight matrix on the device, in its stored type: `rows` outputs of
-/// `cols` inputs each.
+/// `cols` inputs each. q8_0 matrices of fused layers are also (or only) in
+/// the split layout the decode kernels read: the quants as i8 [rows][cols]
+/// (16-byte aligned words of 16 quants), then the blocks' f16 scales as
+/// [rows][cols / 32]: block_q8_0's bytes rearranged, as many.
 struct Matrix {
   GGMLType type = GGMLType::F32;
   uint32_t rows = 0, cols = 0;
+  /// The file's layout (null when only the split one is needed).
   std::shared_ptr<rt::DeviceMemory> memory; // shared by a tied LM head and embedding
+  std::shared_ptr<rt::DeviceMemory> split;
   uint64_t address() const { return memory->address(); }
-  double bytes() const { return static_cast<double>(memory->bytes()); }
+  uint64_t quants() const { return split->address(); }
+  uint64_t scales() const { return split->address() + uint64_t(rows) * cols; }
+  double bytes() const { return static_cast<double>((memory ? memory : split)->bytes()); }
 };
+
+/// q8_0 rows (block_q8_0: f16 d, 32 i8 quants) in the split layout (Matrix).
+std::vector<uint8_t> splitQ8_0(const uint8_t *blocks, uint64_t rows, uint64_t cols) {
+  const uint64_t n = rows * cols / 32;
+  std::vector<uint8_t> out(rows * cols + 2 * n);
+  for (uint64_t i = 0; i < n; ++i) {
+    std::memcpy(&out[32 * i], blocks + 34 * i + 2, 32);
+    std::memcpy(&out[rows * cols + 2 * i], blocks + 34 * i, 2);
+  }
+  return out;
+}
 
 /// One kernel launch of the decode step.
 struct Launch {
@@ -70,7 +89,9 @@ struct Engine::Impl {
   void checkShapes() const;
   std::unique_ptr<rt::DeviceMemory> upload(const GGUFTensorInfo &tensor);
   Matrix uploadMatrix(const GGUFTensorInfo &tensor);
-  Matrix uploadStacked(llvm::ArrayRef<const GGUFTensorInfo *> tensors);
+  /// A fused layer's q8_0 matrix (several stacked: their rows one after the
+  /// other) in the split layout, and in the file's when `keepFileLayout`.
+  Matrix uploadFused(llvm::ArrayRef<const GGUFTensorInfo *> tensors, bool keepFileLayout);
   rt::Kernel kernel(const std::string &file, const std::string &function,
                     const llk::Constants &constants, unsigned numWarps,
                     const std::string &arch = "", unsigned numStages = 0);
@@ -173,26 +194,43 @@ Engine::Impl::Impl(const LlamaModelFile &model, const rt::Device &device, rt::JI
     output = uploadMatrix(*tensors.output);
   outputNorm = upload(*tensors.outputNorm);
   const uint32_t nkv = config.kvEmbeddingLength();
+  // A layer whose matrices are all q8_0 runs the fused kernels; the prompt
+  // goes in batches when all do.
+  auto fusable = [&](const LlamaLayerTensors &lt) {
+    bool q8 = options.fuse;
+    for (const GGUFTensorInfo *t : {lt.attnQ, lt.attnK, lt.attnV, lt.attnOutput, lt.ffnGate,
+                                    lt.ffnUp, lt.ffnDown})
+      q8 &= t->type == GGMLType::Q8_0;
+    return q8;
+  };
+  batchedPrefill = options.prefillBatch > 1 &&
+                   std::all_of(tensors.layers.begin(), tensors.layers.end(), fusable);
+  // sm_90a code runs on sm_90 only.
+  prefillTma = batchedPrefill && options.prefillTma &&
+               (device.backend() == rt::Backend::Interpreter || device.arch() == "sm_90");
+  // The batch's q8_0 GEMM without TMA reads the file's layout; the TMA
+  // path's dequantization reads the split one.
+  const bool keepFileLayout = batchedPrefill && !prefillTma;
   for (const LlamaLayerTensors &lt : tensors.layers) {
     Layer layer;
     layer.attnNorm = upload(*lt.attnNorm);
     layer.ffnNorm = upload(*lt.ffnNorm);
-    // A layer whose matrices are all q8_0 runs the fused kernels.
-    layer.fused = options.fuse;
-    for (const GGUFTensorInfo *t : {lt.attnQ, lt.attnK, lt.attnV, lt.attnOutput, lt.ffnGate,
-                                    lt.ffnUp, lt.ffnDown})
-      layer.fused &= t->type == GGMLType::Q8_0;
+    layer.fused = fusable(lt);
     if (layer.fused) {
-      layer.qkv = uploadStacked({lt.attnQ, lt.attnK, lt.attnV});
+      layer.qkv = uploadFused({lt.attnQ, lt.attnK, lt.attnV}, keepFileLayout);
+      layer.o = uploadFused({lt.attnOutput}, keepFileLayout);
+      layer.gate = uploadFused({lt.ffnGate}, keepFileLayout);
+      layer.up = uploadFused({lt.ffnUp}, keepFileLayout);
+      layer.down = uploadFused({lt.ffnDown}, keepFileLayout);
     } else {
       layer.q = uploadMatrix(*lt.attnQ);
       layer.k = uploadMatrix(*lt.attnK);
       layer.v = uploadMatrix(*lt.attnV);
+      layer.o = uploadMatrix(*lt.attnOutput);
+      layer.gate = uploadMatrix(*lt.ffnGate);
+      layer.up = uploadMatrix(*lt.ffnUp);
+      layer.down = uploadMatrix(*lt.ffnDown);
     }
-    layer.o = uploadMatrix(*lt.attnOutput);
-    layer.gate = uploadMatrix(*lt.ffnGate);
-    layer.up = uploadMatrix(*lt.ffnUp);
-    layer.down = uploadMatrix(*lt.ffnDown);
     layer.kCache = std::make_unique<rt::DeviceBuffer<rt::Half>>(device, size_t(ctx) * nkv);
     layer.vCache = std::make_unique<rt::DeviceBuffer<rt::Half>>(device, size_t(ctx) * nkv);
     layers.push_back(std::move(layer));
@@ -224,8 +262,6 @@ Engine::Impl::Impl(const LlamaModelFile &model, const rt::Device &device, rt::JI
   topIds = i32Buffer(options.candidates);
 
   buildStep();
-  batchedPrefill = options.prefillBatch > 1 &&
-                   std::all_of(layers.begin(), layers.end(), [](const Layer &l) { return l.fused; });
   if (batchedPrefill) {
     const size_t B = options.prefillBatch, W = size_t(H) + 2 * nkv;
     pIds = i32Buffer(B);
@@ -233,9 +269,6 @@ Engine::Impl::Impl(const LlamaModelFile &model, const rt::Device &device, rt::JI
     pT = f32Buffer(B * H), pG = f32Buffer(B * F), pU = f32Buffer(B * F);
     auto halves = [&](size_t n) { return std::make_unique<rt::DeviceBuffer<rt::Half>>(device, n); };
     pXn16 = halves(B * H), pO16 = halves(B * H), pA16 = halves(B * F);
-    // sm_90a code runs on sm_90 only.
-    prefillTma = options.prefillTma && (device.backend() == rt::Backend::Interpreter ||
-                                        device.arch() == "sm_90");
     if (prefillTma)
       setUpPrefillTma();
   }
@@ -283,7 +316,8 @@ Matrix Engine::Impl::uploadMatrix(const GGUFTensorInfo &tensor) {
   return m;
 }
 
-Matrix Engine::Impl::uploadStacked(llvm::ArrayRef<const GGUFTensorInfo *> tensors) {
+Matrix Engine::Impl::uploadFused(llvm::ArrayRef<const GGUFTensorInfo *> tensors,
+                                 bool keepFileLayout) {
   Matrix m;
   m.type = tensors.front()->type;
   m.cols = static_cast<uint32_t>(tensors.front()->dims[0]);
@@ -292,8 +326,13 @@ Matrix Engine::Impl::uploadStacked(llvm::ArrayRef<const GGUFTensorInfo *> tensor
     bytes.insert(bytes.end(), t->data, t->data + t->numBytes);
     m.rows += static_cast<uint32_t>(t->numRows());
   }
-  m.memory = std::make_unique<rt::DeviceMemory>(device, bytes.size());
-  m.memory->copyFromHost(bytes.data(), bytes.size());
+  if (keepFileLayout) {
+    m.memory = std::make_unique<rt::DeviceMemory>(device, bytes.size());
+    m.memory->copyFromHost(bytes.data(), bytes.size());
+  }
+  std::vector<uint8_t> split = splitQ8_0(bytes.data(), m.rows, m.cols);
+  m.split = std::make_unique<rt::DeviceMemory>(device, split.size());
+  m.split->copyFromHost(split.data(), split.size());
   return m;
 }
 
@@ -531,7 +570,8 @@ void Engine::Impl::addFusedLayer(const std::string &at, const Layer &L,
                              {{"ROWS", mmvqRows}, {"BLOCKS", blocks(H)}, {"D", D}}, 4),
                       rt::Grid(ceilDiv(L.qkv.rows, mmvqRows)),
                       {f32(qr->address()), f16(L.kCache->address()), f16(L.vCache->address()),
-                       i8(L.qkv.address()), i8(xq->address()), i32(position->address()),
+                       i8(L.qkv.quants()), f16(L.qkv.scales()), i8(xq->address()),
+                       i32(position->address()),
                        intArg(H), intArg(nkv), intArg(H), intArg(ctx),
                        rt::Arg(config.ropeFreqBase)}});
   const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(D)));
@@ -558,7 +598,7 @@ void Engine::Impl::addFusedLayer(const std::string &at, const Layer &L,
                           {"NORM_CHUNK", std::min<uint32_t>(128, pow2Ceil(H / 32))}},
                          4),
                   rt::Grid(ceilDiv(w.rows, linearRows)),
-                  {f32(x->address()), f32(x->address()), i8(w.address()), f32(in),
+                  {f32(x->address()), f32(x->address()), i8(w.quants()), f16(w.scales()), f32(in),
                    intArg(w.rows), intArg(w.cols), f32(gamma.address()), i8(xq->address()),
                    i32(counters->address()), rt::Arg(config.rmsEpsilon)}};
   };
@@ -567,7 +607,8 @@ void Engine::Impl::addFusedLayer(const std::string &at, const Layer &L,
                       kernel("llama/mul_mat_vec_q_swiglu.mlir", "mul_mat_vec_q_swiglu",
                              {{"ROWS", mmvqRows}, {"BLOCKS", blocks(H)}}, 4),
                       rt::Grid(ceilDiv(F, mmvqRows)),
-                      {f32(a->address()), i8(L.gate.address()), i8(L.up.address()),
+                      {f32(a->address()), i8(L.gate.quants()), f16(L.gate.scales()),
+                       i8(L.up.quants()), f16(L.up.scales()),
                        i8(xq->address()), intArg(F), intArg(H)}});
   launches.push_back(residual("down + residual + next norm", L.down, a->address(), nextNorm));
 }
@@ -657,7 +698,8 @@ std::vector<Launch> Engine::Impl::prefillLaunches(uint32_t T, uint32_t first) {
     if (prefillTma) {
       out.push_back({what + " dequantize", *dequant,
                      rt::Grid(ceilDiv(w.cols, dqK), ceilDiv(w.rows, dqN)),
-                     {halfPtr(pW16->address()), i8(w.address()), intArg(w.rows), intArg(w.cols),
+                     {halfPtr(pW16->address()), i8(w.quants()), halfPtr(w.scales()),
+                      intArg(w.rows), intArg(w.cols),
                       intArg(w.rows)}});
       out.push_back({std::move(what), residual ? *gemmAdd : *gemm,
                      rt::Grid(ceilDiv(T, bm), ceilDiv(w.rows, bn)),
