@@ -7,11 +7,13 @@
 //   y[r] = res[r] + sum_c W[r, c] * a[c]                 (y may be res)
 //   xq = q8_1(y * rsqrt(mean(y^2) + eps) * gamma)        (the last program)
 //
-// Each program stores its rows of y, then counts itself in `count` (a
-// program's acq_rel atomic: every thread's store happens before it); the
-// program that counts last reads all of y back (from L2: cache = cg), normalizes
-// and quantizes it as rms_norm_q8_1 does, and sets `count` back to 0 for the
-// next launch. No launch of its own: the norm's program runs while the GPU
+// Each program stores its rows of y, adds their squares into `sumsq` (an
+// f32 atomic), then counts itself in `count` (a program's acq_rel atomic:
+// every thread's store and the add happen before it); the program that
+// counts last reads the sum, then all of y back (from L2: cache = cg) once,
+// normalizes and quantizes it as rms_norm_q8_1 does, and sets `count` and
+// `sumsq` back to 0 for the next launch (the sum's order of addition is the
+// programs' arrival: not bitwise reproducible, within f32 rounding). No launch of its own: the norm's program runs while the GPU
 // drains this kernel.
 //
 // The weights are in llk-llama's split q8_0 layout (llama/lib/Engine.cpp):
@@ -26,7 +28,8 @@
 //   program takes a step: 128, a 7B's 4096 values in one step)
 //   args: y, res (f32, N), w, wd (quants and scales, split), a (f32, K), n_rows = N,
 //         n_cols = K (a multiple of 32), gamma (f32, N), xq (q8_1, N / 32
-//         blocks), count (i32, 0 before the launch and after it), eps
+//         blocks), count (i32), sumsq (f32; both 0 before the launch and
+//         after it), eps
 func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
                                 %res: !tile.ptr<f32> {tile.divisibility = 16},
                                 %w: !tile.ptr<i8> {tile.divisibility = 16},
@@ -37,6 +40,7 @@ func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
                                 %gamma: !tile.ptr<f32> {tile.divisibility = 16},
                                 %xq: !tile.ptr<i8> {tile.divisibility = 16},
                                 %count: !tile.ptr<i32>,
+                                %sumsq: !tile.ptr<f32>,
                                 %eps: f32) {
   %pid = tile.program_id x
   %c0 = arith.constant 0 : i32
@@ -181,7 +185,15 @@ func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
   %out = arith.addf %resv, %sums : tensor<${ROWS}xf32>
   tile.store %out, %y_ptrs mask %out_ok : tensor<${ROWS}x!tile.ptr<f32>>
 
-  // Count this program in; the last one normalizes and quantizes all of y.
+  // This program's rows' squares into `sumsq` (relaxed: the count's release
+  // below orders it), then count the program in; the last one reads the
+  // total, normalizes and quantizes all of y in one pass, and sets both
+  // back to 0.
+  %zero_rows = arith.constant dense<0.0> : tensor<${ROWS}xf32>
+  %out_sq = arith.mulf %out, %out : tensor<${ROWS}xf32>
+  %out_sq_ok = arith.select %out_ok, %out_sq, %zero_rows : tensor<${ROWS}xi1>, tensor<${ROWS}xf32>
+  %program_squares = tile.reduce sum %out_sq_ok axis = 0 : tensor<${ROWS}xf32> -> f32
+  %squares_before = tile.atomic_rmw add %sumsq, %program_squares sem = relaxed : !tile.ptr<f32>
   %c1_n = arith.constant 1 : i32
   %programs = tile.num_programs x
   %last_index = arith.subi %programs, %c1_n : i32
@@ -190,8 +202,8 @@ func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
   scf.if %last {
     // The norm and its quantization, NORM_CHUNK q8_1 blocks (of 32 values)
     // at a time, so that the tile, and the kernel's registers, do not grow
-    // with N: the sum of squares, then each chunk normalized and quantized
-    // (rms_norm_q8_1.mlir's arithmetic). y is read from L2 (cache = cg: other
+    // with N: each chunk normalized and quantized (rms_norm_q8_1.mlir's
+    // arithmetic). y is read from L2 (cache = cg: other
     // programs wrote it).
     %nq_c0 = arith.constant 0 : i32
     %nq_c32 = arith.constant 32 : i32
@@ -214,20 +226,9 @@ func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
     %nq_gs = tile.splat %gamma : !tile.ptr<f32> -> tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>
     %nq_g_base = tile.addptr %nq_gs, %nq_cols : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>, tensor<${NORM_CHUNK}x32xi32>
 
-    // Sum of squares.
-    %nq_acc = scf.for %nq_kb = %nq_c0 to %nq_n_blocks step %nq_chunk iter_args(%nq_a = %nq_zeros) -> (tensor<${NORM_CHUNK}x32xf32>) : i32 {
-      %nq_kbs = tile.splat %nq_kb : i32 -> tensor<${NORM_CHUNK}x32xi32>
-      %nq_blk = arith.addi %nq_kbs, %nq_b_b : tensor<${NORM_CHUNK}x32xi32>
-      %nq_ok = arith.cmpi slt, %nq_blk, %nq_n_blks : tensor<${NORM_CHUNK}x32xi32>
-      %nq_off = arith.muli %nq_kb, %nq_c32 : i32
-      %nq_offs = tile.splat %nq_off : i32 -> tensor<${NORM_CHUNK}x32xi32>
-      %nq_ptrs = tile.addptr %nq_y_base, %nq_offs : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>, tensor<${NORM_CHUNK}x32xi32>
-      %nq_v = tile.load %nq_ptrs mask %nq_ok other %nq_zeros cache = cg : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>
-      %nq_a_next = math.fma %nq_v, %nq_v, %nq_a : tensor<${NORM_CHUNK}x32xf32>
-      scf.yield %nq_a_next : tensor<${NORM_CHUNK}x32xf32>
-    }
-    %nq_block_squares = tile.reduce sum %nq_acc axis = 1 : tensor<${NORM_CHUNK}x32xf32> -> tensor<${NORM_CHUNK}xf32>
-    %nq_sum = tile.reduce sum %nq_block_squares axis = 0 : tensor<${NORM_CHUNK}xf32> -> f32
+    // The squares' sum: every program's added in before it counted itself.
+    %nq_zero_f = arith.constant 0.0 : f32
+    %nq_sum = tile.atomic_rmw add %sumsq, %nq_zero_f : !tile.ptr<f32>
     %nq_count = arith.sitofp %n_rows : i32 to f32
     %nq_mean = arith.divf %nq_sum, %nq_count : f32
     %nq_shifted = arith.addf %nq_mean, %eps : f32
@@ -290,6 +291,7 @@ func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
       tile.store %nq_s_h, %nq_s_ptrs mask %nq_blk_ok : tensor<${NORM_CHUNK}x!tile.ptr<f16>>
     }
     tile.store %nq_c0, %count : !tile.ptr<i32>
+    tile.store %nq_zero_f, %sumsq : !tile.ptr<f32>
   }
   return
 }

@@ -24,6 +24,28 @@ std::string llk::llama::defaultKernelDir() {
 #endif
 }
 
+std::optional<std::string> DecodeShape::problem() const {
+  auto pow2 = [](uint32_t v) { return v && !(v & (v - 1)); };
+  if (!pow2(qkvRows) || qkvRows < 2 || qkvRows > 32)
+    return "the Q/K/V rows a program must be a power of two from 2 to 32, not " +
+           std::to_string(qkvRows);
+  if (!pow2(swigluRows) || swigluRows > 64)
+    return "the gate/up rows a program must be a power of two up to 64, not " +
+           std::to_string(swigluRows);
+  if (!pow2(residualRows) || residualRows > 64)
+    return "the residual kernels' rows a program must be a power of two up to 64, not " +
+           std::to_string(residualRows);
+  if (!pow2(normChunk) || normChunk > 1024)
+    return "the norm's blocks a pass must be a power of two up to 1024, not " +
+           std::to_string(normChunk);
+  return std::nullopt;
+}
+
+std::string DecodeShape::str() const {
+  return std::to_string(qkvRows) + "," + std::to_string(swigluRows) + "," +
+         std::to_string(residualRows) + "," + std::to_string(normChunk);
+}
+
 namespace {
 
 uint32_t pow2Ceil(uint64_t v) {
@@ -71,10 +93,14 @@ std::vector<uint8_t> splitQ8_0(const uint8_t *blocks, uint64_t rows, uint64_t co
 
 /// One kernel launch of the decode step.
 struct Launch {
-  std::string what; // "layer 3 q" (errors)
+  std::string what; // "layer 3 q" (errors, the profile's families)
   rt::Kernel kernel;
   rt::Grid grid;
   rt::ArgList args;
+  /// What it must read at the least, for the profile: its weights, and
+  /// whether the K and V of the cached tokens too (the attention).
+  double weightBytes = 0;
+  bool readsCache = false;
 };
 
 template <typename T> using Buffer = std::unique_ptr<rt::DeviceBuffer<T>>;
@@ -140,8 +166,10 @@ struct Engine::Impl {
       candidateValues, topValues;
   Buffer<int8_t> xq; // q8_1 activations of the fused mat-vecs
   /// The fused kernels' "last program" counters: [0] the residual kernels'
-  /// norm, [1 + h] the attention's head h. Zero between launches.
+  /// norm, [1 + h] the attention's head h; and the residual kernels' sum of
+  /// squares. Zero between launches.
   Buffer<int32_t> counters;
+  Buffer<float> sumSquares;
   uint32_t attnChunks = 1, topkBlocks = 1;
 
   // Batched prefill (all layers fused: q8_0): the batch's activations, rows
@@ -178,6 +206,8 @@ Engine::Impl::Impl(const LlamaModelFile &model, const rt::Device &device, rt::JI
     throw Error("the device's top-k takes 1 to " + std::to_string(kMaxDeviceCandidates) +
                 " candidates, not " + std::to_string(options.candidates));
   checkShapes();
+  if (auto why = options.decodeShape.problem())
+    throw Error("decode shape: " + *why);
   uint32_t wanted = options.contextLength ? options.contextLength
                                           : std::min<uint32_t>(config.contextLength, 4096);
   // The attention kernels want a capacity that is a multiple of 16.
@@ -252,6 +282,8 @@ Engine::Impl::Impl(const LlamaModelFile &model, const rt::Device &device, rt::JI
   xq = std::make_unique<rt::DeviceBuffer<int8_t>>(device, size_t(H) / 32 * 36);
   counters = i32Buffer(1 + NH);
   counters->fillBytes(0);
+  sumSquares = f32Buffer(1);
+  sumSquares->fillBytes(0);
   device.synchronize();
   partO = f32Buffer(size_t(NH) * attnChunks * D);
   partM = f32Buffer(size_t(NH) * attnChunks);
@@ -395,7 +427,8 @@ Launch Engine::Impl::matVec(std::string what, const Matrix &w, uint64_t y, uint6
     return {std::move(what),
             kernel("llama/linear_q8_0.mlir", "linear_q8_0",
                    {{"ROWS", rows}, {"BLOCKS", blocks}}, 4),
-            rt::Grid(ceilDiv(n, rows)), {f32(y), i8(w.address()), f32(xIn), intArg(n), intArg(kk)}};
+            rt::Grid(ceilDiv(n, rows)), {f32(y), i8(w.address()), f32(xIn), intArg(n), intArg(kk)},
+            w.bytes()};
   }
   case GGMLType::F32:
   case GGMLType::F16:
@@ -411,7 +444,7 @@ Launch Engine::Impl::matVec(std::string what, const Matrix &w, uint64_t y, uint6
       file = "llama/linear_half.mlir", function = "linear_half";
     }
     return {std::move(what), kernel(file, function, c, 4), rt::Grid(ceilDiv(n, rows)),
-            {f32(y), weights, f32(xIn), intArg(n), intArg(kk)}};
+            {f32(y), weights, f32(xIn), intArg(n), intArg(kk)}, w.bytes()};
   }
   default:
     throw Error(what + ": no mat-vec kernel for " + toString(w.type));
@@ -481,7 +514,8 @@ void Engine::Impl::buildStep() {
                                          {{"ROWS", rows}, {"BLOCKS", blocks}}, 4),
                         rt::Grid(ceilDiv(V, rows)),
                         {f32(logits->address()), i8(output.address()), i8(xq->address()),
-                         intArg(V), intArg(H)}});
+                         intArg(V), intArg(H)},
+                        output.bytes()});
   } else {
     launches.push_back(rmsNorm("output_norm", xn->address(), x->address(), *outputNorm));
     launches.push_back(matVec("output", output, logits->address(), xn->address()));
@@ -512,7 +546,8 @@ void Engine::Impl::addAttention(const std::string &at, const Layer &L) {
                       {f32(partO->address()), f32(partM->address()), f32(partL->address()),
                        f32(qr->address()), f16(L.kCache->address()), f16(L.vCache->address()),
                        i32(position->address()), intArg(nkv), intArg(ctx),
-                       intArg(config.headCount / config.headCountKV), rt::Arg(scale)}});
+                       intArg(config.headCount / config.headCountKV), rt::Arg(scale)},
+                      0, true});
   launches.push_back({at + "attention combine",
                       kernel("llama/attn_decode.mlir", "attn_decode_combine_kernel", combine, 4),
                       rt::Grid(NH),
@@ -563,17 +598,18 @@ void Engine::Impl::addFusedLayer(const std::string &at, const Layer &L,
   const uint32_t H = config.embeddingLength, F = config.feedForwardLength,
                  NH = config.headCount, D = config.headDim(),
                  nkv = config.kvEmbeddingLength();
-  const int64_t mmvqRows = 4, linearRows = 8;
+  const DecodeShape &shape = options.decodeShape;
   auto blocks = [](uint32_t cols) { return int64_t(std::min<uint32_t>(32, pow2Ceil(cols / 32))); };
   launches.push_back({at + "qkv + rope + KV append",
                       kernel("llama/mul_mat_vec_q_qkv.mlir", "mul_mat_vec_q_qkv",
-                             {{"ROWS", mmvqRows}, {"BLOCKS", blocks(H)}, {"D", D}}, 4),
-                      rt::Grid(ceilDiv(L.qkv.rows, mmvqRows)),
+                             {{"ROWS", shape.qkvRows}, {"BLOCKS", blocks(H)}, {"D", D}}, 4),
+                      rt::Grid(ceilDiv(L.qkv.rows, shape.qkvRows)),
                       {f32(qr->address()), f16(L.kCache->address()), f16(L.vCache->address()),
                        i8(L.qkv.quants()), f16(L.qkv.scales()), i8(xq->address()),
                        i32(position->address()),
                        intArg(H), intArg(nkv), intArg(H), intArg(ctx),
-                       rt::Arg(config.ropeFreqBase)}});
+                       rt::Arg(config.ropeFreqBase)},
+                      L.qkv.bytes()});
   const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(D)));
   launches.push_back({at + "attention",
                       kernel("llama/attn_decode_fused.mlir", "attn_decode_fused_kernel",
@@ -585,31 +621,34 @@ void Engine::Impl::addFusedLayer(const std::string &at, const Layer &L,
                        f32(partL->address()), f32(qr->address()), f16(L.kCache->address()),
                        f16(L.vCache->address()), i32(position->address()), intArg(nkv),
                        intArg(ctx), intArg(config.headCount / config.headCountKV),
-                       rt::Arg(scale), i32(counters->address() + 4)}});
-  // The residual kernels' last program normalizes 128 q8_1 blocks a pass
-  // (a 7B's whole vector in one): each pass is two L2 round trips of one
-  // program while the GPU waits, and at 128 the kernel's 124 registers
-  // still let 4 programs share an SM, as 32's 109 do.
+                       rt::Arg(scale), i32(counters->address() + 4)},
+                      0, true});
+  // The residual kernels' last program normalizes shape.normChunk q8_1
+  // blocks a pass (at most the whole vector).
+  const int64_t normChunk = std::min<uint32_t>(shape.normChunk, pow2Ceil(H / 32));
   auto residual = [&](const char *what, const Matrix &w, uint64_t in,
                       const rt::DeviceMemory &gamma) {
     return Launch{at + what,
                   kernel("llama/linear_q8_0_res_norm.mlir", "linear_q8_0_res_norm",
-                         {{"ROWS", linearRows}, {"BLOCKS", blocks(w.cols)},
-                          {"NORM_CHUNK", std::min<uint32_t>(128, pow2Ceil(H / 32))}},
+                         {{"ROWS", shape.residualRows}, {"BLOCKS", blocks(w.cols)},
+                          {"NORM_CHUNK", normChunk}},
                          4),
-                  rt::Grid(ceilDiv(w.rows, linearRows)),
+                  rt::Grid(ceilDiv(w.rows, shape.residualRows)),
                   {f32(x->address()), f32(x->address()), i8(w.quants()), f16(w.scales()), f32(in),
                    intArg(w.rows), intArg(w.cols), f32(gamma.address()), i8(xq->address()),
-                   i32(counters->address()), rt::Arg(config.rmsEpsilon)}};
+                   i32(counters->address()), f32(sumSquares->address()),
+                   rt::Arg(config.rmsEpsilon)},
+                  w.bytes()};
   };
   launches.push_back(residual("o + residual + ffn_norm", L.o, o->address(), *L.ffnNorm));
   launches.push_back({at + "gate, up + swiglu",
                       kernel("llama/mul_mat_vec_q_swiglu.mlir", "mul_mat_vec_q_swiglu",
-                             {{"ROWS", mmvqRows}, {"BLOCKS", blocks(H)}}, 4),
-                      rt::Grid(ceilDiv(F, mmvqRows)),
+                             {{"ROWS", shape.swigluRows}, {"BLOCKS", blocks(H)}}, 4),
+                      rt::Grid(ceilDiv(F, shape.swigluRows)),
                       {f32(a->address()), i8(L.gate.quants()), f16(L.gate.scales()),
                        i8(L.up.quants()), f16(L.up.scales()),
-                       i8(xq->address()), intArg(F), intArg(H)}});
+                       i8(xq->address()), intArg(F), intArg(H)},
+                      L.gate.bytes() + L.up.bytes()});
   launches.push_back(residual("down + residual + next norm", L.down, a->address(), nextNorm));
 }
 
@@ -947,3 +986,68 @@ double Engine::kvBytesPerStep(uint32_t tokens) const {
 
 size_t Engine::launchesPerStep() const { return impl_->launches.size(); }
 size_t Engine::graphNodes() const { return impl_->graph ? impl_->graph->nodeCount() : 0; }
+
+std::vector<KernelProfile> Engine::profileStep(unsigned repeats) {
+  Impl &m = *impl_;
+  m.checkRoom();
+  if (repeats < 1)
+    throw Error("profileStep: at least one repeat");
+  // The families: the step's launches by what they do, the layer dropped
+  // ("layer 3 attention" -> "attention"), in the order they first come.
+  std::vector<KernelProfile> families;
+  std::vector<std::vector<const Launch *>> members;
+  for (const Launch &launch : m.launches) {
+    std::string what = launch.what;
+    if (what.rfind("layer ", 0) == 0)
+      what = what.substr(what.find(' ', 6) + 1);
+    auto it = std::find_if(families.begin(), families.end(),
+                           [&](const KernelProfile &f) { return f.what == what; });
+    if (it == families.end()) {
+      families.push_back({what, launch.kernel.info().name, 0, 0, 0});
+      members.emplace_back();
+      it = families.end() - 1;
+    }
+    members[it - families.begin()].push_back(&launch);
+    it->launches += 1;
+  }
+  // Out of order, the launches leave garbage in the activations (the next
+  // step recomputes them), the K and V cache slot at the position, and the
+  // token, the history and the position, which topk_final writes: the token
+  // and the position are put back.
+  int32_t token = 0, position = 0;
+  m.token->copyTo(&token, 1, &m.stream);
+  m.position->copyTo(&position, 1, &m.stream);
+  m.stream.synchronize();
+  const double kvBytes = kvBytesPerStep(m.pos + 1) / m.config.blockCount;
+  const bool dependent = m.options.dependentLaunch && m.device.backend() == rt::Backend::Cuda &&
+                         m.device.computeCapabilityMajor() >= 9;
+  for (size_t f = 0; f < families.size(); ++f) {
+    // A graph of the family's launches `repeats` times over (every layer's
+    // before the first again: a layer's weights are not in L2 when its turn
+    // comes), replayed once to warm up, then timed.
+    rt::Graph graph = rt::Graph::capture(m.stream, [&] {
+      rt::LaunchOptions on;
+      on.stream = &m.stream;
+      for (unsigned r = 0; r < repeats; ++r)
+        for (const Launch *launch : members[f]) {
+          on.dependentLaunch = dependent && launch->kernel.info().gridDependencyWait;
+          launch->kernel.launch(launch->grid, launch->args, on);
+        }
+    });
+    graph.launch(m.stream);
+    rt::Event start(m.device), end(m.device);
+    start.record(&m.stream);
+    graph.launch(m.stream);
+    end.record(&m.stream);
+    end.synchronize();
+    families[f].usPerLaunch =
+        rt::Event::elapsedMs(start, end) * 1e3 / (double(repeats) * members[f].size());
+    for (const Launch *launch : members[f])
+      families[f].bytesPerLaunch += launch->weightBytes + (launch->readsCache ? kvBytes : 0);
+    families[f].bytesPerLaunch /= members[f].size();
+  }
+  m.token->copyFrom(&token, 1, &m.stream);
+  m.position->copyFrom(&position, 1, &m.stream);
+  m.stream.synchronize(); // the copies' sources
+  return families;
+}

@@ -474,6 +474,7 @@ void linearQ8_0ResNorm(Problem &p, int64_t n, int64_t k, int64_t rowsPerProgram)
   const int64_t xqBytes = n / kQK * kQ8_1Bytes;
   HostBuffer &xq = p.output("xq", ElemType::I8, {xqBytes});
   HostBuffer &count = p.zeros("count", ElemType::I32, {1});
+  HostBuffer &sumsq = p.zeros("sumsq", ElemType::F32, {1});
   parallelRows(n, [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {
       double sum = 0;
@@ -506,6 +507,7 @@ void linearQ8_0ResNorm(Problem &p, int64_t n, int64_t k, int64_t rowsPerProgram)
   p.pointerArg(gamma);
   p.pointerArg(xq);
   p.pointerArg(count);
+  p.pointerArg(sumsq);
   p.scalarArg(ElemType::F32, eps);
   setGrid(p, ceilDiv(n, rowsPerProgram));
   p.bytes = n * k / kQK * kQ8_0Bytes + 4.0 * k + 8.0 * n + 4.0 * n + xqBytes;
@@ -563,13 +565,19 @@ std::vector<KernelCheck> llk::checks::llamaModelChecks() {
           mulMatVecQKV(p, {32, 32, 128, 4096, 511}, kH, 4); }},
         {"tinyllama pos 1000 C=2048", [](Problem &p) {
           p.constants = {{"ROWS", 4}, {"BLOCKS", 32}, {"D", 64}};
-          mulMatVecQKV(p, {32, 4, 64, 2048, 1000}, 2048, 4); }}}},
+          mulMatVecQKV(p, {32, 4, 64, 2048, 1000}, 2048, 4); }},
+        {"7b pos 511 C=4096 ROWS=8", [](Problem &p) {
+          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"D", 128}};
+          mulMatVecQKV(p, {32, 32, 128, 4096, 511}, kH, 8); }}}},
       {"mul_mat_vec_q_swiglu", "llama/mul_mat_vec_q_swiglu.mlir", "mul_mat_vec_q_swiglu",
        {{"ROWS", 4}, {"BLOCKS", 8}}, 1e-5,
        [](Problem &p) { mulMatVecQSwiglu(p, 37, 13 * kQK, 4); },
        {{"11008x4096", [](Problem &p) {
           p.constants = {{"ROWS", 4}, {"BLOCKS", 32}};
-          mulMatVecQSwiglu(p, kF, kH, 4); }}}},
+          mulMatVecQSwiglu(p, kF, kH, 4); }},
+        {"11008x4096 ROWS=8", [](Problem &p) {
+          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}};
+          mulMatVecQSwiglu(p, kF, kH, 8); }}}},
       // linear_q8_0_res_norm: y in f32 and the last program's q8_1 bytes
       // (rms_norm_q8_1's tolerance: a rare quant one off); N = 64 in 16
       // programs of 4 rows, K = 13 blocks, the norm a q8_1 block a step.
@@ -577,13 +585,16 @@ std::vector<KernelCheck> llk::checks::llamaModelChecks() {
        {{"ROWS", 4}, {"BLOCKS", 8}, {"NORM_CHUNK", 1}}, 2e-3,
        [](Problem &p) { linearQ8_0ResNorm(p, 64, 13 * kQK, 4); },
        {{"4096x4096", [](Problem &p) {
-          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_CHUNK", 128}};
+          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_CHUNK", 64}};
           linearQ8_0ResNorm(p, kH, kH, 8); }},
         {"4096x11008", [](Problem &p) {
-          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_CHUNK", 128}};
+          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_CHUNK", 64}};
           linearQ8_0ResNorm(p, kH, kF, 8); }},
+        {"4096x11008 ROWS=4 NORM_CHUNK=32", [](Problem &p) {
+          p.constants = {{"ROWS", 4}, {"BLOCKS", 32}, {"NORM_CHUNK", 32}};
+          linearQ8_0ResNorm(p, kH, kF, 4); }},
         {"5120x13824", [](Problem &p) {
-          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_CHUNK", 128}};
+          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_CHUNK", 64}};
           linearQ8_0ResNorm(p, 5120, 13824, 8); }}}},
       // A block with fewer logits than K: its missing ones at -inf.
       {"topk_partial_short", "llama/topk.mlir", "topk_partial",
