@@ -25,25 +25,25 @@ std::string llk::llama::defaultKernelDir() {
 }
 
 std::optional<std::string> DecodeShape::problem() const {
-  auto pow2 = [](uint32_t v) { return v && !(v & (v - 1)); };
-  if (!pow2(qkvRows) || qkvRows < 2 || qkvRows > 32)
-    return "the Q/K/V rows a program must be a power of two from 2 to 32, not " +
-           std::to_string(qkvRows);
-  if (!pow2(swigluRows) || swigluRows > 64)
-    return "the gate/up rows a program must be a power of two up to 64, not " +
-           std::to_string(swigluRows);
-  if (!pow2(residualRows) || residualRows > 64)
-    return "the residual kernels' rows a program must be a power of two up to 64, not " +
-           std::to_string(residualRows);
-  if (!pow2(normChunk) || normChunk > 1024)
-    return "the norm's blocks a pass must be a power of two up to 1024, not " +
-           std::to_string(normChunk);
+  const struct {
+    const char *what;
+    uint32_t value, least, most;
+  } fields[] = {{"the Q/K/V rows a program", qkvRows, 2, 32},
+                {"the gate/up rows a program", swigluRows, 1, 64},
+                {"the residual kernels' rows a program", residualRows, 1, 64},
+                {"the norm's blocks a pass", normChunk, 1, 1024},
+                {"the attention's chunks", attnChunks, 1, 64}};
+  for (const auto &f : fields)
+    if (f.value < f.least || f.value > f.most || (f.value & (f.value - 1)))
+      return std::string(f.what) + " must be a power of two from " + std::to_string(f.least) +
+             " to " + std::to_string(f.most) + ", not " + std::to_string(f.value);
   return std::nullopt;
 }
 
 std::string DecodeShape::str() const {
   return std::to_string(qkvRows) + "," + std::to_string(swigluRows) + "," +
-         std::to_string(residualRows) + "," + std::to_string(normChunk);
+         std::to_string(residualRows) + "," + std::to_string(normChunk) + "," +
+         std::to_string(attnChunks);
 }
 
 namespace {
@@ -268,7 +268,7 @@ Engine::Impl::Impl(const LlamaModelFile &model, const rt::Device &device, rt::JI
 
   const uint32_t H = config.embeddingLength, F = config.feedForwardLength,
                  NH = config.headCount, D = config.headDim(), V = config.vocabSize;
-  attnChunks = std::clamp<uint32_t>(ctx / 64, 1, 16);
+  attnChunks = std::clamp<uint32_t>(ctx / 64, 1, options.decodeShape.attnChunks);
   topkBlocks = ceilDiv(V, std::min<uint32_t>(1024, pow2Ceil(V)));
   auto f32Buffer = [&](size_t n) { return std::make_unique<rt::DeviceBuffer<float>>(device, n); };
   auto i32Buffer = [&](size_t n) { return std::make_unique<rt::DeviceBuffer<int32_t>>(device, n); };
@@ -993,7 +993,8 @@ std::vector<KernelProfile> Engine::profileStep(unsigned repeats) {
   if (repeats < 1)
     throw Error("profileStep: at least one repeat");
   // The families: the step's launches by what they do, the layer dropped
-  // ("layer 3 attention" -> "attention"), in the order they first come.
+  // ("layer 3 attention" -> "attention"), and their kernel (a generic and a
+  // fused layer's norm differ), in the order they first come.
   std::vector<KernelProfile> families;
   std::vector<std::vector<const Launch *>> members;
   for (const Launch &launch : m.launches) {
@@ -1001,7 +1002,9 @@ std::vector<KernelProfile> Engine::profileStep(unsigned repeats) {
     if (what.rfind("layer ", 0) == 0)
       what = what.substr(what.find(' ', 6) + 1);
     auto it = std::find_if(families.begin(), families.end(),
-                           [&](const KernelProfile &f) { return f.what == what; });
+                           [&](const KernelProfile &f) {
+                             return f.what == what && f.kernel == launch.kernel.info().name;
+                           });
     if (it == families.end()) {
       families.push_back({what, launch.kernel.info().name, 0, 0, 0});
       members.emplace_back();

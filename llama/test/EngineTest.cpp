@@ -649,7 +649,7 @@ TEST_F(EngineTest, DecodeShapesAgree) {
   }
   EXPECT_EQ(kept.chosenTokens(0, 5), reshaped.chosenTokens(0, 5));
   for (DecodeShape bad : {DecodeShape{3, 4, 8, 64}, DecodeShape{64, 4, 8, 64},
-                          DecodeShape{4, 4, 8, 0}}) {
+                          DecodeShape{4, 4, 8, 0}, DecodeShape{4, 4, 8, 64, 3}}) {
     EngineOptions o = options();
     o.decodeShape = bad;
     EXPECT_TRUE(bad.problem().has_value()) << bad.str();

@@ -4,7 +4,7 @@
 //             [--greedy | --temp T --top-k K --top-p P --seed S]
 //             [--ctx N] [--print-token-ids] [--bench] [--bench-prompt N]
 //             [--ignore-eos] [--no-graph] [--no-pdl] [--no-fuse] [--kernels DIR]
-//             [--decode-shape Q,S,R,C] [--profile]
+//             [--decode-shape Q,S,R,C[,A]] [--profile]
 //
 // Streams the text as it decodes (the prompt first), then prints the prompt's
 // and the decoding's tokens per second on stderr. The model runs on the llk
@@ -22,7 +22,7 @@
 // (Engine::profileStep) at the next position: `profile:` lines on stdout
 // (µs a launch, the bytes it must read, GB/s, the share of the copy
 // bandwidth and µs a step), no ncu needed.
-// --decode-shape Q,S,R,C: the fused decode kernels' program shapes
+// --decode-shape Q,S,R,C[,A]: the fused decode kernels' program shapes
 // (EngineOptions::decodeShape), for timing others than the kept ones.
 //
 // Exit status: 0 done, 1 a model or device error, 2 bad arguments.
@@ -70,8 +70,9 @@ const char kUsage[] = R"(usage: llk-llama -m MODEL [options]
   --no-fuse               the generic kernels for q8_0 layers too (15 launches a layer, not 5)
   --prefill-batch N       prompt tokens a batch (q8_0 models; default 512; 0: one decode step a token)
   --kernels DIR           the kernel sources (default: $LLK_KERNEL_DIR, else the source tree's examples/)
-  --decode-shape Q,S,R,C  rows a program of the fused Q/K/V, gate/up and residual mat-vecs, and the
-                          norm's q8_1 blocks a pass (default 4,4,8,64)
+  --decode-shape Q,S,R,C[,A]
+                          rows a program of the fused Q/K/V, gate/up and residual mat-vecs, the
+                          norm's q8_1 blocks a pass, the attention's most chunks (default 4,4,8,64,16)
   --profile               after decoding, time the step's kernels family by family (stdout)
 )";
 
@@ -137,12 +138,13 @@ Options parseOptions(int argc, char **argv) {
     else if (a == "--decode-shape") {
       std::string text = value();
       uint32_t *fields[] = {&o.decodeShape.qkvRows, &o.decodeShape.swigluRows,
-                            &o.decodeShape.residualRows, &o.decodeShape.normChunk};
+                            &o.decodeShape.residualRows, &o.decodeShape.normChunk,
+                            &o.decodeShape.attnChunks};
       size_t at = 0;
-      for (size_t i = 0; i < 4; ++i) {
-        size_t comma = i < 3 ? text.find(',', at) : text.size();
-        if (comma == std::string::npos)
-          throw UsageError{"--decode-shape expects Q,S,R,C, got '" + text + "'"};
+      for (size_t i = 0; i < 5 && at <= text.size(); ++i) {
+        size_t comma = std::min(text.find(',', at), text.size());
+        if (comma == text.size() && i < 3)
+          throw UsageError{"--decode-shape expects Q,S,R,C[,A], got '" + text + "'"};
         std::string field = text.substr(at, comma - at);
         if (auto why = programs::parseInteger(a, field.c_str(), 1u, 1u << 16, *fields[i]))
           throw UsageError{*why};

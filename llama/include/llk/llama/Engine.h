@@ -47,14 +47,15 @@ namespace llk::llama {
 
 /// The fused decode kernels' program shapes (powers of two): rows a program
 /// of the Q/K/V mat-vec (2 to 32), of gate/up + SiLU, of the o and down
-/// projections with the residual, and the q8_1 blocks the residual kernels'
-/// last program normalizes a pass. The defaults are the kept ones; others
-/// are for timing (llk-llama --decode-shape).
+/// projections with the residual, the q8_1 blocks the residual kernels'
+/// last program normalizes a pass, and the most chunks the attention splits
+/// the cache into (a chunk at least 64 tokens on long caches). The defaults
+/// are the kept ones; others are for timing (llk-llama --decode-shape).
 struct DecodeShape {
-  uint32_t qkvRows = 4, swigluRows = 4, residualRows = 8, normChunk = 64;
+  uint32_t qkvRows = 4, swigluRows = 4, residualRows = 8, normChunk = 64, attnChunks = 16;
   /// Why the shape is not one the kernels take, if it is not.
   std::optional<std::string> problem() const;
-  /// "QKV,SWIGLU,RESIDUAL,NORM_CHUNK".
+  /// "QKV,SWIGLU,RESIDUAL,NORM_CHUNK,ATTN_CHUNKS".
   std::string str() const;
 };
 
