@@ -7,13 +7,12 @@
 //   y[r] = res[r] + sum_c W[r, c] * a[c]                 (y may be res)
 //   xq = q8_1(y * rsqrt(mean(y^2) + eps) * gamma)        (the last program)
 //
-// Each program stores its rows of y, adds their squares into `sumsq` (an
-// f32 atomic), then counts itself in `count` (a program's acq_rel atomic:
-// every thread's store and the add happen before it); the program that
-// counts last reads the sum, then all of y back (from L2: cache = cg) once,
-// normalizes and quantizes it as rms_norm_q8_1 does, and sets `count` and
-// `sumsq` back to 0 for the next launch (the sum's order of addition is the
-// programs' arrival: not bitwise reproducible, within f32 rounding). No launch of its own: the norm's program runs while the GPU
+// Each program stores its rows of y and the sum of their squares
+// (partials[pid]), then counts itself in `count` (a program's acq_rel
+// atomic: every thread's store happens before it); the program that counts
+// last sums the partials (in a fixed order: reproducible), reads all of y
+// back (from L2: cache = cg) once, normalizes and quantizes it as
+// rms_norm_q8_1 does, and sets `count` back to 0 for the next launch. No launch of its own: the norm's program runs while the GPU
 // drains this kernel.
 //
 // The weights are in llk-llama's split q8_0 layout (llama/lib/Engine.cpp):
@@ -28,8 +27,8 @@
 //   program takes a step: 128, a 7B's 4096 values in one step)
 //   args: y, res (f32, N), w, wd (quants and scales, split), a (f32, K), n_rows = N,
 //         n_cols = K (a multiple of 32), gamma (f32, N), xq (q8_1, N / 32
-//         blocks), count (i32), sumsq (f32; both 0 before the launch and
-//         after it), eps
+//         blocks), count (i32, 0 before the launch and after it), partials
+//         (f32 scratch, one a program), eps
 func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
                                 %res: !tile.ptr<f32> {tile.divisibility = 16},
                                 %w: !tile.ptr<i8> {tile.divisibility = 16},
@@ -40,7 +39,7 @@ func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
                                 %gamma: !tile.ptr<f32> {tile.divisibility = 16},
                                 %xq: !tile.ptr<i8> {tile.divisibility = 16},
                                 %count: !tile.ptr<i32>,
-                                %sumsq: !tile.ptr<f32>,
+                                %partials: !tile.ptr<f32> {tile.divisibility = 16},
                                 %eps: f32) {
   %pid = tile.program_id x
   %c0 = arith.constant 0 : i32
@@ -185,15 +184,16 @@ func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
   %out = arith.addf %resv, %sums : tensor<${ROWS}xf32>
   tile.store %out, %y_ptrs mask %out_ok : tensor<${ROWS}x!tile.ptr<f32>>
 
-  // This program's rows' squares into `sumsq` (relaxed: the count's release
-  // below orders it), then count the program in; the last one reads the
-  // total, normalizes and quantizes all of y in one pass, and sets both
-  // back to 0.
+  // This program's rows' squares into partials[pid] (the count's release
+  // below orders the store), then count the program in; the last one sums
+  // the partials in a fixed order (the same sum whatever order the
+  // programs finish in), normalizes and quantizes all of y in one pass.
   %zero_rows = arith.constant dense<0.0> : tensor<${ROWS}xf32>
   %out_sq = arith.mulf %out, %out : tensor<${ROWS}xf32>
   %out_sq_ok = arith.select %out_ok, %out_sq, %zero_rows : tensor<${ROWS}xi1>, tensor<${ROWS}xf32>
   %program_squares = tile.reduce sum %out_sq_ok axis = 0 : tensor<${ROWS}xf32> -> f32
-  %squares_before = tile.atomic_rmw add %sumsq, %program_squares sem = relaxed : !tile.ptr<f32>
+  %my_partial = tile.addptr %partials, %pid : !tile.ptr<f32>, i32
+  tile.store %program_squares, %my_partial : !tile.ptr<f32>
   %c1_n = arith.constant 1 : i32
   %programs = tile.num_programs x
   %last_index = arith.subi %programs, %c1_n : i32
@@ -226,11 +226,23 @@ func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
     %nq_gs = tile.splat %gamma : !tile.ptr<f32> -> tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>
     %nq_g_base = tile.addptr %nq_gs, %nq_cols : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>, tensor<${NORM_CHUNK}x32xi32>
 
-    // The squares' sum: every program's added in before it counted itself
-    // (from L2, as y; a load, not an atomic, so that it overlaps the first
-    // chunk's loads).
-    %nq_zero_f = arith.constant 0.0 : f32
-    %nq_sum = tile.load %sumsq cache = cg : !tile.ptr<f32>
+    // The squares' sum: the programs' partials (from L2, as y), 256 a step.
+    %nq_p = tile.make_range 0 to 256 : tensor<256xi32>
+    %nq_p_zeros = arith.constant dense<0.0> : tensor<256xf32>
+    %nq_p_base = tile.splat %partials : !tile.ptr<f32> -> tensor<256x!tile.ptr<f32>>
+    %nq_p_ptrs0 = tile.addptr %nq_p_base, %nq_p : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
+    %nq_programs = tile.splat %programs : i32 -> tensor<256xi32>
+    %nq_c256 = arith.constant 256 : i32
+    %nq_p_acc = scf.for %nq_i = %c0 to %programs step %nq_c256 iter_args(%nq_pa = %nq_p_zeros) -> (tensor<256xf32>) : i32 {
+      %nq_is = tile.splat %nq_i : i32 -> tensor<256xi32>
+      %nq_pi = arith.addi %nq_is, %nq_p : tensor<256xi32>
+      %nq_p_ok = arith.cmpi slt, %nq_pi, %nq_programs : tensor<256xi32>
+      %nq_p_ptrs = tile.addptr %nq_p_ptrs0, %nq_is : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
+      %nq_pv = tile.load %nq_p_ptrs mask %nq_p_ok other %nq_p_zeros cache = cg : tensor<256x!tile.ptr<f32>>
+      %nq_pa_next = arith.addf %nq_pa, %nq_pv : tensor<256xf32>
+      scf.yield %nq_pa_next : tensor<256xf32>
+    }
+    %nq_sum = tile.reduce sum %nq_p_acc axis = 0 : tensor<256xf32> -> f32
     %nq_count = arith.sitofp %n_rows : i32 to f32
     %nq_mean = arith.divf %nq_sum, %nq_count : f32
     %nq_shifted = arith.addf %nq_mean, %eps : f32
@@ -293,7 +305,6 @@ func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
       tile.store %nq_s_h, %nq_s_ptrs mask %nq_blk_ok : tensor<${NORM_CHUNK}x!tile.ptr<f16>>
     }
     tile.store %nq_c0, %count : !tile.ptr<i32>
-    tile.store %nq_zero_f, %sumsq : !tile.ptr<f32>
   }
   return
 }

@@ -166,10 +166,10 @@ struct Engine::Impl {
       candidateValues, topValues;
   Buffer<int8_t> xq; // q8_1 activations of the fused mat-vecs
   /// The fused kernels' "last program" counters: [0] the residual kernels'
-  /// norm, [1 + h] the attention's head h; and the residual kernels' sum of
-  /// squares. Zero between launches.
+  /// norm, [1 + h] the attention's head h. Zero between launches.
   Buffer<int32_t> counters;
-  Buffer<float> sumSquares;
+  /// The residual kernels' programs' sums of squares (one a program).
+  Buffer<float> squares;
   uint32_t attnChunks = 1, topkBlocks = 1;
 
   // Batched prefill (all layers fused: q8_0): the batch's activations, rows
@@ -282,8 +282,7 @@ Engine::Impl::Impl(const LlamaModelFile &model, const rt::Device &device, rt::JI
   xq = std::make_unique<rt::DeviceBuffer<int8_t>>(device, size_t(H) / 32 * 36);
   counters = i32Buffer(1 + NH);
   counters->fillBytes(0);
-  sumSquares = f32Buffer(1);
-  sumSquares->fillBytes(0);
+  squares = f32Buffer(H);
   device.synchronize();
   partO = f32Buffer(size_t(NH) * attnChunks * D);
   partM = f32Buffer(size_t(NH) * attnChunks);
@@ -636,7 +635,7 @@ void Engine::Impl::addFusedLayer(const std::string &at, const Layer &L,
                   rt::Grid(ceilDiv(w.rows, shape.residualRows)),
                   {f32(x->address()), f32(x->address()), i8(w.quants()), f16(w.scales()), f32(in),
                    intArg(w.rows), intArg(w.cols), f32(gamma.address()), i8(xq->address()),
-                   i32(counters->address()), f32(sumSquares->address()),
+                   i32(counters->address()), f32(squares->address()),
                    rt::Arg(config.rmsEpsilon)},
                   w.bytes()};
   };

@@ -474,7 +474,7 @@ void linearQ8_0ResNorm(Problem &p, int64_t n, int64_t k, int64_t rowsPerProgram)
   const int64_t xqBytes = n / kQK * kQ8_1Bytes;
   HostBuffer &xq = p.output("xq", ElemType::I8, {xqBytes});
   HostBuffer &count = p.zeros("count", ElemType::I32, {1});
-  HostBuffer &sumsq = p.zeros("sumsq", ElemType::F32, {1});
+  HostBuffer &partials = p.zeros("partials", ElemType::F32, {ceilDiv(n, rowsPerProgram)});
   parallelRows(n, [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {
       double sum = 0;
@@ -507,7 +507,7 @@ void linearQ8_0ResNorm(Problem &p, int64_t n, int64_t k, int64_t rowsPerProgram)
   p.pointerArg(gamma);
   p.pointerArg(xq);
   p.pointerArg(count);
-  p.pointerArg(sumsq);
+  p.pointerArg(partials);
   p.scalarArg(ElemType::F32, eps);
   setGrid(p, ceilDiv(n, rowsPerProgram));
   p.bytes = n * k / kQK * kQ8_0Bytes + 4.0 * k + 8.0 * n + 4.0 * n + xqBytes;
