@@ -31,7 +31,9 @@
 #     (llk-llama-engine-tests), then bench/llama/model_bench.py: llk-llama on
 #     random q8_0 models shaped like TinyLlama, Llama-2 7B and 13B, decode
 #     and prompt tok/s beside the bandwidth floor and the ggml estimate (args:
-#     model_bench.py's, e.g. `--shapes 7b` for the 7B alone, about a minute),
+#     model_bench.py's, e.g. `--shapes 7b` for the 7B alone, about a minute;
+#     `--profile` adds the step's per-kernel times, `--decode-shapes
+#     A/B/...` times several program shapes of the fused decode kernels),
 #     and with the 7B bench/llama/probes/decode_ceiling.py: its step's launch
 #     structure read by pure-read kernels, beside llk-llama's step;
 #     `gemm` (not in `all`) bench/gemm/bench.py, f16 then bf16 (llk vs cuBLAS

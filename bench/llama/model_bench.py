@@ -25,7 +25,15 @@ Rows go to a results CSV (bench/README.md; default $OUT/llama-model.csv when
 $OUT is set) and a Markdown table to stdout (and $OUT/llama-model.md).
 
     python3 bench/llama/model_bench.py --bin DIR --kernels DIR [--shapes tinyllama,7b,13b]
-        [--work DIR] [--keep] [-n 64] [--csv PATH]
+        [--work DIR] [--keep] [-n 64] [--csv PATH] [--profile]
+        [--decode-shapes 4,4,8,64/8,8,4,32/...]
+
+--decode-shapes: the runs once for each of the fused decode kernels' program
+shapes (llk-llama --decode-shape Q,S,R,C; rows a program of the Q/K/V,
+gate/up and residual mat-vecs, the norm's q8_1 blocks a pass), rows marked
+with the shape: several variants timed in one GPU call. --profile: each run
+ends with llk-llama --profile, the step's kernel families timed one by one
+(µs, bytes, GB/s); the tables go to stderr and $OUT/llama-profile.md.
 
 On the CPU (CI) the same script runs the tiny model on the interpreter:
     LLK_BACKEND=interpreter python3 bench/llama/model_bench.py --shapes tiny --prompt 8 \\
@@ -108,11 +116,15 @@ def ggml_prompt_us(s, tokens):
 BENCH_LINE = re.compile(r"^bench: (.*)$", re.M)
 
 
-def run_llama(args, model, prompt, n, ctx, log):
+def run_llama(args, model, prompt, n, ctx, log, decode_shape=None, profile=None):
     cmd = [str(Path(args.bin) / "llk-llama"), "-m", str(model), "--bench", "--greedy",
            "--bench-prompt", str(prompt), "-n", str(n), "--ctx", str(ctx)]
     if args.kernels:
         cmd += ["--kernels", args.kernels]
+    if decode_shape:
+        cmd += ["--decode-shape", decode_shape]
+    if profile is not None:
+        cmd += ["--profile"]
     log("$ " + " ".join(cmd))
     t0 = time.time()
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -124,6 +136,11 @@ def run_llama(args, model, prompt, n, ctx, log):
         raise RuntimeError("no bench line in llk-llama's output")
     fields = dict(kv.split("=", 1) for kv in m.group(1).split())
     log(f"  ({time.time() - t0:.1f} s)")
+    if profile is not None:
+        table = [line[len("profile: "):] for line in p.stdout.splitlines()
+                 if line.startswith("profile: ")]
+        log("\n".join(table))
+        profile.append("\n".join(table))
     return {k: float(v) for k, v in fields.items()}
 
 
@@ -140,6 +157,10 @@ def main():
     ap.add_argument("--long-context", type=int, default=4096, help="the long run's context")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--csv", default="", help="results CSV (default: $OUT/llama-model.csv)")
+    ap.add_argument("--decode-shapes", default="",
+                    help="'/'-separated llk-llama --decode-shape values, each timed (default: the kept one)")
+    ap.add_argument("--profile", action="store_true",
+                    help="end each run with llk-llama --profile (per-kernel times)")
     ap.add_argument("--check", action="store_true",
                     help="first run llk-llama-engine-tests on each generated model "
                          "(the TinyLlama shape only: the float64 reference needs its weights in memory)")
@@ -160,7 +181,7 @@ def main():
         except (OSError, IndexError):
             pass
     date = benchlib.now()
-    rows, copy_bw = [], None
+    rows, copy_bw, profiles = [], None, []
     failed = False
     for shape in a.shapes.split(","):
         s = SHAPES[shape]
@@ -182,10 +203,20 @@ def main():
             log(f"{shape}: against float64: {'PASS' if p.returncode == 0 else 'FAIL'} "
                 f"({time.time() - t0:.1f} s)")
             failed |= p.returncode != 0
-        for label, prompt, ctx in (("ctx " + str(a.prompt), a.prompt, a.prompt + a.n),
-                                   ("ctx " + str(a.long_context), a.long_context - a.n, a.long_context)):
+        decode_shapes = a.decode_shapes.split("/") if a.decode_shapes else [None]
+        runs = [(label, prompt, ctx, dshape)
+                for dshape in decode_shapes
+                for label, prompt, ctx in (
+                    ("ctx " + str(a.prompt), a.prompt, a.prompt + a.n),
+                    ("ctx " + str(a.long_context), a.long_context - a.n, a.long_context))]
+        for label, prompt, ctx, dshape in runs:
+            if dshape:
+                label += f" shape {dshape}"
             try:
-                r = run_llama(a, model, prompt, a.n, ctx, log)
+                profile = [] if a.profile else None
+                r = run_llama(a, model, prompt, a.n, ctx, log, dshape, profile)
+                if profile:
+                    profiles.append(f"### {shape} {label}\n\n{profile[0]}\n")
             except RuntimeError as e:
                 log(f"{shape} {label}: {e}")
                 failed = True
@@ -211,7 +242,7 @@ def main():
                              ceiling="copy" if floor_us else None, ceiling_us=floor_us,
                              throughput=1e6 / est_us, unit="tok/s", check="unchecked",
                              notes="the issue's H100 ggml kernel times, scaled by bytes"))
-            if prompt == a.prompt:
+            if prompt == a.prompt and dshape == decode_shapes[0]:
                 tokens = int(r["prompt_tokens"])
                 prompt_us = r["prompt_ms"] * 1e3
                 gemm, attn = prompt_flops(s, tokens)
@@ -259,6 +290,8 @@ def main():
     print(table)
     if os.environ.get("OUT"):
         (Path(os.environ["OUT"]) / "llama-model.md").write_text(table + "\n")
+        if profiles:
+            (Path(os.environ["OUT"]) / "llama-profile.md").write_text("\n".join(profiles))
     if csv_path:
         log(f"CSV: {out.write(csv_path)}")
     return 1 if failed else 0

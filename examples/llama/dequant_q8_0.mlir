@@ -1,6 +1,6 @@
-// dequant_q8_0_trans: a q8_0 weight matrix W [N][K] (rows of K/32
-// block_q8_0, 34 bytes { f16 d; int8 qs[32]; }, only 2-byte aligned)
-// dequantized and transposed into f16, for the prompt's GEMMs (whose B
+// dequant_q8_0_trans: a q8_0 weight matrix W [N][K] in llk-llama's split
+// layout (llama/lib/Engine.cpp: the quants as i8 [N][K], the blocks' f16
+// scales as [N][K/32]; the bytes of block_q8_0 rows rearranged) dequantized and transposed into f16, for the prompt's GEMMs (whose B
 // operand is K x N, read by TMA):
 //
 //   wt[k * ld + n] = f16(d * q) of weight (n, k), for n < N, k < K,
@@ -8,8 +8,7 @@
 // d * q computed in f32 (exact) and rounded once to nearest even, as
 // gemm_q8_0.mlir rounds it in registers. A program moves BLOCK_N rows of
 // BLOCK_K columns, BLOCK_Q = BLOCK_N * BLOCK_K / 32 blocks: the quants as a
-// [BLOCK_Q, 32] tile, a block a row (each thread's run read as the aligned
-// 16-byte windows around it), times their block's scale (broadcast from a
+// [BLOCK_Q, 32] tile, a block a row, times their block's scale (broadcast from a
 // [BLOCK_Q, 1] tile); reshaped to [BLOCK_N, BLOCK_K] and transposed to
 // [BLOCK_K, BLOCK_N] for the store along n. The
 // layout pass gives the load and the store their own coalesced layouts and
@@ -19,25 +18,23 @@
 //   grid = (cdiv(K, BLOCK_K), cdiv(N, BLOCK_N)); constants: BLOCK_N,
 //   BLOCK_K (a multiple of 32), BLOCK_Q = BLOCK_N * BLOCK_K / 32 (the
 //   reshape checks it); num_warps 4
-//   args: wt (f16, rows ld apart), w (block_q8_0 bytes), N (a multiple of 8),
+//   args: wt (f16, rows ld apart), w (i8 quants), wd (f16 scales), N (a multiple of 8),
 //         K (a multiple of 32), ld (>= N, a multiple of 8)
 func.func @dequant_q8_0_trans(%wt: !tile.ptr<f16> {tile.divisibility = 16},
                               %w: !tile.ptr<i8> {tile.divisibility = 16},
+                              %wd: !tile.ptr<f16> {tile.divisibility = 16},
                               %N: i32 {tile.divisibility = 8},
                               %K: i32 {tile.divisibility = 32},
                               %ld: i32 {tile.divisibility = 8}) {
   %pid_k = tile.program_id x
   %pid_n = tile.program_id y
   %c32 = arith.constant 32 : i32
-  %c34 = arith.constant 34 : i32
-  %c17 = arith.constant 17 : i32
   %bk = arith.constant ${BLOCK_K} : i32
   %nb = arith.divsi %bk, %c32 : i32    // blocks a row
   %bn = arith.constant ${BLOCK_N} : i32
   %b0 = arith.muli %pid_k, %nb : i32   // first block of the program's columns
   %n0 = arith.muli %pid_n, %bn : i32   // first row
   %k_blocks = arith.divsi %K, %c32 : i32
-  %row_bytes = arith.muli %k_blocks, %c34 : i32
 
   // Tile row i: block b0 + i % nb of row n0 + i / nb.
   %ri = tile.make_range 0 to ${BLOCK_Q} : tensor<${BLOCK_Q}xi32>
@@ -54,25 +51,21 @@ func.func @dequant_q8_0_trans(%wt: !tile.ptr<f16> {tile.divisibility = 16},
   %b_ok = arith.cmpi slt, %b, %kbs : tensor<${BLOCK_Q}xi32>
   %ok = arith.andi %n_ok, %b_ok : tensor<${BLOCK_Q}xi1>
 
-  // The block's bytes: n * row_bytes + b * 34; its scale the f16 there, its
-  // quants from byte 2.
-  %rbs = tile.splat %row_bytes : i32 -> tensor<${BLOCK_Q}xi32>
-  %c34s = arith.constant dense<34> : tensor<${BLOCK_Q}xi32>
-  %n_bytes = arith.muli %n, %rbs : tensor<${BLOCK_Q}xi32>
-  %b_bytes = arith.muli %b, %c34s : tensor<${BLOCK_Q}xi32>
-  %blk = arith.addi %n_bytes, %b_bytes : tensor<${BLOCK_Q}xi32>
-  %blk_c = tile.expand_dims %blk axis = 1 : tensor<${BLOCK_Q}xi32> -> tensor<${BLOCK_Q}x1xi32>
+  // Block (n, b): its scale at wd[n * K/32 + b], its quants at bytes
+  // 32 (n * K/32 + b) + j of w.
+  %kbs_d = tile.splat %k_blocks : i32 -> tensor<${BLOCK_Q}xi32>
+  %n_blocks = arith.muli %n, %kbs_d : tensor<${BLOCK_Q}xi32>
+  %blk_index = arith.addi %n_blocks, %b : tensor<${BLOCK_Q}xi32>
+  %blk_c = tile.expand_dims %blk_index axis = 1 : tensor<${BLOCK_Q}xi32> -> tensor<${BLOCK_Q}x1xi32>
   %ok_c = tile.expand_dims %ok axis = 1 : tensor<${BLOCK_Q}xi1> -> tensor<${BLOCK_Q}x1xi1>
-  %c2 = arith.constant dense<2> : tensor<${BLOCK_Q}x1xi32>
-  %d_halves = arith.divsi %blk_c, %c2 : tensor<${BLOCK_Q}x1xi32>
-  %w_half = tile.bitcast %w : !tile.ptr<i8> to !tile.ptr<f16>
-  %d_base = tile.splat %w_half : !tile.ptr<f16> -> tensor<${BLOCK_Q}x1x!tile.ptr<f16>>
-  %d_ptrs = tile.addptr %d_base, %d_halves : tensor<${BLOCK_Q}x1x!tile.ptr<f16>>, tensor<${BLOCK_Q}x1xi32>
+  %d_base = tile.splat %wd : !tile.ptr<f16> -> tensor<${BLOCK_Q}x1x!tile.ptr<f16>>
+  %d_ptrs = tile.addptr %d_base, %blk_c : tensor<${BLOCK_Q}x1x!tile.ptr<f16>>, tensor<${BLOCK_Q}x1xi32>
   %dv = tile.load %d_ptrs mask %ok_c evict = evict_first : tensor<${BLOCK_Q}x1x!tile.ptr<f16>>
   %j = tile.make_range 0 to 32 : tensor<32xi32>
   %j_r = tile.expand_dims %j axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
   %j_b = tile.broadcast %j_r : tensor<1x32xi32> -> tensor<${BLOCK_Q}x32xi32>
-  %q_start = arith.addi %blk_c, %c2 : tensor<${BLOCK_Q}x1xi32>
+  %c32_q = arith.constant dense<32> : tensor<${BLOCK_Q}x1xi32>
+  %q_start = arith.muli %blk_c, %c32_q : tensor<${BLOCK_Q}x1xi32>
   %q_start_b = tile.broadcast %q_start : tensor<${BLOCK_Q}x1xi32> -> tensor<${BLOCK_Q}x32xi32>
   %q_offs = arith.addi %q_start_b, %j_b : tensor<${BLOCK_Q}x32xi32>
   %q_base = tile.splat %w : !tile.ptr<i8> -> tensor<${BLOCK_Q}x32x!tile.ptr<i8>>

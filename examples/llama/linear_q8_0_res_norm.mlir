@@ -7,39 +7,53 @@
 //   y[r] = res[r] + sum_c W[r, c] * a[c]                 (y may be res)
 //   xq = q8_1(y * rsqrt(mean(y^2) + eps) * gamma)        (the last program)
 //
-// Each program stores its rows of y, then counts itself in `count` (a
-// program's acq_rel atomic: every thread's store happens before it); the
-// program that counts last reads all of y back (from L2: cache = cg), normalizes
-// and quantizes it as rms_norm_q8_1 does, and sets `count` back to 0 for the
-// next launch. No launch of its own: the norm's program runs while the GPU
+// Each program stores its rows of y and the sum of their squares
+// (partials[pid]), then counts itself in `count` (a program's acq_rel
+// atomic: every thread's store happens before it); the program that counts
+// last sums the partials (in a fixed order: reproducible), reads all of y
+// back (from L2: cache = cg) once, normalizes and quantizes it as
+// rms_norm_q8_1 does, and sets `count` back to 0 for the next launch. No launch of its own: the norm's program runs while the GPU
 // drains this kernel.
+//
+// The weights are in llk-llama's split q8_0 layout (llama/lib/Engine.cpp):
+// the quants of each matrix as i8 [N][K] (w) and the blocks' scales as f16
+// [N][K/32] (wd), the bytes of block_q8_0 rows rearranged, so that a
+// thread's 16 quants of a block are one aligned 16-byte load, with no
+// realignment (mul_mat_vec_q.mlir, on ggml's 34-byte blocks, loads the two
+// windows around them and selects).
 //
 //   grid = ceil(N / ROWS) programs, num_warps = 4
 //   constants: ROWS (8), BLOCKS (32), NORM_CHUNK (q8_1 blocks the norm's
 //   program takes a step: 128, a 7B's 4096 values in one step)
-//   args: y, res (f32, N), w (block_q8_0 rows), a (f32, K), n_rows = N,
+//   args: y, res (f32, N), w, wd (quants and scales, split), a (f32, K), n_rows = N,
 //         n_cols = K (a multiple of 32), gamma (f32, N), xq (q8_1, N / 32
-//         blocks), count (i32, 0 before the launch and after it), eps
+//         blocks), count (i32, 0 before the launch and after it), partials
+//         (f32 scratch, one a program), eps
 func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
                                 %res: !tile.ptr<f32> {tile.divisibility = 16},
                                 %w: !tile.ptr<i8> {tile.divisibility = 16},
+                                %wd: !tile.ptr<f16> {tile.divisibility = 16},
                                 %x: !tile.ptr<f32> {tile.divisibility = 16},
                                 %n_rows: i32 {tile.divisibility = 16},
                                 %n_cols: i32 {tile.divisibility = 16},
                                 %gamma: !tile.ptr<f32> {tile.divisibility = 16},
                                 %xq: !tile.ptr<i8> {tile.divisibility = 16},
                                 %count: !tile.ptr<i32>,
+                                %partials: !tile.ptr<f32> {tile.divisibility = 16},
                                 %eps: f32) {
   %pid = tile.program_id x
   %c0 = arith.constant 0 : i32
-  %c17 = arith.constant 17 : i32
   %c32 = arith.constant 32 : i32
-  %c34 = arith.constant 34 : i32
   %c_rows = arith.constant ${ROWS} : i32
   %c_blocks = arith.constant ${BLOCKS} : i32
   %n_blocks = arith.divsi %n_cols, %c32 : i32
-  %row_bytes = arith.muli %n_blocks, %c34 : i32
-  %row_halves = arith.muli %n_blocks, %c17 : i32
+  %row_bytes = arith.muli %n_blocks, %c32 : i32
+  // 1, in a form the contiguity analysis cannot see through: the scales'
+  // loads then take the quants' layout (a thread's rows' scales of its
+  // block) instead of a vectorized one of their own, converted through
+  // shared memory every iteration.
+  %unit = arith.divsi %n_cols, %n_cols : i32
+  %row_halves = arith.muli %n_blocks, %unit : i32
   %first_row = arith.muli %pid, %c_rows : i32
 
   // Rows (dimension 0), blocks (1) and quants (2), each expanded to 3-D.
@@ -56,7 +70,7 @@ func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
   %j_3 = tile.expand_dims %j_a axis = 0 : tensor<1x32xi32> -> tensor<1x1x32xi32>
 
   // Per (row, block): whether the row exists, the byte offset of the block's
-  // d and the f16 index of d, in the first iteration.
+  // quants and the f16 index of its d, in the first iteration.
   %n_rows_r = tile.splat %n_rows : i32 -> tensor<${ROWS}x1x1xi32>
   %row_ok_r = arith.cmpi slt, %rows_3, %n_rows_r : tensor<${ROWS}x1x1xi32>
   %row_ok = tile.broadcast %row_ok_r : tensor<${ROWS}x1x1xi1> -> tensor<${ROWS}x${BLOCKS}x1xi1>
@@ -66,20 +80,18 @@ func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
   %row_halves_r = tile.splat %row_halves : i32 -> tensor<${ROWS}x1x1xi32>
   %row_d_r = arith.muli %rows_3, %row_halves_r : tensor<${ROWS}x1x1xi32>
   %row_d = tile.broadcast %row_d_r : tensor<${ROWS}x1x1xi32> -> tensor<${ROWS}x${BLOCKS}x1xi32>
-  %c34_b = arith.constant dense<34> : tensor<1x${BLOCKS}x1xi32>
-  %b_bytes_b = arith.muli %b_3, %c34_b : tensor<1x${BLOCKS}x1xi32>
+  %c32_b = arith.constant dense<32> : tensor<1x${BLOCKS}x1xi32>
+  %b_bytes_b = arith.muli %b_3, %c32_b : tensor<1x${BLOCKS}x1xi32>
   %b_bytes = tile.broadcast %b_bytes_b : tensor<1x${BLOCKS}x1xi32> -> tensor<${ROWS}x${BLOCKS}x1xi32>
-  %c17_b = arith.constant dense<17> : tensor<1x${BLOCKS}x1xi32>
-  %b_d_b = arith.muli %b_3, %c17_b : tensor<1x${BLOCKS}x1xi32>
+  %unit_b = tile.splat %unit : i32 -> tensor<1x${BLOCKS}x1xi32>
+  %b_d_b = arith.muli %b_3, %unit_b : tensor<1x${BLOCKS}x1xi32>
   %b_d = tile.broadcast %b_d_b : tensor<1x${BLOCKS}x1xi32> -> tensor<${ROWS}x${BLOCKS}x1xi32>
   %block_off = arith.addi %row_start, %b_bytes : tensor<${ROWS}x${BLOCKS}x1xi32>
   %d_idx = arith.addi %row_d, %b_d : tensor<${ROWS}x${BLOCKS}x1xi32>
   %b_rb = tile.broadcast %b_3 : tensor<1x${BLOCKS}x1xi32> -> tensor<${ROWS}x${BLOCKS}x1xi32>
 
-  // Quant (r, b, j) at block_off + 2 + j; x (b, j) at 32 b + j.
-  %c2_q = arith.constant dense<2> : tensor<1x1x32xi32>
-  %j_bytes = arith.addi %j_3, %c2_q : tensor<1x1x32xi32>
-  %j_q = tile.broadcast %j_bytes : tensor<1x1x32xi32> -> tensor<${ROWS}x${BLOCKS}x32xi32>
+  // Quant (r, b, j) at block_off + j = r K + 32 b + j (split layout); x (b, j) at 32 b + j.
+  %j_q = tile.broadcast %j_3 : tensor<1x1x32xi32> -> tensor<${ROWS}x${BLOCKS}x32xi32>
   %block_q = tile.broadcast %block_off : tensor<${ROWS}x${BLOCKS}x1xi32> -> tensor<${ROWS}x${BLOCKS}x32xi32>
   %q_off = arith.addi %block_q, %j_q : tensor<${ROWS}x${BLOCKS}x32xi32>
   %c32_x = arith.constant dense<32> : tensor<1x${BLOCKS}x1xi32>
@@ -90,8 +102,7 @@ func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
 
   %ws = tile.splat %w : !tile.ptr<i8> -> tensor<${ROWS}x${BLOCKS}x32x!tile.ptr<i8>>
   %q_base = tile.addptr %ws, %q_off : tensor<${ROWS}x${BLOCKS}x32x!tile.ptr<i8>>, tensor<${ROWS}x${BLOCKS}x32xi32>
-  %w_half = tile.bitcast %w : !tile.ptr<i8> to !tile.ptr<f16>
-  %wds = tile.splat %w_half : !tile.ptr<f16> -> tensor<${ROWS}x${BLOCKS}x1x!tile.ptr<f16>>
+  %wds = tile.splat %wd : !tile.ptr<f16> -> tensor<${ROWS}x${BLOCKS}x1x!tile.ptr<f16>>
   %d_base = tile.addptr %wds, %d_idx : tensor<${ROWS}x${BLOCKS}x1x!tile.ptr<f16>>, tensor<${ROWS}x${BLOCKS}x1xi32>
   %xs = tile.splat %x : !tile.ptr<f32> -> tensor<1x${BLOCKS}x32x!tile.ptr<f32>>
   %x_base = tile.addptr %xs, %x_off : tensor<1x${BLOCKS}x32x!tile.ptr<f32>>, tensor<1x${BLOCKS}x32xi32>
@@ -128,10 +139,10 @@ func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
     %blk_x = arith.addi %kbs_x, %b_x : tensor<1x${BLOCKS}x32xi32>
     %ok_x = arith.cmpi slt, %blk_x, %n_blocks_x : tensor<1x${BLOCKS}x32xi32>
 
-    %kb_bytes = arith.muli %kb, %c34 : i32
+    %kb_bytes = arith.muli %kb, %c32 : i32
     %kb_bytes_q = tile.splat %kb_bytes : i32 -> tensor<${ROWS}x${BLOCKS}x32xi32>
     %q_ptrs = tile.addptr %q_base, %kb_bytes_q : tensor<${ROWS}x${BLOCKS}x32x!tile.ptr<i8>>, tensor<${ROWS}x${BLOCKS}x32xi32>
-    %kb_halves = arith.muli %kb, %c17 : i32
+    %kb_halves = arith.muli %kb, %unit : i32
     %kb_halves_d = tile.splat %kb_halves : i32 -> tensor<${ROWS}x${BLOCKS}x1xi32>
     %d_ptrs = tile.addptr %d_base, %kb_halves_d : tensor<${ROWS}x${BLOCKS}x1x!tile.ptr<f16>>, tensor<${ROWS}x${BLOCKS}x1xi32>
     %kb_vals = arith.muli %kb, %c32 : i32
@@ -173,7 +184,16 @@ func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
   %out = arith.addf %resv, %sums : tensor<${ROWS}xf32>
   tile.store %out, %y_ptrs mask %out_ok : tensor<${ROWS}x!tile.ptr<f32>>
 
-  // Count this program in; the last one normalizes and quantizes all of y.
+  // This program's rows' squares into partials[pid] (the count's release
+  // below orders the store), then count the program in; the last one sums
+  // the partials in a fixed order (the same sum whatever order the
+  // programs finish in), normalizes and quantizes all of y in one pass.
+  %zero_rows = arith.constant dense<0.0> : tensor<${ROWS}xf32>
+  %out_sq = arith.mulf %out, %out : tensor<${ROWS}xf32>
+  %out_sq_ok = arith.select %out_ok, %out_sq, %zero_rows : tensor<${ROWS}xi1>, tensor<${ROWS}xf32>
+  %program_squares = tile.reduce sum %out_sq_ok axis = 0 : tensor<${ROWS}xf32> -> f32
+  %my_partial = tile.addptr %partials, %pid : !tile.ptr<f32>, i32
+  tile.store %program_squares, %my_partial : !tile.ptr<f32>
   %c1_n = arith.constant 1 : i32
   %programs = tile.num_programs x
   %last_index = arith.subi %programs, %c1_n : i32
@@ -182,8 +202,8 @@ func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
   scf.if %last {
     // The norm and its quantization, NORM_CHUNK q8_1 blocks (of 32 values)
     // at a time, so that the tile, and the kernel's registers, do not grow
-    // with N: the sum of squares, then each chunk normalized and quantized
-    // (rms_norm_q8_1.mlir's arithmetic). y is read from L2 (cache = cg: other
+    // with N: each chunk normalized and quantized (rms_norm_q8_1.mlir's
+    // arithmetic). y is read from L2 (cache = cg: other
     // programs wrote it).
     %nq_c0 = arith.constant 0 : i32
     %nq_c32 = arith.constant 32 : i32
@@ -206,20 +226,23 @@ func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
     %nq_gs = tile.splat %gamma : !tile.ptr<f32> -> tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>
     %nq_g_base = tile.addptr %nq_gs, %nq_cols : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>, tensor<${NORM_CHUNK}x32xi32>
 
-    // Sum of squares.
-    %nq_acc = scf.for %nq_kb = %nq_c0 to %nq_n_blocks step %nq_chunk iter_args(%nq_a = %nq_zeros) -> (tensor<${NORM_CHUNK}x32xf32>) : i32 {
-      %nq_kbs = tile.splat %nq_kb : i32 -> tensor<${NORM_CHUNK}x32xi32>
-      %nq_blk = arith.addi %nq_kbs, %nq_b_b : tensor<${NORM_CHUNK}x32xi32>
-      %nq_ok = arith.cmpi slt, %nq_blk, %nq_n_blks : tensor<${NORM_CHUNK}x32xi32>
-      %nq_off = arith.muli %nq_kb, %nq_c32 : i32
-      %nq_offs = tile.splat %nq_off : i32 -> tensor<${NORM_CHUNK}x32xi32>
-      %nq_ptrs = tile.addptr %nq_y_base, %nq_offs : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>, tensor<${NORM_CHUNK}x32xi32>
-      %nq_v = tile.load %nq_ptrs mask %nq_ok other %nq_zeros cache = cg : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>
-      %nq_a_next = math.fma %nq_v, %nq_v, %nq_a : tensor<${NORM_CHUNK}x32xf32>
-      scf.yield %nq_a_next : tensor<${NORM_CHUNK}x32xf32>
+    // The squares' sum: the programs' partials (from L2, as y), 256 a step.
+    %nq_p = tile.make_range 0 to 256 : tensor<256xi32>
+    %nq_p_zeros = arith.constant dense<0.0> : tensor<256xf32>
+    %nq_p_base = tile.splat %partials : !tile.ptr<f32> -> tensor<256x!tile.ptr<f32>>
+    %nq_p_ptrs0 = tile.addptr %nq_p_base, %nq_p : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
+    %nq_programs = tile.splat %programs : i32 -> tensor<256xi32>
+    %nq_c256 = arith.constant 256 : i32
+    %nq_p_acc = scf.for %nq_i = %c0 to %programs step %nq_c256 iter_args(%nq_pa = %nq_p_zeros) -> (tensor<256xf32>) : i32 {
+      %nq_is = tile.splat %nq_i : i32 -> tensor<256xi32>
+      %nq_pi = arith.addi %nq_is, %nq_p : tensor<256xi32>
+      %nq_p_ok = arith.cmpi slt, %nq_pi, %nq_programs : tensor<256xi32>
+      %nq_p_ptrs = tile.addptr %nq_p_ptrs0, %nq_is : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
+      %nq_pv = tile.load %nq_p_ptrs mask %nq_p_ok other %nq_p_zeros cache = cg : tensor<256x!tile.ptr<f32>>
+      %nq_pa_next = arith.addf %nq_pa, %nq_pv : tensor<256xf32>
+      scf.yield %nq_pa_next : tensor<256xf32>
     }
-    %nq_block_squares = tile.reduce sum %nq_acc axis = 1 : tensor<${NORM_CHUNK}x32xf32> -> tensor<${NORM_CHUNK}xf32>
-    %nq_sum = tile.reduce sum %nq_block_squares axis = 0 : tensor<${NORM_CHUNK}xf32> -> f32
+    %nq_sum = tile.reduce sum %nq_p_acc axis = 0 : tensor<256xf32> -> f32
     %nq_count = arith.sitofp %n_rows : i32 to f32
     %nq_mean = arith.divf %nq_sum, %nq_count : f32
     %nq_shifted = arith.addf %nq_mean, %eps : f32

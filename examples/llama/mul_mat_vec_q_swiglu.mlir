@@ -7,28 +7,41 @@
 //
 // Both weights' first iteration is prefetched before the wait.
 //
+// The weights are in llk-llama's split q8_0 layout (llama/lib/Engine.cpp):
+// the quants of each matrix as i8 [N][K] (w) and the blocks' scales as f16
+// [N][K/32] (wd), the bytes of block_q8_0 rows rearranged, so that a
+// thread's 16 quants of a block are one aligned 16-byte load, with no
+// realignment (mul_mat_vec_q.mlir, on ggml's 34-byte blocks, loads the two
+// windows around them and selects).
+//
 //   grid = ceil(N / ROWS) programs, num_warps = 4
 //   constants: ROWS (4), BLOCKS (32)
-//   args: y (f32, N), wg, wu (block_q8_0 rows), xq (block_q8_1, K/32 blocks),
+//   args: y (f32, N), wg, wgd, wu, wud (each matrix's quants and scales,
+//         split), xq (block_q8_1, K/32 blocks),
 //         n_rows = N, n_cols = K (a multiple of 32)
 func.func @mul_mat_vec_q_swiglu(%y: !tile.ptr<f32> {tile.divisibility = 16},
                        %w: !tile.ptr<i8> {tile.divisibility = 16},
+                       %wd: !tile.ptr<f16> {tile.divisibility = 16},
                        %wu: !tile.ptr<i8> {tile.divisibility = 16},
+                       %wud: !tile.ptr<f16> {tile.divisibility = 16},
                        %xq: !tile.ptr<i8> {tile.divisibility = 16},
                        %n_rows: i32,
                        %n_cols: i32 {tile.divisibility = 16}) {
   %pid = tile.program_id x
   %c0 = arith.constant 0 : i32
-  %c17 = arith.constant 17 : i32
   %c32 = arith.constant 32 : i32
-  %c34 = arith.constant 34 : i32
   %c18 = arith.constant 18 : i32
   %c36 = arith.constant 36 : i32
   %c_rows = arith.constant ${ROWS} : i32
   %c_blocks = arith.constant ${BLOCKS} : i32
   %n_blocks = arith.divsi %n_cols, %c32 : i32
-  %row_bytes = arith.muli %n_blocks, %c34 : i32
-  %row_halves = arith.muli %n_blocks, %c17 : i32
+  %row_bytes = arith.muli %n_blocks, %c32 : i32
+  // 1, in a form the contiguity analysis cannot see through: the scales'
+  // loads then take the quants' layout (a thread's rows' scales of its
+  // block) instead of a vectorized one of their own, converted through
+  // shared memory every iteration.
+  %unit = arith.divsi %n_cols, %n_cols : i32
+  %row_halves = arith.muli %n_blocks, %unit : i32
   %first_row = arith.muli %pid, %c_rows : i32
 
   // Rows (dimension 0), blocks (1) and quants (2), each expanded to 3-D.
@@ -45,7 +58,7 @@ func.func @mul_mat_vec_q_swiglu(%y: !tile.ptr<f32> {tile.divisibility = 16},
   %j_3 = tile.expand_dims %j_a axis = 0 : tensor<1x32xi32> -> tensor<1x1x32xi32>
 
   // Per (row, block): whether the row exists, the byte offset of the block's
-  // d and the f16 index of d, in the first iteration.
+  // quants and the f16 index of its d, in the first iteration.
   %n_rows_r = tile.splat %n_rows : i32 -> tensor<${ROWS}x1x1xi32>
   %row_ok_r = arith.cmpi slt, %rows_3, %n_rows_r : tensor<${ROWS}x1x1xi32>
   %row_ok = tile.broadcast %row_ok_r : tensor<${ROWS}x1x1xi1> -> tensor<${ROWS}x${BLOCKS}x1xi1>
@@ -55,20 +68,18 @@ func.func @mul_mat_vec_q_swiglu(%y: !tile.ptr<f32> {tile.divisibility = 16},
   %row_halves_r = tile.splat %row_halves : i32 -> tensor<${ROWS}x1x1xi32>
   %row_d_r = arith.muli %rows_3, %row_halves_r : tensor<${ROWS}x1x1xi32>
   %row_d = tile.broadcast %row_d_r : tensor<${ROWS}x1x1xi32> -> tensor<${ROWS}x${BLOCKS}x1xi32>
-  %c34_b = arith.constant dense<34> : tensor<1x${BLOCKS}x1xi32>
-  %b_bytes_b = arith.muli %b_3, %c34_b : tensor<1x${BLOCKS}x1xi32>
+  %c32_b = arith.constant dense<32> : tensor<1x${BLOCKS}x1xi32>
+  %b_bytes_b = arith.muli %b_3, %c32_b : tensor<1x${BLOCKS}x1xi32>
   %b_bytes = tile.broadcast %b_bytes_b : tensor<1x${BLOCKS}x1xi32> -> tensor<${ROWS}x${BLOCKS}x1xi32>
-  %c17_b = arith.constant dense<17> : tensor<1x${BLOCKS}x1xi32>
-  %b_d_b = arith.muli %b_3, %c17_b : tensor<1x${BLOCKS}x1xi32>
+  %unit_b = tile.splat %unit : i32 -> tensor<1x${BLOCKS}x1xi32>
+  %b_d_b = arith.muli %b_3, %unit_b : tensor<1x${BLOCKS}x1xi32>
   %b_d = tile.broadcast %b_d_b : tensor<1x${BLOCKS}x1xi32> -> tensor<${ROWS}x${BLOCKS}x1xi32>
   %block_off = arith.addi %row_start, %b_bytes : tensor<${ROWS}x${BLOCKS}x1xi32>
   %d_idx = arith.addi %row_d, %b_d : tensor<${ROWS}x${BLOCKS}x1xi32>
   %b_rb = tile.broadcast %b_3 : tensor<1x${BLOCKS}x1xi32> -> tensor<${ROWS}x${BLOCKS}x1xi32>
 
-  // Quant (r, b, j) at block_off + 2 + j; x (b, j) at 32 b + j.
-  %c2_q = arith.constant dense<2> : tensor<1x1x32xi32>
-  %j_bytes = arith.addi %j_3, %c2_q : tensor<1x1x32xi32>
-  %j_q = tile.broadcast %j_bytes : tensor<1x1x32xi32> -> tensor<${ROWS}x${BLOCKS}x32xi32>
+  // Quant (r, b, j) at block_off + j = r K + 32 b + j (split layout); x (b, j) at 32 b + j.
+  %j_q = tile.broadcast %j_3 : tensor<1x1x32xi32> -> tensor<${ROWS}x${BLOCKS}x32xi32>
   %block_q = tile.broadcast %block_off : tensor<${ROWS}x${BLOCKS}x1xi32> -> tensor<${ROWS}x${BLOCKS}x32xi32>
   %q_off = arith.addi %block_q, %j_q : tensor<${ROWS}x${BLOCKS}x32xi32>
   // q8_1 quant (b, j) at 36 b + 4 + j, its d at f16 index 18 b.
@@ -84,13 +95,11 @@ func.func @mul_mat_vec_q_swiglu(%y: !tile.ptr<f32> {tile.divisibility = 16},
 
   %ws = tile.splat %w : !tile.ptr<i8> -> tensor<${ROWS}x${BLOCKS}x32x!tile.ptr<i8>>
   %q_base = tile.addptr %ws, %q_off : tensor<${ROWS}x${BLOCKS}x32x!tile.ptr<i8>>, tensor<${ROWS}x${BLOCKS}x32xi32>
-  %w_half = tile.bitcast %w : !tile.ptr<i8> to !tile.ptr<f16>
-  %wds = tile.splat %w_half : !tile.ptr<f16> -> tensor<${ROWS}x${BLOCKS}x1x!tile.ptr<f16>>
+  %wds = tile.splat %wd : !tile.ptr<f16> -> tensor<${ROWS}x${BLOCKS}x1x!tile.ptr<f16>>
   %d_base = tile.addptr %wds, %d_idx : tensor<${ROWS}x${BLOCKS}x1x!tile.ptr<f16>>, tensor<${ROWS}x${BLOCKS}x1xi32>
   %wus = tile.splat %wu : !tile.ptr<i8> -> tensor<${ROWS}x${BLOCKS}x32x!tile.ptr<i8>>
   %qu_base = tile.addptr %wus, %q_off : tensor<${ROWS}x${BLOCKS}x32x!tile.ptr<i8>>, tensor<${ROWS}x${BLOCKS}x32xi32>
-  %wu_half = tile.bitcast %wu : !tile.ptr<i8> to !tile.ptr<f16>
-  %wuds = tile.splat %wu_half : !tile.ptr<f16> -> tensor<${ROWS}x${BLOCKS}x1x!tile.ptr<f16>>
+  %wuds = tile.splat %wud : !tile.ptr<f16> -> tensor<${ROWS}x${BLOCKS}x1x!tile.ptr<f16>>
   %du_base = tile.addptr %wuds, %d_idx : tensor<${ROWS}x${BLOCKS}x1x!tile.ptr<f16>>, tensor<${ROWS}x${BLOCKS}x1xi32>
   %xs = tile.splat %xq : !tile.ptr<i8> -> tensor<1x${BLOCKS}x32x!tile.ptr<i8>>
   %x_base = tile.addptr %xs, %x_off : tensor<1x${BLOCKS}x32x!tile.ptr<i8>>, tensor<1x${BLOCKS}x32xi32>
@@ -128,10 +137,10 @@ func.func @mul_mat_vec_q_swiglu(%y: !tile.ptr<f32> {tile.divisibility = 16},
     %blk_x = arith.addi %kbs_x, %b_x : tensor<1x${BLOCKS}x32xi32>
     %ok_x = arith.cmpi slt, %blk_x, %n_blocks_x : tensor<1x${BLOCKS}x32xi32>
 
-    %kb_bytes = arith.muli %kb, %c34 : i32
+    %kb_bytes = arith.muli %kb, %c32 : i32
     %kb_bytes_q = tile.splat %kb_bytes : i32 -> tensor<${ROWS}x${BLOCKS}x32xi32>
     %q_ptrs = tile.addptr %q_base, %kb_bytes_q : tensor<${ROWS}x${BLOCKS}x32x!tile.ptr<i8>>, tensor<${ROWS}x${BLOCKS}x32xi32>
-    %kb_halves = arith.muli %kb, %c17 : i32
+    %kb_halves = arith.muli %kb, %unit : i32
     %kb_halves_d = tile.splat %kb_halves : i32 -> tensor<${ROWS}x${BLOCKS}x1xi32>
     %d_ptrs = tile.addptr %d_base, %kb_halves_d : tensor<${ROWS}x${BLOCKS}x1x!tile.ptr<f16>>, tensor<${ROWS}x${BLOCKS}x1xi32>
     %qu_ptrs = tile.addptr %qu_base, %kb_bytes_q : tensor<${ROWS}x${BLOCKS}x32x!tile.ptr<i8>>, tensor<${ROWS}x${BLOCKS}x32xi32>

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 
 using namespace llk::llama;
@@ -21,6 +22,28 @@ std::string llk::llama::defaultKernelDir() {
 #else
   return "examples";
 #endif
+}
+
+std::optional<std::string> DecodeShape::problem() const {
+  const struct {
+    const char *what;
+    uint32_t value, least, most;
+  } fields[] = {{"the Q/K/V rows a program", qkvRows, 2, 32},
+                {"the gate/up rows a program", swigluRows, 1, 64},
+                {"the residual kernels' rows a program", residualRows, 1, 64},
+                {"the norm's blocks a pass", normChunk, 1, 1024},
+                {"the attention's chunks", attnChunks, 1, 64}};
+  for (const auto &f : fields)
+    if (f.value < f.least || f.value > f.most || (f.value & (f.value - 1)))
+      return std::string(f.what) + " must be a power of two from " + std::to_string(f.least) +
+             " to " + std::to_string(f.most) + ", not " + std::to_string(f.value);
+  return std::nullopt;
+}
+
+std::string DecodeShape::str() const {
+  return std::to_string(qkvRows) + "," + std::to_string(swigluRows) + "," +
+         std::to_string(residualRows) + "," + std::to_string(normChunk) + "," +
+         std::to_string(attnChunks);
 }
 
 namespace {
@@ -41,21 +64,43 @@ rt::Arg i8(uint64_t address) { return rt::Arg::pointer(address, rt::ScalarType::
 rt::Arg intArg(uint32_t value) { return rt::Arg(static_cast<int32_t>(value)); }
 
 /// A weight matrix on the device, in its stored type: `rows` outputs of
-/// `cols` inputs each.
+/// `cols` inputs each. q8_0 matrices of fused layers are also (or only) in
+/// the split layout the decode kernels read: the quants as i8 [rows][cols]
+/// (16-byte aligned words of 16 quants), then the blocks' f16 scales as
+/// [rows][cols / 32]: block_q8_0's bytes rearranged, as many.
 struct Matrix {
   GGMLType type = GGMLType::F32;
   uint32_t rows = 0, cols = 0;
+  /// The file's layout (null when only the split one is needed).
   std::shared_ptr<rt::DeviceMemory> memory; // shared by a tied LM head and embedding
+  std::shared_ptr<rt::DeviceMemory> split;
   uint64_t address() const { return memory->address(); }
-  double bytes() const { return static_cast<double>(memory->bytes()); }
+  uint64_t quants() const { return split->address(); }
+  uint64_t scales() const { return split->address() + uint64_t(rows) * cols; }
+  double bytes() const { return static_cast<double>((memory ? memory : split)->bytes()); }
 };
+
+/// q8_0 rows (block_q8_0: f16 d, 32 i8 quants) in the split layout (Matrix).
+std::vector<uint8_t> splitQ8_0(const uint8_t *blocks, uint64_t rows, uint64_t cols) {
+  const uint64_t n = rows * cols / 32;
+  std::vector<uint8_t> out(rows * cols + 2 * n);
+  for (uint64_t i = 0; i < n; ++i) {
+    std::memcpy(&out[32 * i], blocks + 34 * i + 2, 32);
+    std::memcpy(&out[rows * cols + 2 * i], blocks + 34 * i, 2);
+  }
+  return out;
+}
 
 /// One kernel launch of the decode step.
 struct Launch {
-  std::string what; // "layer 3 q" (errors)
+  std::string what; // "layer 3 q" (errors, the profile's families)
   rt::Kernel kernel;
   rt::Grid grid;
   rt::ArgList args;
+  /// What it must read at the least, for the profile: its weights, and
+  /// whether the K and V of the cached tokens too (the attention).
+  double weightBytes = 0;
+  bool readsCache = false;
 };
 
 template <typename T> using Buffer = std::unique_ptr<rt::DeviceBuffer<T>>;
@@ -70,7 +115,9 @@ struct Engine::Impl {
   void checkShapes() const;
   std::unique_ptr<rt::DeviceMemory> upload(const GGUFTensorInfo &tensor);
   Matrix uploadMatrix(const GGUFTensorInfo &tensor);
-  Matrix uploadStacked(llvm::ArrayRef<const GGUFTensorInfo *> tensors);
+  /// A fused layer's q8_0 matrix (several stacked: their rows one after the
+  /// other) in the split layout, and in the file's when `keepFileLayout`.
+  Matrix uploadFused(llvm::ArrayRef<const GGUFTensorInfo *> tensors, bool keepFileLayout);
   rt::Kernel kernel(const std::string &file, const std::string &function,
                     const llk::Constants &constants, unsigned numWarps,
                     const std::string &arch = "", unsigned numStages = 0);
@@ -121,6 +168,8 @@ struct Engine::Impl {
   /// The fused kernels' "last program" counters: [0] the residual kernels'
   /// norm, [1 + h] the attention's head h. Zero between launches.
   Buffer<int32_t> counters;
+  /// The residual kernels' programs' sums of squares (one a program).
+  Buffer<float> squares;
   uint32_t attnChunks = 1, topkBlocks = 1;
 
   // Batched prefill (all layers fused: q8_0): the batch's activations, rows
@@ -157,6 +206,8 @@ Engine::Impl::Impl(const LlamaModelFile &model, const rt::Device &device, rt::JI
     throw Error("the device's top-k takes 1 to " + std::to_string(kMaxDeviceCandidates) +
                 " candidates, not " + std::to_string(options.candidates));
   checkShapes();
+  if (auto why = options.decodeShape.problem())
+    throw Error("decode shape: " + *why);
   uint32_t wanted = options.contextLength ? options.contextLength
                                           : std::min<uint32_t>(config.contextLength, 4096);
   // The attention kernels want a capacity that is a multiple of 16.
@@ -173,26 +224,43 @@ Engine::Impl::Impl(const LlamaModelFile &model, const rt::Device &device, rt::JI
     output = uploadMatrix(*tensors.output);
   outputNorm = upload(*tensors.outputNorm);
   const uint32_t nkv = config.kvEmbeddingLength();
+  // A layer whose matrices are all q8_0 runs the fused kernels; the prompt
+  // goes in batches when all do.
+  auto fusable = [&](const LlamaLayerTensors &lt) {
+    bool q8 = options.fuse;
+    for (const GGUFTensorInfo *t : {lt.attnQ, lt.attnK, lt.attnV, lt.attnOutput, lt.ffnGate,
+                                    lt.ffnUp, lt.ffnDown})
+      q8 &= t->type == GGMLType::Q8_0;
+    return q8;
+  };
+  batchedPrefill = options.prefillBatch > 1 &&
+                   std::all_of(tensors.layers.begin(), tensors.layers.end(), fusable);
+  // sm_90a code runs on sm_90 only.
+  prefillTma = batchedPrefill && options.prefillTma &&
+               (device.backend() == rt::Backend::Interpreter || device.arch() == "sm_90");
+  // The batch's q8_0 GEMM without TMA reads the file's layout; the TMA
+  // path's dequantization reads the split one.
+  const bool keepFileLayout = batchedPrefill && !prefillTma;
   for (const LlamaLayerTensors &lt : tensors.layers) {
     Layer layer;
     layer.attnNorm = upload(*lt.attnNorm);
     layer.ffnNorm = upload(*lt.ffnNorm);
-    // A layer whose matrices are all q8_0 runs the fused kernels.
-    layer.fused = options.fuse;
-    for (const GGUFTensorInfo *t : {lt.attnQ, lt.attnK, lt.attnV, lt.attnOutput, lt.ffnGate,
-                                    lt.ffnUp, lt.ffnDown})
-      layer.fused &= t->type == GGMLType::Q8_0;
+    layer.fused = fusable(lt);
     if (layer.fused) {
-      layer.qkv = uploadStacked({lt.attnQ, lt.attnK, lt.attnV});
+      layer.qkv = uploadFused({lt.attnQ, lt.attnK, lt.attnV}, keepFileLayout);
+      layer.o = uploadFused({lt.attnOutput}, keepFileLayout);
+      layer.gate = uploadFused({lt.ffnGate}, keepFileLayout);
+      layer.up = uploadFused({lt.ffnUp}, keepFileLayout);
+      layer.down = uploadFused({lt.ffnDown}, keepFileLayout);
     } else {
       layer.q = uploadMatrix(*lt.attnQ);
       layer.k = uploadMatrix(*lt.attnK);
       layer.v = uploadMatrix(*lt.attnV);
+      layer.o = uploadMatrix(*lt.attnOutput);
+      layer.gate = uploadMatrix(*lt.ffnGate);
+      layer.up = uploadMatrix(*lt.ffnUp);
+      layer.down = uploadMatrix(*lt.ffnDown);
     }
-    layer.o = uploadMatrix(*lt.attnOutput);
-    layer.gate = uploadMatrix(*lt.ffnGate);
-    layer.up = uploadMatrix(*lt.ffnUp);
-    layer.down = uploadMatrix(*lt.ffnDown);
     layer.kCache = std::make_unique<rt::DeviceBuffer<rt::Half>>(device, size_t(ctx) * nkv);
     layer.vCache = std::make_unique<rt::DeviceBuffer<rt::Half>>(device, size_t(ctx) * nkv);
     layers.push_back(std::move(layer));
@@ -200,7 +268,7 @@ Engine::Impl::Impl(const LlamaModelFile &model, const rt::Device &device, rt::JI
 
   const uint32_t H = config.embeddingLength, F = config.feedForwardLength,
                  NH = config.headCount, D = config.headDim(), V = config.vocabSize;
-  attnChunks = std::clamp<uint32_t>(ctx / 64, 1, 16);
+  attnChunks = std::clamp<uint32_t>(ctx / 64, 1, options.decodeShape.attnChunks);
   topkBlocks = ceilDiv(V, std::min<uint32_t>(1024, pow2Ceil(V)));
   auto f32Buffer = [&](size_t n) { return std::make_unique<rt::DeviceBuffer<float>>(device, n); };
   auto i32Buffer = [&](size_t n) { return std::make_unique<rt::DeviceBuffer<int32_t>>(device, n); };
@@ -214,6 +282,7 @@ Engine::Impl::Impl(const LlamaModelFile &model, const rt::Device &device, rt::JI
   xq = std::make_unique<rt::DeviceBuffer<int8_t>>(device, size_t(H) / 32 * 36);
   counters = i32Buffer(1 + NH);
   counters->fillBytes(0);
+  squares = f32Buffer(H);
   device.synchronize();
   partO = f32Buffer(size_t(NH) * attnChunks * D);
   partM = f32Buffer(size_t(NH) * attnChunks);
@@ -224,8 +293,6 @@ Engine::Impl::Impl(const LlamaModelFile &model, const rt::Device &device, rt::JI
   topIds = i32Buffer(options.candidates);
 
   buildStep();
-  batchedPrefill = options.prefillBatch > 1 &&
-                   std::all_of(layers.begin(), layers.end(), [](const Layer &l) { return l.fused; });
   if (batchedPrefill) {
     const size_t B = options.prefillBatch, W = size_t(H) + 2 * nkv;
     pIds = i32Buffer(B);
@@ -233,9 +300,6 @@ Engine::Impl::Impl(const LlamaModelFile &model, const rt::Device &device, rt::JI
     pT = f32Buffer(B * H), pG = f32Buffer(B * F), pU = f32Buffer(B * F);
     auto halves = [&](size_t n) { return std::make_unique<rt::DeviceBuffer<rt::Half>>(device, n); };
     pXn16 = halves(B * H), pO16 = halves(B * H), pA16 = halves(B * F);
-    // sm_90a code runs on sm_90 only.
-    prefillTma = options.prefillTma && (device.backend() == rt::Backend::Interpreter ||
-                                        device.arch() == "sm_90");
     if (prefillTma)
       setUpPrefillTma();
   }
@@ -283,7 +347,8 @@ Matrix Engine::Impl::uploadMatrix(const GGUFTensorInfo &tensor) {
   return m;
 }
 
-Matrix Engine::Impl::uploadStacked(llvm::ArrayRef<const GGUFTensorInfo *> tensors) {
+Matrix Engine::Impl::uploadFused(llvm::ArrayRef<const GGUFTensorInfo *> tensors,
+                                 bool keepFileLayout) {
   Matrix m;
   m.type = tensors.front()->type;
   m.cols = static_cast<uint32_t>(tensors.front()->dims[0]);
@@ -292,8 +357,13 @@ Matrix Engine::Impl::uploadStacked(llvm::ArrayRef<const GGUFTensorInfo *> tensor
     bytes.insert(bytes.end(), t->data, t->data + t->numBytes);
     m.rows += static_cast<uint32_t>(t->numRows());
   }
-  m.memory = std::make_unique<rt::DeviceMemory>(device, bytes.size());
-  m.memory->copyFromHost(bytes.data(), bytes.size());
+  if (keepFileLayout) {
+    m.memory = std::make_unique<rt::DeviceMemory>(device, bytes.size());
+    m.memory->copyFromHost(bytes.data(), bytes.size());
+  }
+  std::vector<uint8_t> split = splitQ8_0(bytes.data(), m.rows, m.cols);
+  m.split = std::make_unique<rt::DeviceMemory>(device, split.size());
+  m.split->copyFromHost(split.data(), split.size());
   return m;
 }
 
@@ -356,7 +426,8 @@ Launch Engine::Impl::matVec(std::string what, const Matrix &w, uint64_t y, uint6
     return {std::move(what),
             kernel("llama/linear_q8_0.mlir", "linear_q8_0",
                    {{"ROWS", rows}, {"BLOCKS", blocks}}, 4),
-            rt::Grid(ceilDiv(n, rows)), {f32(y), i8(w.address()), f32(xIn), intArg(n), intArg(kk)}};
+            rt::Grid(ceilDiv(n, rows)), {f32(y), i8(w.address()), f32(xIn), intArg(n), intArg(kk)},
+            w.bytes()};
   }
   case GGMLType::F32:
   case GGMLType::F16:
@@ -372,7 +443,7 @@ Launch Engine::Impl::matVec(std::string what, const Matrix &w, uint64_t y, uint6
       file = "llama/linear_half.mlir", function = "linear_half";
     }
     return {std::move(what), kernel(file, function, c, 4), rt::Grid(ceilDiv(n, rows)),
-            {f32(y), weights, f32(xIn), intArg(n), intArg(kk)}};
+            {f32(y), weights, f32(xIn), intArg(n), intArg(kk)}, w.bytes()};
   }
   default:
     throw Error(what + ": no mat-vec kernel for " + toString(w.type));
@@ -442,7 +513,8 @@ void Engine::Impl::buildStep() {
                                          {{"ROWS", rows}, {"BLOCKS", blocks}}, 4),
                         rt::Grid(ceilDiv(V, rows)),
                         {f32(logits->address()), i8(output.address()), i8(xq->address()),
-                         intArg(V), intArg(H)}});
+                         intArg(V), intArg(H)},
+                        output.bytes()});
   } else {
     launches.push_back(rmsNorm("output_norm", xn->address(), x->address(), *outputNorm));
     launches.push_back(matVec("output", output, logits->address(), xn->address()));
@@ -473,7 +545,8 @@ void Engine::Impl::addAttention(const std::string &at, const Layer &L) {
                       {f32(partO->address()), f32(partM->address()), f32(partL->address()),
                        f32(qr->address()), f16(L.kCache->address()), f16(L.vCache->address()),
                        i32(position->address()), intArg(nkv), intArg(ctx),
-                       intArg(config.headCount / config.headCountKV), rt::Arg(scale)}});
+                       intArg(config.headCount / config.headCountKV), rt::Arg(scale)},
+                      0, true});
   launches.push_back({at + "attention combine",
                       kernel("llama/attn_decode.mlir", "attn_decode_combine_kernel", combine, 4),
                       rt::Grid(NH),
@@ -524,16 +597,18 @@ void Engine::Impl::addFusedLayer(const std::string &at, const Layer &L,
   const uint32_t H = config.embeddingLength, F = config.feedForwardLength,
                  NH = config.headCount, D = config.headDim(),
                  nkv = config.kvEmbeddingLength();
-  const int64_t mmvqRows = 4, linearRows = 8;
+  const DecodeShape &shape = options.decodeShape;
   auto blocks = [](uint32_t cols) { return int64_t(std::min<uint32_t>(32, pow2Ceil(cols / 32))); };
   launches.push_back({at + "qkv + rope + KV append",
                       kernel("llama/mul_mat_vec_q_qkv.mlir", "mul_mat_vec_q_qkv",
-                             {{"ROWS", mmvqRows}, {"BLOCKS", blocks(H)}, {"D", D}}, 4),
-                      rt::Grid(ceilDiv(L.qkv.rows, mmvqRows)),
+                             {{"ROWS", shape.qkvRows}, {"BLOCKS", blocks(H)}, {"D", D}}, 4),
+                      rt::Grid(ceilDiv(L.qkv.rows, shape.qkvRows)),
                       {f32(qr->address()), f16(L.kCache->address()), f16(L.vCache->address()),
-                       i8(L.qkv.address()), i8(xq->address()), i32(position->address()),
+                       i8(L.qkv.quants()), f16(L.qkv.scales()), i8(xq->address()),
+                       i32(position->address()),
                        intArg(H), intArg(nkv), intArg(H), intArg(ctx),
-                       rt::Arg(config.ropeFreqBase)}});
+                       rt::Arg(config.ropeFreqBase)},
+                      L.qkv.bytes()});
   const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(D)));
   launches.push_back({at + "attention",
                       kernel("llama/attn_decode_fused.mlir", "attn_decode_fused_kernel",
@@ -545,30 +620,34 @@ void Engine::Impl::addFusedLayer(const std::string &at, const Layer &L,
                        f32(partL->address()), f32(qr->address()), f16(L.kCache->address()),
                        f16(L.vCache->address()), i32(position->address()), intArg(nkv),
                        intArg(ctx), intArg(config.headCount / config.headCountKV),
-                       rt::Arg(scale), i32(counters->address() + 4)}});
-  // The residual kernels' last program normalizes 128 q8_1 blocks a pass
-  // (a 7B's whole vector in one): each pass is two L2 round trips of one
-  // program while the GPU waits, and at 128 the kernel's 124 registers
-  // still let 4 programs share an SM, as 32's 109 do.
+                       rt::Arg(scale), i32(counters->address() + 4)},
+                      0, true});
+  // The residual kernels' last program normalizes shape.normChunk q8_1
+  // blocks a pass (at most the whole vector).
+  const int64_t normChunk = std::min<uint32_t>(shape.normChunk, pow2Ceil(H / 32));
   auto residual = [&](const char *what, const Matrix &w, uint64_t in,
                       const rt::DeviceMemory &gamma) {
     return Launch{at + what,
                   kernel("llama/linear_q8_0_res_norm.mlir", "linear_q8_0_res_norm",
-                         {{"ROWS", linearRows}, {"BLOCKS", blocks(w.cols)},
-                          {"NORM_CHUNK", std::min<uint32_t>(128, pow2Ceil(H / 32))}},
+                         {{"ROWS", shape.residualRows}, {"BLOCKS", blocks(w.cols)},
+                          {"NORM_CHUNK", normChunk}},
                          4),
-                  rt::Grid(ceilDiv(w.rows, linearRows)),
-                  {f32(x->address()), f32(x->address()), i8(w.address()), f32(in),
+                  rt::Grid(ceilDiv(w.rows, shape.residualRows)),
+                  {f32(x->address()), f32(x->address()), i8(w.quants()), f16(w.scales()), f32(in),
                    intArg(w.rows), intArg(w.cols), f32(gamma.address()), i8(xq->address()),
-                   i32(counters->address()), rt::Arg(config.rmsEpsilon)}};
+                   i32(counters->address()), f32(squares->address()),
+                   rt::Arg(config.rmsEpsilon)},
+                  w.bytes()};
   };
   launches.push_back(residual("o + residual + ffn_norm", L.o, o->address(), *L.ffnNorm));
   launches.push_back({at + "gate, up + swiglu",
                       kernel("llama/mul_mat_vec_q_swiglu.mlir", "mul_mat_vec_q_swiglu",
-                             {{"ROWS", mmvqRows}, {"BLOCKS", blocks(H)}}, 4),
-                      rt::Grid(ceilDiv(F, mmvqRows)),
-                      {f32(a->address()), i8(L.gate.address()), i8(L.up.address()),
-                       i8(xq->address()), intArg(F), intArg(H)}});
+                             {{"ROWS", shape.swigluRows}, {"BLOCKS", blocks(H)}}, 4),
+                      rt::Grid(ceilDiv(F, shape.swigluRows)),
+                      {f32(a->address()), i8(L.gate.quants()), f16(L.gate.scales()),
+                       i8(L.up.quants()), f16(L.up.scales()),
+                       i8(xq->address()), intArg(F), intArg(H)},
+                      L.gate.bytes() + L.up.bytes()});
   launches.push_back(residual("down + residual + next norm", L.down, a->address(), nextNorm));
 }
 
@@ -657,7 +736,8 @@ std::vector<Launch> Engine::Impl::prefillLaunches(uint32_t T, uint32_t first) {
     if (prefillTma) {
       out.push_back({what + " dequantize", *dequant,
                      rt::Grid(ceilDiv(w.cols, dqK), ceilDiv(w.rows, dqN)),
-                     {halfPtr(pW16->address()), i8(w.address()), intArg(w.rows), intArg(w.cols),
+                     {halfPtr(pW16->address()), i8(w.quants()), halfPtr(w.scales()),
+                      intArg(w.rows), intArg(w.cols),
                       intArg(w.rows)}});
       out.push_back({std::move(what), residual ? *gemmAdd : *gemm,
                      rt::Grid(ceilDiv(T, bm), ceilDiv(w.rows, bn)),
@@ -905,3 +985,71 @@ double Engine::kvBytesPerStep(uint32_t tokens) const {
 
 size_t Engine::launchesPerStep() const { return impl_->launches.size(); }
 size_t Engine::graphNodes() const { return impl_->graph ? impl_->graph->nodeCount() : 0; }
+
+std::vector<KernelProfile> Engine::profileStep(unsigned repeats) {
+  Impl &m = *impl_;
+  m.checkRoom();
+  if (repeats < 1)
+    throw Error("profileStep: at least one repeat");
+  // The families: the step's launches by what they do, the layer dropped
+  // ("layer 3 attention" -> "attention"), and their kernel (a generic and a
+  // fused layer's norm differ), in the order they first come.
+  std::vector<KernelProfile> families;
+  std::vector<std::vector<const Launch *>> members;
+  for (const Launch &launch : m.launches) {
+    std::string what = launch.what;
+    if (what.rfind("layer ", 0) == 0)
+      what = what.substr(what.find(' ', 6) + 1);
+    auto it = std::find_if(families.begin(), families.end(),
+                           [&](const KernelProfile &f) {
+                             return f.what == what && f.kernel == launch.kernel.info().name;
+                           });
+    if (it == families.end()) {
+      families.push_back({what, launch.kernel.info().name, 0, 0, 0});
+      members.emplace_back();
+      it = families.end() - 1;
+    }
+    members[it - families.begin()].push_back(&launch);
+    it->launches += 1;
+  }
+  // Out of order, the launches leave garbage in the activations (the next
+  // step recomputes them), the K and V cache slot at the position, and the
+  // token, the history and the position, which topk_final writes: the token
+  // and the position are put back.
+  int32_t token = 0, position = 0;
+  m.token->copyTo(&token, 1, &m.stream);
+  m.position->copyTo(&position, 1, &m.stream);
+  m.stream.synchronize();
+  const double kvBytes = kvBytesPerStep(m.pos + 1) / m.config.blockCount;
+  const bool dependent = m.options.dependentLaunch && m.device.backend() == rt::Backend::Cuda &&
+                         m.device.computeCapabilityMajor() >= 9;
+  for (size_t f = 0; f < families.size(); ++f) {
+    // A graph of the family's launches `repeats` times over (every layer's
+    // before the first again: a layer's weights are not in L2 when its turn
+    // comes), replayed once to warm up, then timed.
+    rt::Graph graph = rt::Graph::capture(m.stream, [&] {
+      rt::LaunchOptions on;
+      on.stream = &m.stream;
+      for (unsigned r = 0; r < repeats; ++r)
+        for (const Launch *launch : members[f]) {
+          on.dependentLaunch = dependent && launch->kernel.info().gridDependencyWait;
+          launch->kernel.launch(launch->grid, launch->args, on);
+        }
+    });
+    graph.launch(m.stream);
+    rt::Event start(m.device), end(m.device);
+    start.record(&m.stream);
+    graph.launch(m.stream);
+    end.record(&m.stream);
+    end.synchronize();
+    families[f].usPerLaunch =
+        rt::Event::elapsedMs(start, end) * 1e3 / (double(repeats) * members[f].size());
+    for (const Launch *launch : members[f])
+      families[f].bytesPerLaunch += launch->weightBytes + (launch->readsCache ? kvBytes : 0);
+    families[f].bytesPerLaunch /= members[f].size();
+  }
+  m.token->copyFrom(&token, 1, &m.stream);
+  m.position->copyFrom(&position, 1, &m.stream);
+  m.stream.synchronize(); // the copies' sources
+  return families;
+}

@@ -597,6 +597,66 @@ TEST_F(EngineTest, DeviceTopKIsTheHostsAndSamplesTheSame) {
   }
 }
 
+// The step's kernels timed family by family: every launch in one family,
+// and the decoding after it as without (the token and the position put
+// back; what the profile overwrote, the next step rewrites).
+TEST_F(EngineTest, ProfileCoversTheStepAndLeavesDecodingAlone) {
+  Engine profiled(model, device, jit, options());
+  Engine plain(model, device, jit, options());
+  for (int32_t id : {1, 300}) {
+    profiled.step(id);
+    plain.step(id);
+  }
+  std::vector<KernelProfile> families = profiled.profileStep(/*repeats=*/2);
+  size_t launches = 0;
+  bool attention = false;
+  for (const KernelProfile &f : families) {
+    launches += f.launches;
+    EXPECT_GT(f.usPerLaunch, 0) << f.what;
+    EXPECT_FALSE(f.kernel.empty()) << f.what;
+    if (f.what == "attention") {
+      attention = true;
+      EXPECT_GT(f.bytesPerLaunch, 0); // the cached tokens' K and V
+    }
+  }
+  EXPECT_TRUE(attention);
+  EXPECT_EQ(launches, profiled.launchesPerStep());
+  EXPECT_EQ(profiled.position(), 2u);
+  for (int i = 0; i < 3; ++i) {
+    profiled.stepOnGreedy();
+    plain.stepOnGreedy();
+    EXPECT_EQ(profiled.logits(), plain.logits()) << "step " << i;
+  }
+  EXPECT_EQ(profiled.chosenTokens(0, 5), plain.chosenTokens(0, 5));
+}
+
+// Other program shapes of the fused decode kernels compute the same step:
+// each row's sums in the same order, the norm's quantization blockwise.
+TEST_F(EngineTest, DecodeShapesAgree) {
+  EngineOptions other = options();
+  other.decodeShape = {8, 8, 4, 1};
+  Engine kept(model, device, jit, options()), reshaped(model, device, jit, other);
+  for (int32_t id : {1, 300}) {
+    kept.step(id);
+    reshaped.step(id);
+  }
+  for (int i = 0; i < 3; ++i) {
+    std::vector<float> a = kept.logits(), b = reshaped.logits();
+    std::vector<double> want(a.begin(), a.end());
+    EXPECT_LE(relativeError(b, want), 1e-6) << "step " << i;
+    kept.stepOnGreedy();
+    reshaped.stepOnGreedy();
+  }
+  EXPECT_EQ(kept.chosenTokens(0, 5), reshaped.chosenTokens(0, 5));
+  for (DecodeShape bad : {DecodeShape{3, 4, 8, 64}, DecodeShape{64, 4, 8, 64},
+                          DecodeShape{4, 4, 8, 0}, DecodeShape{4, 4, 8, 64, 3}}) {
+    EngineOptions o = options();
+    o.decodeShape = bad;
+    EXPECT_TRUE(bad.problem().has_value()) << bad.str();
+    EXPECT_THROW(Engine(model, device, jit, o), Error) << bad.str();
+  }
+}
+
 TEST_F(EngineTest, RefusesWhatItCannotDo) {
   Engine engine(model, device, jit, options(true, 1, /*context=*/16));
   EXPECT_THROW(engine.step(-1), Error);

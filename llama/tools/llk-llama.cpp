@@ -4,6 +4,7 @@
 //             [--greedy | --temp T --top-k K --top-p P --seed S]
 //             [--ctx N] [--print-token-ids] [--bench] [--bench-prompt N]
 //             [--ignore-eos] [--no-graph] [--no-pdl] [--no-fuse] [--kernels DIR]
+//             [--decode-shape Q,S,R,C[,A]] [--profile]
 //
 // Streams the text as it decodes (the prompt first), then prints the prompt's
 // and the decoding's tokens per second on stderr. The model runs on the llk
@@ -17,6 +18,12 @@
 // (bench/llama/model_bench.py): prompt and decode times, the bytes a step
 // reads, and the device's copy bandwidth measured in the same run.
 // --bench-prompt N: a prompt of BOS and N - 1 random tokens instead of -p.
+// --profile: after the decoding, the step's launches timed family by family
+// (Engine::profileStep) at the next position: `profile:` lines on stdout
+// (µs a launch, the bytes it must read, GB/s, the share of the copy
+// bandwidth and µs a step), no ncu needed.
+// --decode-shape Q,S,R,C[,A]: the fused decode kernels' program shapes
+// (EngineOptions::decodeShape), for timing others than the kept ones.
 //
 // Exit status: 0 done, 1 a model or device error, 2 bad arguments.
 //
@@ -63,6 +70,10 @@ const char kUsage[] = R"(usage: llk-llama -m MODEL [options]
   --no-fuse               the generic kernels for q8_0 layers too (15 launches a layer, not 5)
   --prefill-batch N       prompt tokens a batch (q8_0 models; default 512; 0: one decode step a token)
   --kernels DIR           the kernel sources (default: $LLK_KERNEL_DIR, else the source tree's examples/)
+  --decode-shape Q,S,R,C[,A]
+                          rows a program of the fused Q/K/V, gate/up and residual mat-vecs, the
+                          norm's q8_1 blocks a pass, the attention's most chunks (default 4,4,8,64,16)
+  --profile               after decoding, time the step's kernels family by family (stdout)
 )";
 
 struct Options {
@@ -71,7 +82,9 @@ struct Options {
   SamplingParams sampling;
   bool seedGiven = false;
   uint32_t ctx = 0;
-  bool printIds = false, ignoreEos = false, bench = false, graph = true, pdl = true, fuse = true;
+  bool printIds = false, ignoreEos = false, bench = false, graph = true, pdl = true, fuse = true,
+       profile = false;
+  DecodeShape decodeShape;
   int benchPrompt = 0;
   uint32_t prefillBatch = 512;
 };
@@ -121,6 +134,25 @@ Options parseOptions(int argc, char **argv) {
     else if (a == "--no-fuse") o.fuse = false;
     else if (a == "--prefill-batch") number(0u, 1u << 16, o.prefillBatch);
     else if (a == "--kernels") o.kernels = value();
+    else if (a == "--profile") o.profile = true;
+    else if (a == "--decode-shape") {
+      std::string text = value();
+      uint32_t *fields[] = {&o.decodeShape.qkvRows, &o.decodeShape.swigluRows,
+                            &o.decodeShape.residualRows, &o.decodeShape.normChunk,
+                            &o.decodeShape.attnChunks};
+      size_t at = 0;
+      for (size_t i = 0; i < 5 && at <= text.size(); ++i) {
+        size_t comma = std::min(text.find(',', at), text.size());
+        if (comma == text.size() && i < 3)
+          throw UsageError{"--decode-shape expects Q,S,R,C[,A], got '" + text + "'"};
+        std::string field = text.substr(at, comma - at);
+        if (auto why = programs::parseInteger(a, field.c_str(), 1u, 1u << 16, *fields[i]))
+          throw UsageError{*why};
+        at = comma + 1;
+      }
+      if (auto why = o.decodeShape.problem())
+        throw UsageError{"--decode-shape: " + *why};
+    }
     else if (a == "-h" || a == "--help") {
       std::fputs(kUsage, stdout);
       std::exit(0);
@@ -200,6 +232,7 @@ int run(const Options &o) {
   eo.dependentLaunch = o.pdl;
   eo.fuse = o.fuse;
   eo.prefillBatch = o.prefillBatch;
+  eo.decodeShape = o.decodeShape;
   Engine engine(model, device, jit, eo);
   const double loadMs = msSince(t0);
   if (prompt.size() + o.n > engine.contextLength() + 1u)
@@ -314,6 +347,28 @@ int run(const Options &o) {
                 engine.weightBytesPerStep(), engine.kvBytesPerStep(start + 1),
                 engine.kvBytesPerStep(start + decodeSteps), bw, engine.launchesPerStep(),
                 engine.graphNodes(), loadMs, engine.batchedPrefill() ? o.prefillBatch : 1u);
+  }
+  if (o.profile) {
+    if (engine.position() >= engine.contextLength())
+      throw Error("--profile needs room for one more step in the context (--ctx)");
+    const double bw = copyBandwidth(device, engine.stream());
+    std::vector<KernelProfile> families = engine.profileStep();
+    double stepUs = 0;
+    std::printf("profile: position %u, decode shape %s, copy %.1f GB/s\n", engine.position(),
+                o.decodeShape.str().c_str(), bw);
+    std::printf("profile: | family | kernel | launches | us/launch | MB/launch | GB/s | %% of copy | us/step |\n");
+    std::printf("profile: |---|---|---:|---:|---:|---:|---:|---:|\n");
+    for (const KernelProfile &f : families) {
+      const double gbps = f.bytesPerLaunch ? f.bytesPerLaunch / (f.usPerLaunch * 1e3) : 0;
+      stepUs += f.usPerLaunch * f.launches;
+      char share[32] = "-";
+      if (gbps && bw)
+        std::snprintf(share, sizeof share, "%.1f", 100 * gbps / bw);
+      std::printf("profile: | %s | %s | %zu | %.2f | %.2f | %.1f | %s | %.1f |\n", f.what.c_str(),
+                  f.kernel.c_str(), f.launches, f.usPerLaunch, f.bytesPerLaunch / 1e6, gbps,
+                  share, f.usPerLaunch * f.launches);
+    }
+    std::printf("profile: sum of the families %.1f us a step\n", stepUs);
   }
   return 0;
 }

@@ -308,9 +308,12 @@ def main():
             row(label, variant, len(fns), t.median, floor_us)
             print(f"{label} {variant}: {t.median:.1f} us a step ({100 * floor_us / t.median:.1f}% of floor)",
                   file=sys.stderr, flush=True)
-        if label in llk:
-            us, their_floor = llk[label]
-            row(label, "llk-llama", len(reads), us, floor_us,
+        # model_bench.py's rows of this context (one a --decode-shapes shape).
+        for theirs, (us, their_floor) in llk.items():
+            if theirs != label and not theirs.startswith(label + " shape "):
+                continue
+            variant = "llk-llama" + theirs[len(label):]
+            row(label, variant, len(reads), us, floor_us,
                 notes=f"model_bench.py's row (its floor {their_floor:.1f} µs at llk-llama's copy bandwidth)")
         del buf
         torch.cuda.empty_cache()

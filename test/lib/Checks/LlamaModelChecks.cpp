@@ -343,7 +343,9 @@ std::vector<GpuCase> topkFinalCases() {
 //===----------------------------------------------------------------------===//
 
 /// sum_b d0 d1 sum_j q0 q1 of row r: mul_mat_vec_q's exact sum.
-double dotQ8_0Q8_1(const PackedView &w, const PackedView &x, int64_t r, int64_t k) {
+/// Row r of the q8_0 matrix `w` (a PackedView or SplitQ8_0) times the q8_1 x.
+template <typename Weights>
+double dotQ8_0Q8_1(const Weights &w, const PackedView &x, int64_t r, int64_t k) {
   double sum = 0;
   for (int64_t b = 0; b < k / kQK; ++b) {
     int64_t dot = 0;
@@ -386,16 +388,17 @@ void rmsNormQ8_1(Problem &p, int64_t rows, int64_t cols, int64_t stride) {
 }
 
 /// mul_mat_vec_q_qkv: [Wq; Wk; Wv] (rows n_q, n_kv, n_kv) times xq, rope of
-/// the q and k rows at `pos`, k and v into slot pos of the caches.
+/// the q and k rows at `pos`, k and v into slot pos of the caches; the
+/// matrix in the split layout.
 void mulMatVecQKV(Problem &p, const RopeShape &s, int64_t k, int64_t rowsPerProgram) {
   const int64_t nq = s.nh * s.d, nkv = s.nhKv * s.d, n = nq + 2 * nkv;
   HostBuffer &qOut = p.output("q_out", ElemType::F32, {nq});
   HostBuffer &kCache = p.output("k_cache", ElemType::F16, {s.cap, nkv});
   HostBuffer &vCache = p.output("v_cache", ElemType::F16, {nkv, s.cap});
-  HostBuffer &w = randomQ8_0(p, "w", n, k);
+  SplitQ8_0 wv = randomSplitQ8_0(p, "w", n, k);
   HostBuffer &xq = randomQ8_1(p, "xq", k);
   HostBuffer &pos = intInput(p, "pos", {s.pos});
-  PackedView wv = viewQ8_0(w, k), xv = viewQ8_1(xq, k);
+  PackedView xv = viewQ8_1(xq, k);
   std::vector<double> y(n);
   parallelRows(n, [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r)
@@ -422,7 +425,8 @@ void mulMatVecQKV(Problem &p, const RopeShape &s, int64_t k, int64_t rowsPerProg
   p.pointerArg(qOut);
   p.pointerArg(kCache);
   p.pointerArg(vCache);
-  p.pointerArg(w);
+  p.pointerArg(wv.quants);
+  p.pointerArg(wv.scales);
   p.pointerArg(xq);
   p.pointerArg(pos);
   p.scalarArg(ElemType::I32, nq);
@@ -431,16 +435,15 @@ void mulMatVecQKV(Problem &p, const RopeShape &s, int64_t k, int64_t rowsPerProg
   p.scalarArg(ElemType::I32, s.cap);
   p.scalarArg(ElemType::F32, 10000.0);
   setGrid(p, ceilDiv(n, rowsPerProgram));
-  p.bytes = w.bytes.size() + k / kQK * kQ8_1Bytes + 4.0 * nq + 4.0 * nkv;
+  p.bytes = n * k / kQK * kQ8_0Bytes + k / kQK * kQ8_1Bytes + 4.0 * nq + 4.0 * nkv;
 }
 
-/// mul_mat_vec_q_swiglu: silu(Wg xq) * (Wu xq).
+/// mul_mat_vec_q_swiglu: silu(Wg xq) * (Wu xq), Wg and Wu split.
 void mulMatVecQSwiglu(Problem &p, int64_t n, int64_t k, int64_t rowsPerProgram) {
   HostBuffer &y = p.output("y", ElemType::F32, {n});
-  HostBuffer &wg = randomQ8_0(p, "wg", n, k);
-  HostBuffer &wu = randomQ8_0(p, "wu", n, k);
+  SplitQ8_0 gv = randomSplitQ8_0(p, "wg", n, k), uv = randomSplitQ8_0(p, "wu", n, k);
   HostBuffer &xq = randomQ8_1(p, "xq", k);
-  PackedView gv = viewQ8_0(wg, k), uv = viewQ8_0(wu, k), xv = viewQ8_1(xq, k);
+  PackedView xv = viewQ8_1(xq, k);
   parallelRows(n, [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {
       double g = dotQ8_0Q8_1(gv, xv, r, k), u = dotQ8_0Q8_1(uv, xv, r, k);
@@ -448,28 +451,30 @@ void mulMatVecQSwiglu(Problem &p, int64_t n, int64_t k, int64_t rowsPerProgram) 
     }
   });
   p.pointerArg(y);
-  p.pointerArg(wg);
-  p.pointerArg(wu);
+  p.pointerArg(gv.quants);
+  p.pointerArg(gv.scales);
+  p.pointerArg(uv.quants);
+  p.pointerArg(uv.scales);
   p.pointerArg(xq);
   p.scalarArg(ElemType::I32, n);
   p.scalarArg(ElemType::I32, k);
   setGrid(p, ceilDiv(n, rowsPerProgram));
-  p.bytes = 2.0 * wg.bytes.size() + k / kQK * kQ8_1Bytes + 4.0 * n;
+  p.bytes = 2.0 * n * k / kQK * kQ8_0Bytes + k / kQK * kQ8_1Bytes + 4.0 * n;
 }
 
-/// linear_q8_0_res_norm: y = res + W x (W q8_0, x f32), and y's RMS norm
+/// linear_q8_0_res_norm: y = res + W x (W q8_0 split, x f32), and y's RMS norm
 /// times gamma quantized to q8_1 by the last program.
 void linearQ8_0ResNorm(Problem &p, int64_t n, int64_t k, int64_t rowsPerProgram) {
   const double eps = static_cast<float>(1e-5);
   HostBuffer &y = p.output("y", ElemType::F32, {n});
   HostBuffer &res = p.randn("res", ElemType::F32, {n});
-  HostBuffer &w = randomQ8_0(p, "w", n, k);
+  SplitQ8_0 wv = randomSplitQ8_0(p, "w", n, k);
   HostBuffer &x = p.randn("x", ElemType::F32, {k});
   HostBuffer &gamma = p.uniform("gamma", ElemType::F32, {n}, 0.5, 1.5);
   const int64_t xqBytes = n / kQK * kQ8_1Bytes;
   HostBuffer &xq = p.output("xq", ElemType::I8, {xqBytes});
   HostBuffer &count = p.zeros("count", ElemType::I32, {1});
-  PackedView wv = viewQ8_0(w, k);
+  HostBuffer &partials = p.zeros("partials", ElemType::F32, {ceilDiv(n, rowsPerProgram)});
   parallelRows(n, [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {
       double sum = 0;
@@ -494,16 +499,18 @@ void linearQ8_0ResNorm(Problem &p, int64_t n, int64_t k, int64_t rowsPerProgram)
     xq.reference[i] = static_cast<int8_t>(want[i]);
   p.pointerArg(y);
   p.pointerArg(res);
-  p.pointerArg(w);
+  p.pointerArg(wv.quants);
+  p.pointerArg(wv.scales);
   p.pointerArg(x);
   p.scalarArg(ElemType::I32, n);
   p.scalarArg(ElemType::I32, k);
   p.pointerArg(gamma);
   p.pointerArg(xq);
   p.pointerArg(count);
+  p.pointerArg(partials);
   p.scalarArg(ElemType::F32, eps);
   setGrid(p, ceilDiv(n, rowsPerProgram));
-  p.bytes = w.bytes.size() + 4.0 * k + 8.0 * n + 4.0 * n + xqBytes;
+  p.bytes = n * k / kQK * kQ8_0Bytes + 4.0 * k + 8.0 * n + 4.0 * n + xqBytes;
 }
 
 } // namespace
@@ -558,13 +565,19 @@ std::vector<KernelCheck> llk::checks::llamaModelChecks() {
           mulMatVecQKV(p, {32, 32, 128, 4096, 511}, kH, 4); }},
         {"tinyllama pos 1000 C=2048", [](Problem &p) {
           p.constants = {{"ROWS", 4}, {"BLOCKS", 32}, {"D", 64}};
-          mulMatVecQKV(p, {32, 4, 64, 2048, 1000}, 2048, 4); }}}},
+          mulMatVecQKV(p, {32, 4, 64, 2048, 1000}, 2048, 4); }},
+        {"7b pos 511 C=4096 ROWS=8", [](Problem &p) {
+          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"D", 128}};
+          mulMatVecQKV(p, {32, 32, 128, 4096, 511}, kH, 8); }}}},
       {"mul_mat_vec_q_swiglu", "llama/mul_mat_vec_q_swiglu.mlir", "mul_mat_vec_q_swiglu",
        {{"ROWS", 4}, {"BLOCKS", 8}}, 1e-5,
        [](Problem &p) { mulMatVecQSwiglu(p, 37, 13 * kQK, 4); },
        {{"11008x4096", [](Problem &p) {
           p.constants = {{"ROWS", 4}, {"BLOCKS", 32}};
-          mulMatVecQSwiglu(p, kF, kH, 4); }}}},
+          mulMatVecQSwiglu(p, kF, kH, 4); }},
+        {"11008x4096 ROWS=8", [](Problem &p) {
+          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}};
+          mulMatVecQSwiglu(p, kF, kH, 8); }}}},
       // linear_q8_0_res_norm: y in f32 and the last program's q8_1 bytes
       // (rms_norm_q8_1's tolerance: a rare quant one off); N = 64 in 16
       // programs of 4 rows, K = 13 blocks, the norm a q8_1 block a step.
@@ -572,13 +585,16 @@ std::vector<KernelCheck> llk::checks::llamaModelChecks() {
        {{"ROWS", 4}, {"BLOCKS", 8}, {"NORM_CHUNK", 1}}, 2e-3,
        [](Problem &p) { linearQ8_0ResNorm(p, 64, 13 * kQK, 4); },
        {{"4096x4096", [](Problem &p) {
-          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_CHUNK", 128}};
+          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_CHUNK", 64}};
           linearQ8_0ResNorm(p, kH, kH, 8); }},
         {"4096x11008", [](Problem &p) {
-          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_CHUNK", 128}};
+          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_CHUNK", 64}};
           linearQ8_0ResNorm(p, kH, kF, 8); }},
+        {"4096x11008 ROWS=4 NORM_CHUNK=32", [](Problem &p) {
+          p.constants = {{"ROWS", 4}, {"BLOCKS", 32}, {"NORM_CHUNK", 32}};
+          linearQ8_0ResNorm(p, kH, kF, 4); }},
         {"5120x13824", [](Problem &p) {
-          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_CHUNK", 128}};
+          p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_CHUNK", 64}};
           linearQ8_0ResNorm(p, 5120, 13824, 8); }}}},
       // A block with fewer logits than K: its missing ones at -inf.
       {"topk_partial_short", "llama/topk.mlir", "topk_partial",

@@ -210,12 +210,11 @@ GpuCase gemmQ8_0Case(int64_t m, int64_t n, int64_t k) {
 // dequant_q8_0_trans and prefill_gemm (prompt phase, TMA)
 //===----------------------------------------------------------------------===//
 
-/// wt = f16(W)^T for an n x k block_q8_0 matrix W: the reference is each
+/// wt = f16(W)^T for an n x k q8_0 matrix W (split): the reference is each
 /// exact d * q rounded to f16, as the kernel rounds it: exact.
 void dequantQ8_0Trans(Problem &p, int64_t n, int64_t k, int64_t blockK, int64_t blockN) {
   HostBuffer &wt = p.output("wt", ElemType::F16, {k, n});
-  HostBuffer &w = randomQ8_0(p, "w", n, k);
-  PackedView wv = viewQ8_0(w, k);
+  SplitQ8_0 wv = randomSplitQ8_0(p, "w", n, k);
   uint8_t half[2];
   for (int64_t r = 0; r < n; ++r)
     for (int64_t q = 0; q < k; ++q) {
@@ -223,12 +222,13 @@ void dequantQ8_0Trans(Problem &p, int64_t n, int64_t k, int64_t blockK, int64_t 
       wt.reference[q * n + r] = getHalf(half);
     }
   p.pointerArg(wt);
-  p.pointerArg(w);
+  p.pointerArg(wv.quants);
+  p.pointerArg(wv.scales);
   p.scalarArg(ElemType::I32, n);
   p.scalarArg(ElemType::I32, k);
   p.scalarArg(ElemType::I32, n); // ld
   setGrid(p, ceilDiv(k, blockK), ceilDiv(n, blockN));
-  p.bytes = w.bytes.size() + 2.0 * n * k;
+  p.bytes = n * k / kQK * kQ8_0Bytes + 2.0 * n * k;
 }
 
 /// The GPU's tiles: 128 x 64, 4 warps (llk-llama's).

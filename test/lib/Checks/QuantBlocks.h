@@ -123,6 +123,33 @@ inline PackedView viewQ8_1(const HostBuffer &x, int64_t cols) {
   return {x, cols / kQK, kQ8_1Bytes, 4};
 }
 
+/// A random N x K q8_0 matrix in llk-llama's split layout (the decode
+/// kernels' and dequant_q8_0_trans's; llama/lib/Engine.cpp): the blocks'
+/// quants as i8 [rows][cols], their scales as f16 [rows][cols / 32]. The
+/// same bytes as block_q8_0 rows, rearranged so that every 16 quants are an
+/// aligned 16-byte word.
+struct SplitQ8_0 {
+  HostBuffer &quants, &scales;
+  int64_t cols;
+  double d(int64_t r, int64_t b) const { return scales[r * (cols / kQK) + b]; }
+  int q(int64_t r, int64_t b, int64_t j) const {
+    return static_cast<int>(quants[r * cols + b * kQK + j]);
+  }
+};
+inline SplitQ8_0 randomSplitQ8_0(Problem &p, const std::string &name, int64_t rows,
+                                 int64_t cols) {
+  HostBuffer &q = p.randn(name, ElemType::F32, {rows, cols});
+  std::vector<uint8_t> blocks = packRows(q.values, rows, cols, kQ8_0Bytes, writeQ8_0);
+  HostBuffer &d = p.zeros(name + "_d", ElemType::F16, {rows * cols / kQK});
+  std::vector<uint8_t> quants(rows * cols);
+  for (int64_t i = 0; i < rows * cols / kQK; ++i) {
+    d.set(i, getHalf(&blocks[i * kQ8_0Bytes]));
+    std::memcpy(&quants[i * kQK], &blocks[i * kQ8_0Bytes + 2], kQK);
+  }
+  holdBytes(q, std::move(quants));
+  return {q, d, cols};
+}
+
 } // namespace llk::checks::quant
 
 #endif // LLK_LIB_CHECKS_QUANTBLOCKS_H

@@ -39,10 +39,25 @@
 #include "llk/runtime/JIT.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace llk::llama {
+
+/// The fused decode kernels' program shapes (powers of two): rows a program
+/// of the Q/K/V mat-vec (2 to 32), of gate/up + SiLU, of the o and down
+/// projections with the residual, the q8_1 blocks the residual kernels'
+/// last program normalizes a pass, and the most chunks the attention splits
+/// the cache into (a chunk at least 64 tokens on long caches). The defaults
+/// are the kept ones; others are for timing (llk-llama --decode-shape).
+struct DecodeShape {
+  uint32_t qkvRows = 4, swigluRows = 4, residualRows = 8, normChunk = 64, attnChunks = 16;
+  /// Why the shape is not one the kernels take, if it is not.
+  std::optional<std::string> problem() const;
+  /// "QKV,SWIGLU,RESIDUAL,NORM_CHUNK,ATTN_CHUNKS".
+  std::string str() const;
+};
 
 struct EngineOptions {
   /// Where the kernel sources are (examples/ of the source tree by default).
@@ -70,6 +85,7 @@ struct EngineOptions {
   /// sm_90 (sm_90a code), and the interpreter). Otherwise, and on other
   /// GPUs, the q8_0 GEMM that dequantizes in registers (examples/gemm_q8_0.mlir).
   bool prefillTma = true;
+  DecodeShape decodeShape;
 };
 
 /// The largest top-k the device computes (the kernel's K rounds of argmax);
@@ -79,6 +95,15 @@ constexpr uint32_t kMaxDeviceCandidates = 64;
 /// The default kernel directory: $LLK_KERNEL_DIR, else the source tree's
 /// examples/.
 std::string defaultKernelDir();
+
+/// One kernel family of the decode step, timed by Engine::profileStep.
+struct KernelProfile {
+  std::string what;   // "attention", "qkv + rope + KV append", ...
+  std::string kernel; // its kernel's name
+  size_t launches;    // in a step
+  double usPerLaunch;
+  double bytesPerLaunch; // what it must read at the least (0: not counted)
+};
 
 class Engine {
 public:
@@ -141,6 +166,14 @@ public:
   /// Launches in one step, and the graph's nodes (0 without a graph).
   size_t launchesPerStep() const;
   size_t graphNodes() const;
+
+  /// The step's launches timed family by family (every layer's launch of a
+  /// family in one graph, `repeats` times over, timed with events; with
+  /// dependent launches as the step has them), at position(), for
+  /// llk-llama --profile. Leaves the token and the position as they were;
+  /// the activations, the cache slot at position() and the history from
+  /// there on hold garbage that the next step overwrites.
+  std::vector<KernelProfile> profileStep(unsigned repeats = 5);
 
   struct Impl;
 
