@@ -52,7 +52,7 @@ namespace llk::llama {
 /// the cache into (a chunk at least 64 tokens on long caches). The defaults
 /// are the kept ones; others are for timing (llk-llama --decode-shape).
 struct DecodeShape {
-  uint32_t qkvRows = 4, swigluRows = 4, residualRows = 8, normChunk = 64, attnChunks = 16;
+  uint32_t qkvRows = 4, swigluRows = 4, residualRows = 8, normChunk = 128, attnChunks = 16;
   /// Why the shape is not one the kernels take, if it is not.
   std::optional<std::string> problem() const;
   /// "QKV,SWIGLU,RESIDUAL,NORM_CHUNK,ATTN_CHUNKS".
