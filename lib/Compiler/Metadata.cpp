@@ -26,6 +26,8 @@ static std::optional<ScalarType> scalarTypeOf(Type type) {
   if (type.isBF16()) return ScalarType::BF16;
   if (type.isF32()) return ScalarType::F32;
   if (type.isF64()) return ScalarType::F64;
+  if (isa<Float8E4M3FNType>(type)) return ScalarType::F8E4M3FN;
+  if (isa<Float8E5M2Type>(type)) return ScalarType::F8E5M2;
   return std::nullopt;
 }
 
@@ -56,12 +58,16 @@ FailureOr<std::vector<KernelParam>> llk::kernelParams(func::FuncOp kernel) {
                   "(tile.make_tensor_desc makes one of any type in the kernel)";
     } else {
       param.kind = KernelParam::Kind::Scalar;
+      if (isa<Float8E4M3FNType, Float8E5M2Type>(type))
+        return argumentError() << " is an " << type
+               << " scalar; pass it as f32 and tile.cast it (fp8 kernel "
+                  "arguments are pointers)";
       scalar = scalarTypeOf(type);
     }
     if (!scalar)
       return argumentError() << " has type " << type
              << ", which a launcher cannot pass; use a !tile.ptr of a "
-                "scalar, or i8/i16/i32/i64/f16/bf16/f32/f64";
+                "scalar, or i8/i16/i32/i64/f16/bf16/f32/f64/f8E4M3FN/f8E5M2";
     param.type = *scalar;
     params.push_back(std::move(param));
   }
