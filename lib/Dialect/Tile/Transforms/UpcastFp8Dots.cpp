@@ -30,7 +30,7 @@ struct TileUpcastFp8DotsPass
       auto upcast = [&](Value v) -> Value {
         auto type = cast<RankedTensorType>(v.getType());
         return CastOp::create(b, dot.getLoc(), type.clone(f16), v,
-                              /*rounding=*/nullptr);
+                              RoundingModeAttr());
       };
       LLVM_DEBUG(llvm::dbgs() << "fp8 dot at " << dot.getLoc()
                               << " runs as an f16 dot\n");
