@@ -93,8 +93,9 @@ double llk::interp::detail::roundToFp8(FloatKind kind, double x) {
   APFloat::opStatus status = value.convert(
       semanticsOf(kind), RoundingMode::NearestTiesToEven, &losesInfo);
   // Saturate what overflowed (e4m3fn, which has no infinities, gives a NaN
-  // there; e5m2 an infinity) and the infinities themselves.
-  if ((status & APFloat::opOverflow) || value.isInfinity())
+  // there; e5m2 an infinity) and the infinities themselves (which e4m3fn
+  // converts to a NaN without an overflow).
+  if (std::isinf(x) || (status & APFloat::opOverflow))
     value = APFloat::getLargest(semanticsOf(kind), /*Negative=*/std::signbit(x));
   value.convert(APFloat::IEEEdouble(), RoundingMode::NearestTiesToEven,
                 &losesInfo); // exact
