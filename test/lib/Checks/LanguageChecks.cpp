@@ -209,7 +209,7 @@ std::vector<KernelCheck> llk::checks::languageChecks() {
     std::string name = "fp8_cast_" + llk::interp::elemTypeName(type).str();
     return KernelCheck{
         name, "fp8_cast.mlir", "fp8_cast",
-        {{"T", *llk::ConstantValue::fromTypeName(llk::interp::elemTypeName(type))}, {"BLOCK", 256}}, 0,
+        {{"T", *llk::ConstantValue::fromTypeName(llk::interp::elemTypeName(type))}, {"BLOCK", 256}}, 1e-12,
         [type](Problem &p) { fp8Casts(p, type, 4096, 256); },
         {{"2^20 values, sm_90 (cvt)", [type](Problem &p) { fp8Casts(p, type, 1 << 20, 256); }},
          {"2^20 values, sm_80 (integer ops)", [type](Problem &p) {
