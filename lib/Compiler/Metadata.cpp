@@ -67,7 +67,7 @@ FailureOr<std::vector<KernelParam>> llk::kernelParams(func::FuncOp kernel) {
     if (!scalar)
       return argumentError() << " has type " << type
              << ", which a launcher cannot pass; use a !tile.ptr of a "
-                "scalar, or i8/i16/i32/i64/f16/bf16/f32/f64/f8E4M3FN/f8E5M2";
+                "scalar, or i8/i16/i32/i64/f16/bf16/f32/f64";
     param.type = *scalar;
     params.push_back(std::move(param));
   }

@@ -84,9 +84,9 @@ func.func @non_power_of_two_load(%p: tensor<96x!tile.ptr<f32>>) {
 
 // -----
 
-func.func @unsupported_element_type(%x: tensor<16xf8E4M3FN>) {
+func.func @unsupported_element_type(%x: tensor<16xf8E4M3FNUZ>) {
   // expected-error @+1 {{'tile.reshape' op operand #0 must be ranked tensor of}}
-  %0 = tile.reshape %x : tensor<16xf8E4M3FN> -> tensor<4x4xf8E4M3FN>
+  %0 = tile.reshape %x : tensor<16xf8E4M3FNUZ> -> tensor<4x4xf8E4M3FNUZ>
   return
 }
 
@@ -985,7 +985,7 @@ func.func @reduce_pointers(%p: tensor<16x32x!tile.ptr<f32>>) {
 
 // A scalar pointer is no reduction result type.
 func.func @reduce_pointers_1d(%p: tensor<16x!tile.ptr<f32>>) {
-  // expected-error @+1 {{'tile.reduce' op result #0 must be 32-bit float or 16-bit float or bfloat16 type or 64-bit float or 1-bit signless integer}}
+  // expected-error @+1 {{'tile.reduce' op result #0 must be 32-bit float or 16-bit float or bfloat16 type or 64-bit float or f8E4M3FN type or f8E5M2 type or 1-bit signless integer}}
   %0 = tile.reduce max %p axis = 0 : tensor<16x!tile.ptr<f32>> -> !tile.ptr<f32>
   return
 }

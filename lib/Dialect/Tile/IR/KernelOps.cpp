@@ -265,12 +265,21 @@ std::optional<std::string> llk::tile::whyNotKernelOp(Operation *op) {
                          "in a kernel: use tile.cast with rounding = rtz, rdn "
                          "or rup");
   // fp8 is for storage and dots: arith computes on it only as constants
-  // and selections (the lowering holds fp8 as bytes).
+  // and selections, and neither do tile's arithmetic, reductions, scans,
+  // atomics and prints (the lowering holds fp8 as bytes).
   auto isFp8 = [](Type type) {
     return isa<Float8E4M3FNType, Float8E5M2Type>(getElementTypeOrSelf(type));
   };
-  if (isa_and_nonnull<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
-      !isa<arith::ConstantOp, arith::SelectOp>(op) &&
+  bool computes =
+      isa_and_nonnull<arith::ArithDialect, math::MathDialect>(op->getDialect())
+          ? !isa<arith::ConstantOp, arith::SelectOp>(op)
+          : llvm::is_contained(
+                {"tile.reduce", "tile.generic_reduce", "tile.scan", "tile.generic_scan",
+                 "tile.atomic_rmw", "tile.atomic_cas", "tile.histogram", "tile.add",
+                 "tile.sub", "tile.mul", "tile.div", "tile.rem", "tile.min", "tile.max",
+                 "tile.cmp", "tile.print"},
+                op->getName().getStringRef());
+  if (computes &&
       (llvm::any_of(op->getOperandTypes(), isFp8) ||
        llvm::any_of(op->getResultTypes(), isFp8)))
     return "'" + op->getName().getStringRef().str() +
