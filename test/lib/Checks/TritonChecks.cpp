@@ -385,6 +385,27 @@ KernelCheck groupedGemmCheck() {
 // 10 (stand-in): fp8 GEMM with per-tensor and per-row scales
 //===----------------------------------------------------------------------===//
 
+/// The arguments and launch of examples/triton/10_fp8_gemm.mlir's kernels:
+/// buffers a, b, c, sa, sb, the scales' strides, M, N, K and the row
+/// strides of packed A, B and C; blocks of 32 unless bm (then the GPU
+/// shape's, on sm_90a).
+void fp8GemmArgs(Problem &p, std::initializer_list<HostBuffer *> buffers, int64_t strideSa,
+                 int64_t strideSb, int64_t m, int64_t n, int64_t k, int64_t bm, int64_t bn,
+                 int64_t bk) {
+  for (HostBuffer *buffer : buffers)
+    p.pointerArg(*buffer);
+  for (int64_t v : {strideSa, strideSb, m, n, k, k, k, n})
+    p.scalarArg(ElemType::I32, double(v));
+  int64_t blockM = bm ? bm : 32, blockN = bn ? bn : 32;
+  setGrid(p, ceilDiv(m, blockM), ceilDiv(n, blockN));
+  p.bytes = double(m * k + n * k) + 2.0 * m * n;
+  if (bm) {
+    p.constants = {{"BLOCK_M", bm}, {"BLOCK_N", bn}, {"BLOCK_K", bk}};
+    p.numWarps = 4;
+    p.arch = "sm_90a";
+  }
+}
+
 /// C = (A * B^T) * sa[m] * sb[n] (bf16), A M x K and B N x K of `type`,
 /// scales per row (`rowwise`) or one per tensor (strides 0).
 std::function<void(Problem &)> fp8Gemm(ElemType type, bool rowwise, int64_t m,
@@ -405,20 +426,7 @@ std::function<void(Problem &)> fp8Gemm(ElemType type, bool rowwise, int64_t m,
           c.reference[r * n + j] = sum * sa[rowwise ? r : 0] * sb[rowwise ? j : 0];
         }
     });
-    for (HostBuffer *buffer : {&a, &b, &c, &sa, &sb})
-      p.pointerArg(*buffer);
-    for (int64_t v : {rowwise ? 1 : 0, rowwise ? 1 : 0})
-      p.scalarArg(ElemType::I32, double(v));
-    for (int64_t v : {m, n, k, k, k, n})
-      p.scalarArg(ElemType::I32, double(v));
-    int64_t blockM = bm ? bm : 32, blockN = bn ? bn : 32;
-    setGrid(p, ceilDiv(m, blockM), ceilDiv(n, blockN));
-    p.bytes = double(m * k + n * k) + 2.0 * m * n;
-    if (bm) {
-      p.constants = {{"BLOCK_M", bm}, {"BLOCK_N", bn}, {"BLOCK_K", bk}};
-      p.numWarps = 4;
-      p.arch = "sm_90a";
-    }
+    fp8GemmArgs(p, {&a, &b, &c, &sa, &sb}, rowwise ? 1 : 0, rowwise ? 1 : 0, m, n, k, bm, bn, bk);
   };
 }
 
@@ -446,18 +454,7 @@ std::function<void(Problem &)> fp8BlockGemm(int64_t m, int64_t n, int64_t k, int
           c.reference[r * n + j] = sum;
         }
     });
-    for (HostBuffer *buffer : {&a, &b, &c, &sa, &sb})
-      p.pointerArg(*buffer);
-    for (int64_t v : {kBlocks, kBlocks, m, n, k, k, k, n})
-      p.scalarArg(ElemType::I32, double(v));
-    int64_t blockM = bm ? bm : 32, blockN = bn ? bn : 32;
-    setGrid(p, ceilDiv(m, blockM), ceilDiv(n, blockN));
-    p.bytes = double(m * k + n * k) + 2.0 * m * n;
-    if (bm) {
-      p.constants = {{"BLOCK_M", bm}, {"BLOCK_N", bn}, {"BLOCK_K", bk}};
-      p.numWarps = 4;
-      p.arch = "sm_90a";
-    }
+    fp8GemmArgs(p, {&a, &b, &c, &sa, &sb}, kBlocks, kBlocks, m, n, k, bm, bn, bk);
   };
 }
 
