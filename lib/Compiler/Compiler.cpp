@@ -113,11 +113,10 @@ bool llk::hasGridDependencyControl(llvm::StringRef arch) {
   return arch.starts_with("sm_90");
 }
 
-/// PTX's fp8 conversions (cvt ...e4m3x2, e5m2x2) need sm_89.
+/// PTX's fp8 conversions (cvt ...e4m3x2, e5m2x2): sm_89 has them, but
+/// LLVM selects them from PTX 8.1, and llkc emits 7.8 for sm_8x.
 static bool hasFp8Conversions(llvm::StringRef arch) {
-  unsigned version = 0;
-  return arch.consume_front("sm_") && !arch.consumeInteger(10, version) &&
-         version >= 89;
+  return arch.starts_with("sm_90");
 }
 
 std::optional<std::string> llk::checkMinProgramsPerSM(unsigned programs) {

@@ -31,7 +31,7 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "mlir::ModuleOp"> {
            "lower tile.grid_dependency_wait / tile.launch_dependents to "
            "griddepcontrol (sm_90 and later); otherwise drop them">,
     Option<"fp8Conversions", "fp8-conversions", "bool", "true",
-           "convert fp8 with PTX's paired cvt (sm_89 and later); otherwise "
+           "convert fp8 with PTX's paired cvt (sm_90; PTX 8.1); otherwise "
            "with integer ops that give the same bits">
   ];
   let dependentDialects = [

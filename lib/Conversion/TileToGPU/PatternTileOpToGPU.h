@@ -41,7 +41,7 @@ struct LoweringState {
   llvm::StringSet<> wgmmaKernels;
   /// The target has griddepcontrol (sm_90 and later).
   bool gridDependencyControl = true;
-  /// The target has PTX's fp8 conversions (cvt ...e4m3x2, sm_89 and later).
+  /// The target takes PTX's fp8 conversions (cvt ...e4m3x2: sm_90 here).
   bool fp8Conversions = true;
 };
 
