@@ -456,6 +456,44 @@ def build_cases(M, L, copy_us, cublas_us):
     cases.append(persistent(8192, 8192, 512))
     cases.append(persistent(4096, 4096, 4096))
 
+    # 10 (stand-in for the block-scaled tutorial, which needs sm_100): fp8
+    # e4m3 GEMM, C = (A B^T) * sa * sb in bf16, A M x K and B N x K (both
+    # K-major), beside torch._scaled_mm with the same scales (the "triton"
+    # row), per tensor and per row.
+    def fp8_gemm(m, n, k_, rowwise):
+        def make(gen):
+            a = randn(gen, m, k_).to(torch.float8_e4m3fn)
+            b = randn(gen, n, k_).to(torch.float8_e4m3fn)
+            sa = torch.rand(m if rowwise else 1, 1, generator=gen, device="cuda") + 0.5
+            sb = torch.rand(1, n if rowwise else 1, generator=gen, device="cuda") + 0.5
+            ref = (a.double() @ b.double().t()) * sa.double() * sb.double()
+            return {"a": a, "b": b, "sa": sa.contiguous(), "sb": sb.contiguous()}, \
+                {"c": torch.empty(m, n, dtype=torch.bfloat16, device="cuda")}, {"c": ref}
+
+        def llk(name):
+            k = Llk(M, L, name)
+            c = k.constants
+            stride = 1 if rowwise else 0
+            return lambda t: k.bind("fp8_gemm", (cdiv(m, c["BLOCK_M"]), cdiv(n, c["BLOCK_N"])), [
+                u64(t["a"]), u64(t["b"]), u64(t["c"]), u64(t["sa"]), u64(t["sb"]), i32(stride), i32(stride),
+                i32(m), i32(n), i32(k_), i32(k_), i32(k_), i32(n)])
+
+        def scaled_mm(t):
+            sa = t["sa"] if rowwise else t["sa"].reshape(())
+            sb = t["sb"] if rowwise else t["sb"].reshape(())
+
+            def run():
+                torch._scaled_mm(t["a"], t["b"].t(), scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16,
+                                 out=t["c"])
+            return run
+        flops = 2.0 * m * n * k_
+        return Case("10_fp8_gemm", f"{m}x{n}x{k_} {'per-row' if rowwise else 'per-tensor'}", make,
+                    {v: llk(v) for v in ("fp8_gemm_128x128x64_w4", "fp8_gemm_128x128x32_w4_sm90")}, scaled_mm,
+                    1.6e-2, flops, "TFLOP/s", lambda: ("cuBLAS", cublas_us(m, n, k_)),
+                    notes="the Triton column is torch._scaled_mm; ceiling: cuBLAS f16")
+    for rowwise in (False, True):
+        cases.append(fp8_gemm(4096, 4096, 4096, rowwise))
+
     # 11 vector add as dependent launches (launch_pdl): back-to-back launches
     # of a small add, where the next launch's setup overlaps this one's tail.
     def pdl(n):

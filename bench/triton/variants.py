@@ -48,6 +48,12 @@ VARIANTS = {
                                  {"T": "f16", "BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64}, 4, "sm_90a"),
     "persistent_128x256x64_w8": ("gemm_tma_persistent.mlir",
                                  {"T": "f16", "BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64}, 8, "sm_90a"),
+    # 10 (stand-in): fp8 GEMM, per-tensor or per-row scales (e4m3; dots as
+    # exact f16 dots for now)
+    "fp8_gemm_128x128x64_w4": ("triton/10_fp8_gemm.mlir",
+                               {"T": "f8E4M3FN", "BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64}, 4, "sm_90a"),
+    "fp8_gemm_128x128x32_w4_sm90": ("triton/10_fp8_gemm.mlir",
+                                    {"T": "f8E4M3FN", "BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32}, 4, "sm_90"),
     # 11: vector add as a dependent launch (f32)
     "pdl_add_b1024_w4": ("triton/11_pdl_vector_add.mlir", {"BLOCK": 1024, "DIV": 16, "USE_GDC": 1}, 4, "sm_90"),
     "pdl_add_b4096_w4": ("triton/11_pdl_vector_add.mlir", {"BLOCK": 4096, "DIV": 16, "USE_GDC": 1}, 4, "sm_90"),

@@ -23,13 +23,14 @@
 namespace llk {
 
 /// The element types a constant may name.
-enum class ElementType { F16, BF16, F32, F64, I1, I8, I16, I32, I64 };
+enum class ElementType { F16, BF16, F32, F64, I1, I8, I16, I32, I64, F8E4M3FN, F8E5M2 };
 
 class ConstantValue {
 public:
   /// Each ElementType's name in the IR, in enum order.
-  static constexpr std::array<std::string_view, 9> kTypeNames = {
-      "f16", "bf16", "f32", "f64", "i1", "i8", "i16", "i32", "i64"};
+  static constexpr std::array<std::string_view, 11> kTypeNames = {
+      "f16", "bf16", "f32", "f64", "i1", "i8", "i16", "i32", "i64",
+      "f8E4M3FN", "f8E5M2"};
 
   /// Implicit, so integer constants read as before: `constants["BLOCK"] = 64`
   /// (0 by default, for std::map's operator[]).

@@ -54,7 +54,9 @@ constexpr size_t kBufferGranule = 16;
 
 /// The types of scalar parameters and of the elements pointers and
 /// descriptors point at.
-enum class ScalarType : uint8_t { I8, I16, I32, I64, F16, BF16, F32, F64 };
+enum class ScalarType : uint8_t {
+  I8, I16, I32, I64, F16, BF16, F32, F64, F8E4M3FN, F8E5M2
+};
 
 struct KernelParam {
   /// TensorDesc: the address of a CUtensorMap in global memory (a
@@ -150,8 +152,9 @@ inline constexpr std::array<std::string_view, 16> kMemberNames = {
 inline constexpr std::array<std::string_view, 3> kKindNames = {
     "pointer", "scalar", "tensordesc"};
 /// Each ScalarType's name, in enum order.
-inline constexpr std::array<std::string_view, 8> kScalarTypeNames = {
-    "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"};
+inline constexpr std::array<std::string_view, 10> kScalarTypeNames = {
+    "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64",
+    "f8E4M3FN", "f8E5M2"};
 
 /// num_warps is 1 to kMaxNumWarps.
 inline constexpr int64_t kMaxNumWarps = 32;

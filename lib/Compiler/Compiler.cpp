@@ -113,6 +113,12 @@ bool llk::hasGridDependencyControl(llvm::StringRef arch) {
   return arch.starts_with("sm_90");
 }
 
+/// PTX's fp8 conversions (cvt ...e4m3x2, e5m2x2): sm_89 has them, but
+/// LLVM selects them from PTX 8.1, and llkc emits 7.8 for sm_8x.
+static bool hasFp8Conversions(llvm::StringRef arch) {
+  return arch.starts_with("sm_90");
+}
+
 std::optional<std::string> llk::checkMinProgramsPerSM(unsigned programs) {
   if (programs == 0 || programs > 32)
     return "--min-programs-per-sm must be in [1, 32], got " +
@@ -150,6 +156,7 @@ void llk::buildLayoutPipeline(OpPassManager &pm, const CompileOptions &options) 
   if (!options.deviceDebug)
     pm.addNestedPass<func::FuncOp>(tile::createTileStripDeviceDebug());
   pm.addNestedPass<func::FuncOp>(tile::createTileExpandRandom());
+  pm.addNestedPass<func::FuncOp>(tile::createTileUpcastFp8Dots());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   tile::TileAssignLayoutsOptions layoutOptions;
@@ -174,6 +181,7 @@ void llk::buildLoweringPipeline(OpPassManager &pm,
   ConvertTileToGPUOptions loweringOptions;
   loweringOptions.gridDependencyControl =
       hasGridDependencyControl(options.target.arch);
+  loweringOptions.fp8Conversions = hasFp8Conversions(options.target.arch);
   pm.addPass(createConvertTileToGPU(loweringOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -26,6 +26,8 @@ static std::optional<ScalarType> scalarTypeOf(Type type) {
   if (type.isBF16()) return ScalarType::BF16;
   if (type.isF32()) return ScalarType::F32;
   if (type.isF64()) return ScalarType::F64;
+  if (isa<Float8E4M3FNType>(type)) return ScalarType::F8E4M3FN;
+  if (isa<Float8E5M2Type>(type)) return ScalarType::F8E5M2;
   return std::nullopt;
 }
 
@@ -56,6 +58,10 @@ FailureOr<std::vector<KernelParam>> llk::kernelParams(func::FuncOp kernel) {
                   "(tile.make_tensor_desc makes one of any type in the kernel)";
     } else {
       param.kind = KernelParam::Kind::Scalar;
+      if (isa<Float8E4M3FNType, Float8E5M2Type>(type))
+        return argumentError() << " is an " << type
+               << " scalar; pass it as f32 and tile.cast it (fp8 kernel "
+                  "arguments are pointers)";
       scalar = scalarTypeOf(type);
     }
     if (!scalar)

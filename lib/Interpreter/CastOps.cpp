@@ -99,8 +99,14 @@ bool tileCast(Executor &ex, tile::CastOp op) {
     });
   if (srcFloat && dstFloat) {
     RoundingMode mode = apfloatMode(rounding.value_or(tile::RoundingMode::RNE));
+    // fp8 widens through f16, as cvt.rn.f16x2.e4m3x2 does: a NaN becomes
+    // f16's canonical NaN (0x7fff), whatever its sign.
+    double fp8NaN = floatFromBits(FloatKind::F16, 0x7fff);
+    bool fromFp8 = isFp8(src.floatKind);
     return convert(ex, op, [&](Elem x) {
       Elem e;
+      if (fromFp8 && std::isnan(x.f))
+        x.f = fp8NaN;
       e.f = roundFloat(dst.floatKind, x.f, mode); // widening is exact
       return e;
     });

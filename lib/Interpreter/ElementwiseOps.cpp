@@ -431,6 +431,11 @@ bool materializeConstant(Executor &ex, arith::ConstantOp op) {
     return e;
   };
   auto fromFloat = [&](APFloat v) {
+    if (isFp8(info.floatKind)) { // a NaN keeps its byte, as on the GPU
+      Elem e;
+      e.f = floatFromBits(info.floatKind, v.bitcastToAPInt().getZExtValue());
+      return e;
+    }
     bool losesInfo;
     v.convert(APFloat::IEEEdouble(), RoundingMode::NearestTiesToEven, &losesInfo);
     Elem e;

@@ -230,6 +230,8 @@ std::optional<ElemType> llk::interp::parseElemType(llvm::StringRef name) {
       .Case("i32", ElemType::I32)
       .Case("i16", ElemType::I16)
       .Case("i8", ElemType::I8)
+      .Case("f8E4M3FN", ElemType::F8E4M3FN)
+      .Case("f8E5M2", ElemType::F8E5M2)
       .Default(std::nullopt);
 }
 
@@ -243,6 +245,8 @@ llvm::StringRef llk::interp::elemTypeName(ElemType type) {
   case ElemType::I32: return "i32";
   case ElemType::I16: return "i16";
   case ElemType::I8: return "i8";
+  case ElemType::F8E4M3FN: return "f8E4M3FN";
+  case ElemType::F8E5M2: return "f8E5M2";
   }
   return "?";
 }
@@ -258,6 +262,8 @@ Type llk::interp::toMLIRType(MLIRContext &context, ElemType type) {
   case ElemType::I32: return b.getI32Type();
   case ElemType::I16: return b.getI16Type();
   case ElemType::I8: return b.getI8Type();
+  case ElemType::F8E4M3FN: return b.getType<Float8E4M3FNType>();
+  case ElemType::F8E5M2: return b.getType<Float8E5M2Type>();
   }
   return Type();
 }
@@ -267,14 +273,15 @@ size_t llk::interp::elemTypeSize(ElemType type) {
   case ElemType::F64: case ElemType::I64: return 8;
   case ElemType::F32: case ElemType::I32: return 4;
   case ElemType::F16: case ElemType::BF16: case ElemType::I16: return 2;
-  case ElemType::I8: return 1;
+  case ElemType::I8: case ElemType::F8E4M3FN: case ElemType::F8E5M2: return 1;
   }
   return 0;
 }
 
 bool llk::interp::isFloat(ElemType type) {
   return type == ElemType::F64 || type == ElemType::F32 ||
-         type == ElemType::F16 || type == ElemType::BF16;
+         type == ElemType::F16 || type == ElemType::BF16 ||
+         type == ElemType::F8E4M3FN || type == ElemType::F8E5M2;
 }
 
 static ElemInfo hostInfo(ElemType type) {
@@ -288,6 +295,8 @@ static ElemInfo hostInfo(ElemType type) {
   case ElemType::I32: info.kind = ElemInfo::Int; info.bits = 32; break;
   case ElemType::I16: info.kind = ElemInfo::Int; info.bits = 16; break;
   case ElemType::I8: info.kind = ElemInfo::Int; info.bits = 8; break;
+  case ElemType::F8E4M3FN: info = {ElemInfo::Float, 8, FloatKind::F8E4M3FN, 0, {}}; break;
+  case ElemType::F8E5M2: info = {ElemInfo::Float, 8, FloatKind::F8E5M2, 0, {}}; break;
   }
   return info;
 }

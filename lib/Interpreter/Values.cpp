@@ -29,10 +29,12 @@ ElemInfo llk::interp::detail::infoOf(Type elem) {
   } else if (auto ft = dyn_cast<FloatType>(elem)) {
     info.kind = ElemInfo::Float;
     info.bits = ft.getWidth();
-    info.floatKind = elem.isF16()    ? FloatKind::F16
-                     : elem.isBF16() ? FloatKind::BF16
-                     : elem.isF32()  ? FloatKind::F32
-                                     : FloatKind::F64;
+    info.floatKind = elem.isF16()                   ? FloatKind::F16
+                     : elem.isBF16()                ? FloatKind::BF16
+                     : elem.isF32()                 ? FloatKind::F32
+                     : isa<Float8E4M3FNType>(elem)  ? FloatKind::F8E4M3FN
+                     : isa<Float8E5M2Type>(elem)    ? FloatKind::F8E5M2
+                                                    : FloatKind::F64;
   } else {
     info.kind = ElemInfo::Int;
     info.bits = elem.getIntOrFloatBitWidth();
@@ -44,7 +46,8 @@ bool llk::interp::detail::isSupportedElement(Type elem) {
   if (isa<tile::PtrType>(elem) || elem.isIndex())
     return true;
   if (isa<FloatType>(elem))
-    return elem.isF16() || elem.isBF16() || elem.isF32() || elem.isF64();
+    return elem.isF16() || elem.isBF16() || elem.isF32() || elem.isF64() ||
+           isa<Float8E4M3FNType, Float8E5M2Type>(elem);
   if (auto it = dyn_cast<IntegerType>(elem))
     return it.getWidth() <= 64;
   return false;
@@ -56,8 +59,47 @@ const llvm::fltSemantics &llk::interp::detail::semanticsOf(FloatKind kind) {
   case FloatKind::BF16: return APFloat::BFloat();
   case FloatKind::F32: return APFloat::IEEEsingle();
   case FloatKind::F64: return APFloat::IEEEdouble();
+  case FloatKind::F8E4M3FN: return APFloat::Float8E4M3FN();
+  case FloatKind::F8E5M2: return APFloat::Float8E5M2();
   }
   llvm_unreachable("float kind");
+}
+
+/// An fp8 NaN as a double: the byte in the payload's low bits, so that a
+/// loaded NaN stores back unchanged (the GPU moves bytes as they are).
+static double fp8NaN(uint8_t byte) {
+  uint64_t d = uint64_t(byte >> 7) << 63 | uint64_t(0x7ff) << 52 |
+               uint64_t(1) << 51 | (byte & 0x7f);
+  double nan;
+  std::memcpy(&nan, &d, 8);
+  return nan;
+}
+
+/// The byte of an fp8 NaN made by fp8NaN, or the canonical NaN 0x7f.
+static uint8_t fp8NaNByte(FloatKind kind, double x) {
+  uint64_t d;
+  std::memcpy(&d, &x, 8);
+  uint8_t byte = uint8_t((d >> 63) << 7 | (d & 0x7f));
+  bool isNaN = kind == FloatKind::F8E4M3FN ? (byte & 0x7f) == 0x7f
+                                           : (byte & 0x7f) > 0x7c;
+  return isNaN ? byte : 0x7f;
+}
+
+double llk::interp::detail::roundToFp8(FloatKind kind, double x) {
+  if (std::isnan(x))
+    return fp8NaN(0x7f);
+  APFloat value(x);
+  bool losesInfo;
+  APFloat::opStatus status = value.convert(
+      semanticsOf(kind), RoundingMode::NearestTiesToEven, &losesInfo);
+  // Saturate what overflowed (e4m3fn, which has no infinities, gives a NaN
+  // there; e5m2 an infinity) and the infinities themselves (which e4m3fn
+  // converts to a NaN without an overflow).
+  if (std::isinf(x) || (status & APFloat::opOverflow))
+    value = APFloat::getLargest(semanticsOf(kind), /*Negative=*/std::signbit(x));
+  value.convert(APFloat::IEEEdouble(), RoundingMode::NearestTiesToEven,
+                &losesInfo); // exact
+  return value.convertToDouble();
 }
 
 static float halfToFloat(uint16_t h) {
@@ -88,11 +130,14 @@ static NaNLayout nanLayout(FloatKind kind) {
   case FloatKind::BF16: return {16, 7};
   case FloatKind::F32: return {32, 23};
   case FloatKind::F64: return {64, 52};
+  case FloatKind::F8E4M3FN: case FloatKind::F8E5M2: break; // no such layout
   }
   llvm_unreachable("float kind");
 }
 
 uint64_t llk::interp::detail::floatBits(FloatKind kind, double x) {
+  if (isFp8(kind) && std::isnan(x))
+    return fp8NaNByte(kind, x);
   if (kind != FloatKind::F64 && std::isnan(x)) {
     auto [width, mantissa] = nanLayout(kind);
     uint64_t d;
@@ -125,6 +170,15 @@ uint64_t llk::interp::detail::floatBits(FloatKind kind, double x) {
 }
 
 double llk::interp::detail::floatFromBits(FloatKind kind, uint64_t bits) {
+  if (isFp8(kind)) {
+    APFloat value(semanticsOf(kind), llvm::APInt(8, bits & 0xff));
+    if (value.isNaN())
+      return fp8NaN(uint8_t(bits));
+    bool losesInfo;
+    value.convert(APFloat::IEEEdouble(), RoundingMode::NearestTiesToEven,
+                  &losesInfo); // exact
+    return value.convertToDouble();
+  }
   if (kind != FloatKind::F64) {
     auto [width, mantissa] = nanLayout(kind);
     uint64_t exponent = ((uint64_t(1) << (width - 1 - mantissa)) - 1) << mantissa;
@@ -157,6 +211,7 @@ double llk::interp::detail::floatFromBits(FloatKind kind, uint64_t bits) {
     std::memcpy(&f, &b, 4);
     return f;
   }
+  case FloatKind::F8E4M3FN: case FloatKind::F8E5M2: break; // above
   }
   llvm_unreachable("float kind");
 }

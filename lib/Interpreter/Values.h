@@ -41,7 +41,11 @@ struct Tile {
   size_t size() const { return data.size(); }
 };
 
-enum class FloatKind { F16, BF16, F32, F64 };
+enum class FloatKind { F16, BF16, F32, F64, F8E4M3FN, F8E5M2 };
+
+inline bool isFp8(FloatKind kind) {
+  return kind == FloatKind::F8E4M3FN || kind == FloatKind::F8E5M2;
+}
 
 /// What an element type is, as the interpreter computes with it.
 struct ElemInfo {
@@ -80,12 +84,21 @@ inline uint64_t zextInt(int64_t value, unsigned bits) {
 
 const llvm::fltSemantics &semanticsOf(FloatKind kind);
 
-/// `x` rounded to the float type `kind` in mode `mode`, as a double.
+/// `x` rounded to the fp8 type `kind` to nearest even with saturation, as
+/// PTX's cvt.rn.satfinite does: a value (infinities included) that rounds
+/// past the largest finite one gives that value, with x's sign; a NaN gives
+/// the canonical NaN (0x7f), whatever its sign.
+double roundToFp8(FloatKind kind, double x);
+
+/// `x` rounded to the float type `kind` in mode `mode`, as a double (fp8:
+/// roundToFp8, to nearest even only).
 inline double roundFloat(FloatKind kind, double x,
                          llvm::RoundingMode mode =
                              llvm::RoundingMode::NearestTiesToEven) {
   if (kind == FloatKind::F64)
     return x;
+  if (isFp8(kind))
+    return roundToFp8(kind, x);
   if (kind == FloatKind::F32 && mode == llvm::RoundingMode::NearestTiesToEven)
     return static_cast<double>(static_cast<float>(x));
   llvm::APFloat value(x);

@@ -11,7 +11,8 @@ import ctypes
 # does (a uint8 buffer of q8_0 blocks is a ptr<i8>).
 _TORCH = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64",
           "int8": "i8", "uint8": "i8", "int16": "i16", "uint16": "i16", "int32": "i32",
-          "uint32": "i32", "int64": "i64", "uint64": "i64"}
+          "uint32": "i32", "int64": "i64", "uint64": "i64",
+          "float8_e4m3fn": "f8E4M3FN", "float8_e5m2": "f8E5M2"}
 # __array_interface__ / __cuda_array_interface__ typestr: kind and bytes.
 _TYPESTR = {("f", 2): "f16", ("f", 4): "f32", ("f", 8): "f64", ("i", 1): "i8", ("u", 1): "i8",
             ("i", 2): "i16", ("u", 2): "i16", ("i", 4): "i32", ("u", 4): "i32", ("i", 8): "i64",
@@ -20,7 +21,9 @@ _TYPESTR = {("f", 2): "f16", ("f", 4): "f32", ("f", 8): "f64", ("i", 1): "i8", (
 _DLPACK = {(2, 16): "f16", (4, 16): "bf16", (2, 32): "f32", (2, 64): "f64", (0, 8): "i8",
            (1, 8): "i8", (0, 16): "i16", (1, 16): "i16", (0, 32): "i32", (1, 32): "i32",
            (0, 64): "i64", (1, 64): "i64"}
-SIZES = {"i8": 1, "i16": 2, "i32": 4, "i64": 8, "f16": 2, "bf16": 2, "f32": 4, "f64": 8}
+# fp8 has no numpy dtype: pass a uint8 array's bytes with llk.ptr(a, 0, "f8E4M3FN").
+SIZES = {"i8": 1, "i16": 2, "i32": 4, "i64": 8, "f16": 2, "bf16": 2, "f32": 4, "f64": 8,
+         "f8E4M3FN": 1, "f8E5M2": 1}
 
 
 def dtype_name(dtype):

@@ -17,7 +17,7 @@ STATUS_NAMES = {1: "NO_DRIVER", 2: "CUDA", 3: "INVALID_ARGUMENT", 4: "NOT_FOUND"
                 5: "COMPILE", 6: "IO", 7: "INTERNAL", 8: "EXECUTION"}
 
 # llk_type, in the header's order
-TYPES = ("i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64")
+TYPES = ("i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "f8E4M3FN", "f8E5M2")
 TYPE_CODE = {name: code for code, name in enumerate(TYPES)}
 UNTYPED = 255
 ARG_TENSOR_MAP = 2

@@ -131,7 +131,7 @@ template <typename Handle> llk_status destroy(Handle handle, const char *what) {
 }
 
 inline ScalarType toScalarType(llk_type type) {
-  if (static_cast<unsigned>(type) > LLK_F64) // garbage included
+  if (static_cast<unsigned>(type) > LLK_F8E5M2) // garbage included
     throw Error(ErrorCode::InvalidArgument,
                 "argument type " + std::to_string(int(type)) + " is not a scalar type");
   return static_cast<ScalarType>(type);

@@ -44,7 +44,8 @@ std::optional<ScalarType> llk::rt::parseScalarType(std::string_view name) {
 
 size_t llk::rt::sizeOf(ScalarType type) {
   switch (type) {
-  case ScalarType::I8: return 1;
+  case ScalarType::I8: case ScalarType::F8E4M3FN: case ScalarType::F8E5M2:
+    return 1;
   case ScalarType::I16: case ScalarType::F16: case ScalarType::BF16: return 2;
   case ScalarType::I32: case ScalarType::F32: return 4;
   case ScalarType::I64: case ScalarType::F64: return 8;

@@ -89,7 +89,10 @@ ModuleMetadata everyField() {
                  param(Kind::TensorDesc, ScalarType::BF16, {64, 256}),
                  param(Kind::Pointer, ScalarType::I8, {}, 14),
                  param(Kind::Pointer, ScalarType::F32, {}, 1),
-                 param(Kind::Pointer, ScalarType::F64)};
+                 param(Kind::Pointer, ScalarType::F64),
+                 param(Kind::Pointer, ScalarType::F8E4M3FN),
+                 param(Kind::Pointer, ScalarType::F8E5M2)};
+  // (fp8 is passed by pointer only.)
   for (int t = 0; t <= static_cast<int>(ScalarType::F64); ++t)
     gemm.params.push_back(param(Kind::Scalar, static_cast<ScalarType>(t)));
   KernelMetadata plain;

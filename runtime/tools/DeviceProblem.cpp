@@ -19,6 +19,8 @@ rt::ScalarType llk::tools::scalarType(ElemType type) {
   case ElemType::I32: return rt::ScalarType::I32;
   case ElemType::I16: return rt::ScalarType::I16;
   case ElemType::I8: return rt::ScalarType::I8;
+  case ElemType::F8E4M3FN: return rt::ScalarType::F8E4M3FN;
+  case ElemType::F8E5M2: return rt::ScalarType::F8E5M2;
   }
   return rt::ScalarType::I8;
 }

@@ -172,7 +172,8 @@ static std::optional<std::string> parseArg(llvm::StringRef spec, ArgValue &arg) 
   std::optional<ElemType> type = parseElemType(elem);
   if (!type)
     return "--arg " + arg.name + ": unknown element type '" + elem.str() +
-           "'; expected f64, f32, f16, bf16, i64, i32, i16 or i8";
+           "'; expected f64, f32, f16, bf16, i64, i32, i16, i8, "
+           "f8E4M3FN or f8E5M2";
   arg.type = *type;
   if (!arg.isBuffer) {
     if (auto error = parseScalar(after, arg.type, arg.bits))

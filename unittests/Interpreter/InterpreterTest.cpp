@@ -1059,3 +1059,204 @@ TEST(Launch, ParseErrorsComeBackAsText) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// fp8 (e4m3fn, e5m2)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// An fp8 format, and a reference for its conversions written from its
+/// definition (not from APFloat, which the interpreter uses).
+struct Fp8Ref {
+  const char *name;
+  int mantissaBits, bias;
+  bool hasInfinity; // e5m2; e4m3fn's only non-finite values are NaNs
+
+  bool isNaN(uint8_t code) const {
+    int magnitude = code & 0x7f;
+    return hasInfinity ? magnitude > 0x7c : magnitude == 0x7f;
+  }
+  bool isInf(uint8_t code) const { return hasInfinity && (code & 0x7f) == 0x7c; }
+  /// The value of a code that is not a NaN.
+  double value(uint8_t code) const {
+    int exponent = (code & 0x7f) >> mantissaBits;
+    int mantissa = code & ((1 << mantissaBits) - 1);
+    double magnitude =
+        isInf(code) ? INFINITY
+        : exponent == 0
+            ? std::ldexp(double(mantissa), 1 - bias - mantissaBits)
+            : std::ldexp(1.0 + std::ldexp(double(mantissa), -mantissaBits), exponent - bias);
+    return code & 0x80 ? -magnitude : magnitude;
+  }
+  uint8_t maxFinite() const { return hasInfinity ? 0x7b : 0x7e; }
+  /// x to nearest even with saturation (cvt.rn.satfinite): the finite code
+  /// nearest |x| clamped to the largest finite value, the even one of two.
+  uint8_t fromDouble(double x) const {
+    if (std::isnan(x))
+      return 0x7f;
+    double a = std::min(std::fabs(x), value(maxFinite()));
+    uint8_t best = 0;
+    for (int code = 1; code <= maxFinite(); ++code) {
+      double d = std::fabs(value(code) - a), bestD = std::fabs(value(best) - a);
+      if (d < bestD || (d == bestD && code % 2 == 0))
+        best = uint8_t(code);
+    }
+    return uint8_t(best | (std::signbit(x) ? 0x80 : 0));
+  }
+};
+
+const Fp8Ref kFp8Formats[] = {{"f8E4M3FN", 3, 7, false}, {"f8E5M2", 2, 15, true}};
+
+uint32_t bitsOf(float x) {
+  uint32_t bits;
+  std::memcpy(&bits, &x, 4);
+  return bits;
+}
+float floatOf(uint32_t bits) {
+  float x;
+  std::memcpy(&x, &bits, 4);
+  return x;
+}
+
+std::string castBody(const std::string &from, const std::string &to, size_t n) {
+  std::string N = std::to_string(n);
+  return "  %y = tile.cast %x : tensor<" + N + "x" + from + "> to tensor<" + N + "x" + to +
+         ">\n";
+}
+
+} // namespace
+
+TEST(Fp8, EveryEncodingWidensExactlyAndNarrowsBack) {
+  for (const Fp8Ref &fmt : kFp8Formats) {
+    std::vector<uint8_t> codes(256);
+    for (int i = 0; i < 256; ++i)
+      codes[i] = uint8_t(i);
+    auto f32 = runMap<uint8_t, float>(mapKernel(fmt.name, "f32", 256, castBody(fmt.name, "f32", 256)),
+                                      codes);
+    auto f16 = runMap<uint8_t, uint16_t>(
+        mapKernel(fmt.name, "f16", 256, castBody(fmt.name, "f16", 256)), codes);
+    auto bf16 = runMap<uint8_t, uint16_t>(
+        mapKernel(fmt.name, "bf16", 256, castBody(fmt.name, "bf16", 256)), codes);
+    for (int i = 0; i < 256; ++i) {
+      if (fmt.isNaN(uint8_t(i))) {
+        // Through f16's canonical NaN, whatever the sign.
+        EXPECT_EQ(f16[i], 0x7fff) << fmt.name << " code " << i;
+        EXPECT_TRUE(std::isnan(f32[i])) << fmt.name << " code " << i;
+        EXPECT_EQ(bf16[i] & 0x7f80, 0x7f80) << fmt.name << " code " << i;
+        continue;
+      }
+      EXPECT_EQ(bitsOf(f32[i]), bitsOf(float(fmt.value(uint8_t(i)))))
+          << fmt.name << " code " << i;
+      EXPECT_EQ(bitsOf(fromHalf(f16[i])), bitsOf(f32[i])) << fmt.name << " code " << i;
+      EXPECT_EQ(bitsOf(floatOf(uint32_t(bf16[i]) << 16)), bitsOf(f32[i]))
+          << fmt.name << " code " << i;
+    }
+    // Back: every code but the NaNs (which become 0x7f) and e5m2's
+    // infinities (which saturate) is itself.
+    for (const char *wide : {"f32", "f16", "bf16"}) {
+      auto back = runMap<uint8_t, uint8_t>(
+          mapKernel(fmt.name, fmt.name, 256,
+                    "  %w = tile.cast %x : tensor<256x" + std::string(fmt.name) +
+                        "> to tensor<256x" + wide + ">\n"
+                        "  %y = tile.cast %w : tensor<256x" + wide + "> to tensor<256x" +
+                        fmt.name + ">\n"),
+          codes);
+      for (int i = 0; i < 256; ++i) {
+        uint8_t expected = fmt.isNaN(uint8_t(i))   ? 0x7f
+                           : fmt.isInf(uint8_t(i)) ? uint8_t((i & 0x80) | fmt.maxFinite())
+                                                   : uint8_t(i);
+        EXPECT_EQ(back[i], expected) << fmt.name << " via " << wide << " code " << i;
+      }
+    }
+  }
+}
+
+TEST(Fp8, NarrowingRoundsToNearestEvenAndSaturates) {
+  for (const Fp8Ref &fmt : kFp8Formats) {
+    std::vector<float> in;
+    // Every value, the midpoints to the next (ties), and one f32 ulp either
+    // side of each; both signs.
+    for (int code = 0; code <= fmt.maxFinite(); ++code) {
+      float v = float(fmt.value(uint8_t(code)));
+      float next = code < fmt.maxFinite() ? float(fmt.value(uint8_t(code + 1)))
+                                          : v + (v - float(fmt.value(uint8_t(code - 1))));
+      float mid = (v + next) / 2; // exact: a few bits more than fp8's
+      for (float x : {v, mid, std::nextafter(mid, 0.0f), std::nextafter(mid, INFINITY)}) {
+        in.push_back(x);
+        in.push_back(-x);
+      }
+    }
+    // Overflow, infinities, NaNs, zeros, f32 subnormals, below half the
+    // smallest subnormal.
+    float tiny = float(fmt.value(1));
+    for (float x : {1e30f, 3.4e38f, INFINITY, -INFINITY, NAN, -NAN, floatOf(0x7f800001u),
+                    floatOf(0xffc12345u), 0.0f, -0.0f, floatOf(1), floatOf(0x807fffffu),
+                    tiny / 2, std::nextafter(tiny / 2, 1.0f), tiny / 4, -tiny / 2})
+      in.push_back(x);
+    // Random f32 bits over the whole range.
+    std::mt19937 rng(0x8f8);
+    for (int i = 0; i < 4000; ++i)
+      in.push_back(floatOf(uint32_t(rng())));
+    for (int i = 0; i < 4000; ++i) // and near fp8's range
+      in.push_back(std::ldexp(std::uniform_real_distribution<float>(-2, 2)(rng),
+                              int(rng() % 40) - 24));
+    while (in.size() & (in.size() - 1)) // a power of two
+      in.push_back(0.0f);
+    size_t n = in.size();
+    auto out = runMap<float, uint8_t>(mapKernel("f32", fmt.name, n, castBody("f32", fmt.name, n)),
+                                      in);
+    for (size_t i = 0; i < n; ++i)
+      ASSERT_EQ(out[i], fmt.fromDouble(in[i]))
+          << fmt.name << " from f32 0x" << std::hex << bitsOf(in[i]) << " (" << in[i] << ")";
+    // f16 and bf16 sources round once too (their widening to f32 is exact).
+    std::vector<uint16_t> halves, bhalves;
+    for (size_t i = 0; i < n; ++i) {
+      halves.push_back(toHalf(in[i]));
+      bhalves.push_back(uint16_t(bitsOf(in[i]) >> 16));
+    }
+    auto fromF16 = runMap<uint16_t, uint8_t>(
+        mapKernel("f16", fmt.name, n, castBody("f16", fmt.name, n)), halves);
+    auto fromBF16 = runMap<uint16_t, uint8_t>(
+        mapKernel("bf16", fmt.name, n, castBody("bf16", fmt.name, n)), bhalves);
+    for (size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(fromF16[i], fmt.fromDouble(fromHalf(halves[i]))) << fmt.name << " from f16 " << i;
+      ASSERT_EQ(fromBF16[i], fmt.fromDouble(floatOf(uint32_t(bhalves[i]) << 16)))
+          << fmt.name << " from bf16 " << i;
+    }
+  }
+}
+
+TEST(Fp8, MaskedLoadsGiveOtherAndStoresMoveBytes) {
+  // Bytes move unchanged, NaNs with their sign included; masked-off
+  // elements read `other` (1.0: 0x38 in e4m3, 0x3c in e5m2).
+  for (const Fp8Ref &fmt : kFp8Formats) {
+    std::string T = fmt.name;
+    std::vector<uint8_t> in = {0x01, 0xff, 0x7f, 0x80, 0x40, 0xfd, 0x12, 0x34};
+    auto out = runMap<uint8_t, uint8_t>(
+        "func.func @k(%in: !tile.ptr<" + T + ">, %out: !tile.ptr<" + T + ">) {\n"
+        "  %r = tile.make_range 0 to 8 : tensor<8xi32>\n"
+        "  %c4 = arith.constant dense<4> : tensor<8xi32>\n"
+        "  %m = arith.cmpi slt, %r, %c4 : tensor<8xi32>\n"
+        "  %one = arith.constant dense<1.0> : tensor<8x" + T + ">\n"
+        "  %ib = tile.splat %in : !tile.ptr<" + T + "> -> tensor<8x!tile.ptr<" + T + ">>\n"
+        "  %ip = tile.addptr %ib, %r : tensor<8x!tile.ptr<" + T + ">>, tensor<8xi32>\n"
+        "  %x = tile.load %ip mask %m other %one : tensor<8x!tile.ptr<" + T + ">>\n"
+        "  %ob = tile.splat %out : !tile.ptr<" + T + "> -> tensor<8x!tile.ptr<" + T + ">>\n"
+        "  %op = tile.addptr %ob, %r : tensor<8x!tile.ptr<" + T + ">>, tensor<8xi32>\n"
+        "  tile.store %x, %op : tensor<8x!tile.ptr<" + T + ">>\n"
+        "  return\n}\n",
+        in);
+    uint8_t one = fmt.hasInfinity ? 0x3c : 0x38;
+    EXPECT_EQ(out, (std::vector<uint8_t>{0x01, 0xff, 0x7f, 0x80, one, one, one, one}))
+        << fmt.name;
+  }
+}
+
+TEST(Fp8, ArithmeticInFp8IsRefused) {
+  std::string error;
+  runMap<uint8_t, uint8_t>(
+      mapKernel("f8E4M3FN", "f8E4M3FN", 4, "  %y = arith.addf %x, %x : tensor<4xf8E4M3FN>\n"),
+      {0, 0, 0, 0}, &error);
+  EXPECT_NE(error.find("computes in fp8"), std::string::npos) << error;
+}

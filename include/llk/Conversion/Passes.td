@@ -29,7 +29,10 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "mlir::ModuleOp"> {
   let options = [
     Option<"gridDependencyControl", "grid-dependency-control", "bool", "true",
            "lower tile.grid_dependency_wait / tile.launch_dependents to "
-           "griddepcontrol (sm_90 and later); otherwise drop them">
+           "griddepcontrol (sm_90 and later); otherwise drop them">,
+    Option<"fp8Conversions", "fp8-conversions", "bool", "true",
+           "convert fp8 with PTX's paired cvt (sm_90; PTX 8.1); otherwise "
+           "with integer ops that give the same bits">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::vector::VectorDialect",

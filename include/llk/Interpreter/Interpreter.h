@@ -158,16 +158,17 @@ LLK_API mlir::func::FuncOp findKernel(mlir::ModuleOp module, llvm::StringRef nam
 // Host data in the element types of kernels, for tools and tests
 //===----------------------------------------------------------------------===//
 
-enum class ElemType { F64, F32, F16, BF16, I64, I32, I16, I8 };
+enum class ElemType { F64, F32, F16, BF16, I64, I32, I16, I8, F8E4M3FN, F8E5M2 };
 
-/// Parses f64, f32, f16, bf16, i64, i32, i16, i8.
+/// Parses f64, f32, f16, bf16, i64, i32, i16, i8, f8E4M3FN, f8E5M2.
 LLK_API std::optional<ElemType> parseElemType(llvm::StringRef name);
 LLK_API llvm::StringRef elemTypeName(ElemType type);
 /// The matching MLIR type.
 LLK_API mlir::Type toMLIRType(mlir::MLIRContext &context, ElemType type);
 LLK_API size_t elemTypeSize(ElemType type);
 LLK_API bool isFloat(ElemType type);
-/// Writes `value` to `dst` as `type`: floats rounded to nearest even,
+/// Writes `value` to `dst` as `type`: floats rounded to nearest even (fp8
+/// saturating, as tile.cast does),
 /// integers truncated toward zero and saturated.
 LLK_API void encodeElement(ElemType type, double value, void *dst);
 /// Reads a `type` element at `src` as a double (exact except i64 beyond 2^53).

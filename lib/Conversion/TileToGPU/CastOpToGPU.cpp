@@ -108,6 +108,195 @@ static Value narrowDirected(OpBuilder &b, Location loc, Value x, Type type,
   return arith::SelectOp::create(b, loc, past, stepped, y);
 }
 
+//===----------------------------------------------------------------------===//
+// fp8 (e4m3fn, e5m2), held as bytes
+//===----------------------------------------------------------------------===//
+
+bool isFp8(Type type) { return isa<Float8E4M3FNType, Float8E5M2Type>(type); }
+
+/// A value's elements (a scalar is its own), and back.
+SmallVector<Value> elementsOf(OpBuilder &b, Location loc, Value v) {
+  auto vec = dyn_cast<VectorType>(v.getType());
+  if (!vec)
+    return {v};
+  SmallVector<Value> elems;
+  for (int64_t i = 0; i < vec.getNumElements(); ++i)
+    elems.push_back(vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{i}));
+  return elems;
+}
+Value fromElements(OpBuilder &b, Location loc, Type type, ArrayRef<Value> elems) {
+  if (!isa<VectorType>(type))
+    return elems.front();
+  return vector::FromElementsOp::create(b, loc, cast<VectorType>(type), elems);
+}
+
+/// `like`'s shape (vector or scalar) with elements of `elem`.
+Type shapedLike(Type like, Type elem) {
+  if (auto vec = dyn_cast<VectorType>(like))
+    return VectorType::get(vec.getShape(), elem);
+  return elem;
+}
+
+/// An integer constant of `type` (splat for vectors).
+Value intConstant(OpBuilder &b, Location loc, Type type, int64_t v) {
+  auto elem = cast<IntegerType>(getElementTypeOrSelf(type));
+  TypedAttr attr = b.getIntegerAttr(elem, v);
+  if (auto vec = dyn_cast<VectorType>(type))
+    attr = DenseElementsAttr::get(vec, attr);
+  return arith::ConstantOp::create(b, loc, attr);
+}
+
+/// The fields of an fp8 format that its conversions need.
+struct Fp8Format {
+  unsigned mantissaBits;
+  int bias;
+  uint32_t maxFinite; // the bits of the largest finite value
+};
+Fp8Format fp8Format(Type fp8) {
+  return isa<Float8E4M3FNType>(fp8) ? Fp8Format{3, 7, 0x7e}
+                                    : Fp8Format{2, 15, 0x7b};
+}
+
+/// f32 `x` to the bytes of `fp8`, to nearest even with saturation (NaN to
+/// 0x7f), with integer ops: cvt.rn.satfinite's bits on targets without it.
+/// Normal results round the f32 bits at the fp8 mantissa's last place (a
+/// carry steps the exponent, past the largest value too, which the min
+/// takes back); subnormal ones are |x| in units of the smallest subnormal,
+/// rounded to an integer (exact: |x| scaled by a power of two).
+Value f32ToFp8Bits(OpBuilder &b, Location loc, Value x, Type fp8) {
+  Fp8Format format = fp8Format(fp8);
+  Type i32 = shapedLike(x.getType(), b.getI32Type());
+  auto c = [&](int64_t v) { return intConstant(b, loc, i32, v); };
+  Value bits = arith::BitcastOp::create(b, loc, i32, x);
+  Value abs = arith::AndIOp::create(b, loc, bits, c(0x7fffffff));
+  Value sign = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, bits, c(24)), c(0x80));
+  unsigned shift = 23 - format.mantissaBits;
+  Value lsb = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, abs, c(shift)), c(1));
+  Value rounded = arith::ShRUIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, abs,
+                            arith::AddIOp::create(b, loc, lsb,
+                                                  c((1 << (shift - 1)) - 1))),
+      c(shift));
+  Value normal = arith::MinSIOp::create(
+      b, loc,
+      arith::SubIOp::create(b, loc, rounded,
+                            c(int64_t(127 - format.bias) << format.mantissaBits)),
+      c(format.maxFinite));
+  Type f32 = shapedLike(x.getType(), b.getF32Type());
+  auto splatF32 = [&](float v) -> Value {
+    TypedAttr attr = b.getF32FloatAttr(v);
+    if (auto vec = dyn_cast<VectorType>(f32))
+      attr = DenseElementsAttr::get(vec, attr);
+    return arith::ConstantOp::create(b, loc, attr);
+  };
+  Value scaled = arith::MulFOp::create(
+      b, loc, arith::BitcastOp::create(b, loc, f32, abs),
+      splatF32(std::ldexp(1.0f, format.bias + int(format.mantissaBits) - 1)));
+  Value subnormal = arith::FPToSIOp::create(
+      b, loc, i32, math::RoundEvenOp::create(b, loc, scaled));
+  uint32_t minNormal = uint32_t(127 + 1 - format.bias) << 23;
+  Value isSubnormal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            abs, c(minNormal));
+  Value magnitude = arith::SelectOp::create(b, loc, isSubnormal, subnormal, normal);
+  Value isNaN = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, abs,
+                                      c(0x7f800000));
+  Value result = arith::SelectOp::create(
+      b, loc, isNaN, c(0x7f), arith::OrIOp::create(b, loc, sign, magnitude));
+  return arith::TruncIOp::create(b, loc, shapedLike(x.getType(), b.getI8Type()),
+                                 result);
+}
+
+/// The bytes of `fp8` to f16, exactly (NaN to 0x7fff), with integer ops and
+/// an exact f16 scaling: what cvt.rn.f16x2.e4m3x2 gives, where it is missing.
+/// e5m2 is f16's top byte; e4m3's magnitude placed in f16's fields is its
+/// value times 2^-8, subnormals too.
+Value fp8BitsToF16(OpBuilder &b, Location loc, Value bytes, Type fp8) {
+  Type i16 = shapedLike(bytes.getType(), b.getI16Type());
+  Type f16 = shapedLike(bytes.getType(), b.getF16Type());
+  auto c = [&](int64_t v) { return intConstant(b, loc, i16, v); };
+  Value wide = arith::ExtUIOp::create(b, loc, i16, bytes);
+  Value magnitude = arith::AndIOp::create(b, loc, wide, c(0x7f));
+  Value bits, isNaN;
+  if (isa<Float8E5M2Type>(fp8)) {
+    bits = arith::ShLIOp::create(b, loc, wide, c(8));
+    isNaN = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, magnitude,
+                                  c(0x7c));
+  } else {
+    TypedAttr scale = b.getF16FloatAttr(256.0f);
+    if (auto vec = dyn_cast<VectorType>(f16))
+      scale = DenseElementsAttr::get(vec, scale);
+    Value value = arith::MulFOp::create(
+        b, loc,
+        arith::BitcastOp::create(b, loc, f16,
+                                 arith::ShLIOp::create(b, loc, magnitude, c(7))),
+        arith::ConstantOp::create(b, loc, scale));
+    Value sign = arith::ShLIOp::create(
+        b, loc, arith::AndIOp::create(b, loc, wide, c(0x80)), c(8));
+    bits = arith::OrIOp::create(b, loc, arith::BitcastOp::create(b, loc, i16, value),
+                                sign);
+    isNaN = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, magnitude,
+                                  c(0x7f));
+  }
+  return arith::BitcastOp::create(
+      b, loc, f16, arith::SelectOp::create(b, loc, isNaN, c(0x7fff), bits));
+}
+
+/// f32 `x` to the bytes of `fp8` with cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32,
+/// two elements an instruction.
+Value f32ToFp8BitsCvt(OpBuilder &b, Location loc, Value x, Type fp8) {
+  SmallVector<Value> in = elementsOf(b, loc, x), out;
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  auto pair = VectorType::get({2}, b.getI8Type());
+  for (size_t i = 0; i < in.size(); i += 2) {
+    Value lo = in[i], hi = i + 1 < in.size() ? in[i + 1] : zero;
+    // The first operand goes to the high byte.
+    Value bytes = NVVM::ConvertF32x2ToF8x2Op::create(
+        b, loc, pair, hi, lo, NVVM::FPRoundingMode::RN,
+        NVVM::SaturationMode::SATFINITE, /*relu=*/false, fp8);
+    for (int64_t k = 0; k < 2 && i + k < in.size(); ++k)
+      out.push_back(vector::ExtractOp::create(b, loc, bytes, ArrayRef<int64_t>{k}));
+  }
+  return fromElements(b, loc, shapedLike(x.getType(), b.getI8Type()), out);
+}
+
+/// The bytes of `fp8` to f16 with cvt.rn.f16x2.{e4m3x2,e5m2x2}.
+Value fp8BitsToF16Cvt(OpBuilder &b, Location loc, Value bytes, Type fp8) {
+  SmallVector<Value> in = elementsOf(b, loc, bytes), out;
+  Value zero = arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0));
+  auto pair = VectorType::get({2}, b.getI8Type());
+  for (size_t i = 0; i < in.size(); i += 2) {
+    Value two = vector::FromElementsOp::create(
+        b, loc, pair, ValueRange{in[i], i + 1 < in.size() ? in[i + 1] : zero});
+    Value halves = NVVM::ConvertF8x2ToF16x2Op::create(
+        b, loc, VectorType::get({2}, b.getF16Type()), two, /*relu=*/false, fp8);
+    for (int64_t k = 0; k < 2 && i + k < in.size(); ++k)
+      out.push_back(vector::ExtractOp::create(b, loc, halves, ArrayRef<int64_t>{k}));
+  }
+  return fromElements(b, loc, shapedLike(bytes.getType(), b.getF16Type()), out);
+}
+
+/// tile.cast to or from fp8 (its bytes `x`): f32, f16 and bf16 go through
+/// f32 to fp8 (both widenings exact) and fp8 comes back through f16.
+Value castFp8(OpBuilder &b, Location loc, Value x, Type src, Type dst,
+              Type resultType, bool hardware) {
+  if (isFp8(dst)) {
+    if (!src.isF32())
+      x = arith::ExtFOp::create(b, loc, shapedLike(x.getType(), b.getF32Type()), x);
+    return hardware ? f32ToFp8BitsCvt(b, loc, x, dst) : f32ToFp8Bits(b, loc, x, dst);
+  }
+  Value half = hardware ? fp8BitsToF16Cvt(b, loc, x, src) : fp8BitsToF16(b, loc, x, src);
+  if (dst.isF16())
+    return half;
+  Value single = arith::ExtFOp::create(
+      b, loc, shapedLike(x.getType(), b.getF32Type()), half);
+  if (dst.isF32())
+    return single;
+  return arith::TruncFOp::create(b, loc, resultType, single); // bf16: exact
+}
+
 struct CastLowering : TilePattern<CastOp> {
   using TilePattern::TilePattern;
   LogicalResult
@@ -118,15 +307,17 @@ struct CastLowering : TilePattern<CastOp> {
     Value x = adaptor.getSrc();
     Type src = getElementTypeOrSelf(x.getType());
     Type dst = getElementTypeOrSelf(resultType);
+    Type srcElem = getElementTypeOrSelf(op.getSrc().getType());
+    Type dstElem = getElementTypeOrSelf(op.getType());
+    if ((isFp8(srcElem) || isFp8(dstElem)) && srcElem != dstElem) {
+      rewriter.replaceOp(op, castFp8(rewriter, op.getLoc(), x, srcElem, dstElem,
+                                     resultType, state.fp8Conversions));
+      return success();
+    }
     if (src == dst) { // folded away before here, unless canonicalization was skipped
       rewriter.replaceOp(op, x);
       return success();
     }
-    auto withElem = [&](Type elem) -> Type {
-      if (auto vec = dyn_cast<VectorType>(resultType))
-        return VectorType::get(vec.getShape(), elem);
-      return elem;
-    };
     auto zero = [&](Type type) -> Value {
       return arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(type));
     };
@@ -143,7 +334,7 @@ struct CastLowering : TilePattern<CastOp> {
     } else if (isa<FloatType>(src) && isa<FloatType>(dst)) {
       bool crossHalf = (src.isF16() && dst.isBF16()) || (src.isBF16() && dst.isF16());
       if (crossHalf)
-        x = arith::ExtFOp::create(rewriter, loc, withElem(rewriter.getF32Type()), x);
+        x = arith::ExtFOp::create(rewriter, loc, shapedLike(resultType, rewriter.getF32Type()), x);
       unsigned srcBits = getElementTypeOrSelf(x.getType()).getIntOrFloatBitWidth();
       RoundingMode mode = rounding.value_or(RoundingMode::RNE);
       if (dst.getIntOrFloatBitWidth() > srcBits) {

@@ -32,10 +32,15 @@ struct ElementwiseLowering : ConversionPattern {
       auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
       if (!dense || !dense.isSplat())
         return failure(); // Rejected before conversion.
-      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
-          op, resultTypes[0],
-          DenseElementsAttr::get(cast<ShapedType>(resultTypes[0]),
-                                 dense.getSplatValue<Attribute>()));
+      Attribute splat = dense.getSplatValue<Attribute>();
+      auto resultType = cast<ShapedType>(resultTypes[0]);
+      // fp8 constants become their bytes.
+      if (auto value = dyn_cast<FloatAttr>(splat);
+          value && isa<IntegerType>(resultType.getElementType()))
+        splat = IntegerAttr::get(resultType.getElementType(),
+                                 value.getValue().bitcastToAPInt());
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, resultType,
+                                                     DenseElementsAttr::get(resultType, splat));
       return success();
     }
     OperationState state(op->getLoc(), op->getName(), operands, resultTypes,

@@ -41,6 +41,8 @@ struct LoweringState {
   llvm::StringSet<> wgmmaKernels;
   /// The target has griddepcontrol (sm_90 and later).
   bool gridDependencyControl = true;
+  /// The target takes PTX's fp8 conversions (cvt ...e4m3x2: sm_90 here).
+  bool fp8Conversions = true;
 };
 
 /// The TMA box (rows, columns) that copies of `desc`'s blocks use: the

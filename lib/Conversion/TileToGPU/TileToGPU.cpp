@@ -44,6 +44,9 @@ class TileTypeConverter : public TypeConverter {
 public:
   explicit TileTypeConverter(MLIRContext *ctx) {
     addConversion([](Type type) { return type; });
+    // fp8 values are their bytes: LLVM has no 8-bit float type.
+    addConversion([ctx](Float8E4M3FNType) { return IntegerType::get(ctx, 8); });
+    addConversion([ctx](Float8E5M2Type) { return IntegerType::get(ctx, 8); });
     addConversion([ctx](PtrType) {
       return LLVM::LLVMPointerType::get(ctx, kGlobalAddressSpace);
     });
@@ -62,6 +65,8 @@ public:
       Type elem = type.getElementType();
       if (isa<PtrType>(elem))
         elem = IntegerType::get(ctx, 64);
+      if (isa<Float8E4M3FNType, Float8E5M2Type>(elem))
+        elem = IntegerType::get(ctx, 8);
       return VectorType::get({view->totalElemsPerThread()}, elem);
     });
     auto cast = [](OpBuilder &builder, Type type, ValueRange inputs,
@@ -179,6 +184,7 @@ struct ConvertTileToGPUPass
     MLIRContext *ctx = &getContext();
     LoweringState state;
     state.gridDependencyControl = gridDependencyControl;
+    state.fp8Conversions = fp8Conversions;
 
     if (failed(checkLowerable(module)))
       return signalPassFailure();

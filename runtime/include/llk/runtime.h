@@ -51,6 +51,7 @@ typedef enum llk_status {
 
 typedef enum llk_type {
   LLK_I8, LLK_I16, LLK_I32, LLK_I64, LLK_F16, LLK_BF16, LLK_F32, LLK_F64,
+  LLK_F8E4M3FN, LLK_F8E5M2, /* 8-bit floats: buffers of their bytes */
   LLK_UNTYPED = 255 /* a pointer whose element type is not checked */
 } llk_type;
 

@@ -1,4 +1,5 @@
 // RUN: llk-opt %s -split-input-file -convert-tile-to-gpu -canonicalize | FileCheck %s
+// RUN: llk-opt %s -split-input-file -convert-tile-to-gpu="fp8-conversions=false" -canonicalize | FileCheck %s --check-prefix=SOFT
 
 // tile.cast and tile.bitcast: each register converted with the cast's
 // rounding (cast-directed-rounding.mlir and cast-float-to-narrow-int.mlir in
@@ -75,5 +76,34 @@ func.func @casts(%p: !tile.ptr<f16>, %q: !tile.ptr<bf16>, %r: !tile.ptr<i32>, %s
   %g = arith.select %nz, %f, %x : f32
   tile.barrier
   tile.store %g, %s : !tile.ptr<f32>
+  return
+}
+
+// -----
+
+// fp8: f32 to e4m3 two elements a cvt (nvvm.convert.f32x2.to.f8x2, the
+// second element into the high byte), back through f16 the same way; with
+// fp8-conversions=false (before sm_89) integer ops instead.
+// CHECK-LABEL: gpu.func @fp8
+// CHECK: nvvm.convert.f32x2.to.f8x2 {{.*}}satfinite{{.*}}(f8E4M3FN)
+// CHECK: nvvm.convert.f8x2.to.f16x2 {{.*}}(f8E4M3FN)
+// SOFT-LABEL: gpu.func @fp8
+// SOFT-NOT: nvvm.convert
+// SOFT: math.roundeven {{.*}} : vector<4xf32>
+// SOFT: arith.trunci {{.*}} : vector<4xi32> to vector<4xi8>
+// SOFT: arith.mulf {{.*}} : vector<4xf16>
+// SOFT-NOT: nvvm.convert
+// SOFT: gpu.return
+#blocked = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+func.func @fp8(%x: !tile.ptr<f32> {tile.divisibility = 16 : i64}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i64}) attributes {tile.num_warps = 4 : i32} {
+  %r = tile.make_range 0 to 512 : tensor<512xi32, #blocked>
+  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<512x!tile.ptr<f32>, #blocked>
+  %xp = tile.addptr %xs, %r : tensor<512x!tile.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+  %v = tile.load %xp : tensor<512x!tile.ptr<f32>, #blocked>
+  %q = tile.cast %v : tensor<512xf32, #blocked> to tensor<512xf8E4M3FN, #blocked>
+  %w = tile.cast %q : tensor<512xf8E4M3FN, #blocked> to tensor<512xf32, #blocked>
+  %ys = tile.splat %y : !tile.ptr<f32> -> tensor<512x!tile.ptr<f32>, #blocked>
+  %yp = tile.addptr %ys, %r : tensor<512x!tile.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+  tile.store %w, %yp : tensor<512x!tile.ptr<f32>, #blocked>
   return
 }

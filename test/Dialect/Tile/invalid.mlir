@@ -84,9 +84,9 @@ func.func @non_power_of_two_load(%p: tensor<96x!tile.ptr<f32>>) {
 
 // -----
 
-func.func @unsupported_element_type(%x: tensor<16xf8E4M3FN>) {
+func.func @unsupported_element_type(%x: tensor<16xf8E4M3FNUZ>) {
   // expected-error @+1 {{'tile.reshape' op operand #0 must be ranked tensor of}}
-  %0 = tile.reshape %x : tensor<16xf8E4M3FN> -> tensor<4x4xf8E4M3FN>
+  %0 = tile.reshape %x : tensor<16xf8E4M3FNUZ> -> tensor<4x4xf8E4M3FNUZ>
   return
 }
 
@@ -985,7 +985,7 @@ func.func @reduce_pointers(%p: tensor<16x32x!tile.ptr<f32>>) {
 
 // A scalar pointer is no reduction result type.
 func.func @reduce_pointers_1d(%p: tensor<16x!tile.ptr<f32>>) {
-  // expected-error @+1 {{'tile.reduce' op result #0 must be 32-bit float or 16-bit float or bfloat16 type or 64-bit float or 1-bit signless integer}}
+  // expected-error @+1 {{'tile.reduce' op result #0 must be 32-bit float or 16-bit float or bfloat16 type or 64-bit float or f8E4M3FN type or f8E5M2 type or 1-bit signless integer}}
   %0 = tile.reduce max %p axis = 0 : tensor<16x!tile.ptr<f32>> -> !tile.ptr<f32>
   return
 }
@@ -1240,7 +1240,7 @@ func.func @cast_tile_to_scalar(%x: tensor<1xf32>) {
 // -----
 
 func.func @cast_pointer(%p: !tile.ptr<f32>) {
-  // expected-error @+1 {{'tile.cast' op cannot cast '!tile.ptr<f32>' to 'i64'; supported: f64, f32, f16, bf16, i64, i32, i16, i8, i1}}
+  // expected-error @+1 {{'tile.cast' op cannot cast '!tile.ptr<f32>' to 'i64'; supported: f64, f32, f16, bf16, f8E4M3FN, f8E5M2, i64, i32, i16, i8, i1}}
   %0 = tile.cast %p : !tile.ptr<f32> to i64
   return
 }
@@ -1282,6 +1282,54 @@ func.func @cast_int_to_int_rounding(%x: tensor<16xi32>) {
 func.func @cast_float_to_bool_rounding(%x: f32) {
   // expected-error @+1 {{'tile.cast' op rounding applies to casts that can be inexact, not 'f32' to 'i1'}}
   %0 = tile.cast %x rounding = rtz : f32 to i1
+  return
+}
+
+// -----
+
+func.func @cast_fp8_from_int(%x: tensor<16xi32>) {
+  // expected-error @+1 {{'tile.cast' op casts 'i32' to 'f8E4M3FN'; fp8 converts to and from f32, f16 and bf16 only}}
+  %0 = tile.cast %x : tensor<16xi32> to tensor<16xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @cast_fp8_to_f64(%x: tensor<16xf8E5M2>) {
+  // expected-error @+1 {{'tile.cast' op casts 'f8E5M2' to 'f64'; fp8 converts to and from f32, f16 and bf16 only}}
+  %0 = tile.cast %x : tensor<16xf8E5M2> to tensor<16xf64>
+  return
+}
+
+// -----
+
+func.func @cast_fp8_directed_rounding(%x: tensor<16xf32>) {
+  // expected-error @+1 {{'tile.cast' op fp8 conversions round to nearest even (with saturation) only}}
+  %0 = tile.cast %x rounding = rtz : tensor<16xf32> to tensor<16xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @cast_fp8_widening_rounding(%x: tensor<16xf8E4M3FN>) {
+  // expected-error @+1 {{'tile.cast' op rounding applies to casts that can be inexact, not 'f8E4M3FN' to 'f16'}}
+  %0 = tile.cast %x rounding = rne : tensor<16xf8E4M3FN> to tensor<16xf16>
+  return
+}
+
+// -----
+
+func.func @dot_fp8_f16_acc(%a: tensor<16x32xf8E4M3FN>, %b: tensor<32x16xf8E5M2>, %c: tensor<16x16xf16>) {
+  // expected-error @+1 {{'tile.dot' op unsupported element types 'f8E4M3FN' x 'f8E5M2' -> 'f16'}}
+  %0 = tile.dot %a, %b, %c : tensor<16x32xf8E4M3FN>, tensor<32x16xf8E5M2> -> tensor<16x16xf16>
+  return
+}
+
+// -----
+
+func.func @dot_fp8_f16_mixed(%a: tensor<16x32xf8E4M3FN>, %b: tensor<32x16xf16>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{'tile.dot' op unsupported element types 'f8E4M3FN' x 'f16' -> 'f32'}}
+  %0 = tile.dot %a, %b, %c : tensor<16x32xf8E4M3FN>, tensor<32x16xf16> -> tensor<16x16xf32>
   return
 }
 
@@ -1380,7 +1428,7 @@ func.func @dot_b_small(%a: tensor<16x16xf16>, %b: tensor<16x8xf16>, %c: tensor<1
 // -----
 
 func.func @dot_f16_acc(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16xf16>) {
-  // expected-error @+1 {{'tile.dot' op unsupported element types 'f16' x 'f16' -> 'f16'; supported: f16 x f16 -> f32, bf16 x bf16 -> f32, i8 x i8 -> i32, f32 x f32 -> f32}}
+  // expected-error @+1 {{'tile.dot' op unsupported element types 'f16' x 'f16' -> 'f16'; supported: f16 x f16 -> f32, bf16 x bf16 -> f32, i8 x i8 -> i32, fp8 (f8E4M3FN, f8E5M2) x fp8 -> f32, f32 x f32 -> f32}}
   %0 = tile.dot %a, %b, %c : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf16>
   return
 }

@@ -208,6 +208,8 @@ llk::checks::runOnInterpreter(const KernelCheck &check, Problem &problem,
     case ElemType::I32: args.add<int32_t>(static_cast<int32_t>(arg.value)); break;
     case ElemType::I16: args.add<int16_t>(static_cast<int16_t>(arg.value)); break;
     case ElemType::I8: args.add<int8_t>(static_cast<int8_t>(arg.value)); break;
+    case ElemType::F8E4M3FN: // kernels take fp8 by pointer only
+    case ElemType::F8E5M2: break;
     case ElemType::F16:
     case ElemType::BF16: {
       uint16_t bits;

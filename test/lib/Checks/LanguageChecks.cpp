@@ -229,6 +229,43 @@ static void sorts(Problem &p, int64_t rows, int64_t cols, int64_t block, int64_t
   p.bytes = double(rows * cols) * 4 * 7 + double(rows * k) * 4 * 4;
 }
 
+/// examples/fp8_cast.mlir: n f32 values, every fp8 value's neighbourhood
+/// (ties, overflow, subnormals, zeros, infinities) and random bits over the
+/// whole range but NaNs, to `type` and back, every bit the interpreter's.
+static void fp8Casts(Problem &p, ElemType type, int64_t n, int64_t block) {
+  HostBuffer &x = p.zeros("x", ElemType::F32, {n});
+  HostBuffer &q = p.output("q", type, {n});
+  HostBuffer &w = p.output("w", ElemType::F32, {n});
+  HostBuffer &h = p.output("h", ElemType::F16, {n});
+  for (int64_t i = 0; i < n; ++i) {
+    double v;
+    if (i < 256 * 4) { // around every code: the value, then the midpoints
+      uint8_t code = uint8_t(i / 4), next = uint8_t(code + 1);
+      double a = llk::interp::decodeElement(type, &code), b = llk::interp::decodeElement(type, &next);
+      v = std::isfinite(a) && std::isfinite(b) && (code & 0x7f) != 0x7f
+              ? (i % 4 == 0 ? a : i % 4 == 1 ? (a + b) / 2 : a + (b - a) * (i % 4 - 1) / 2.5)
+              : 1e30 * (code & 0x80 ? -1 : 1);
+      if (std::isnan(v))
+        v = 0.0;
+    } else {
+      uint32_t bits = uint32_t(p.randomInt(0, 0xffffffffll));
+      float f;
+      std::memcpy(&f, &bits, 4);
+      v = std::isnan(f) ? -0.0 : f;
+    }
+    x.set(i, v);
+    uint8_t byte;
+    llk::interp::encodeElement(type, x[i], &byte);
+    double value = llk::interp::decodeElement(type, &byte);
+    q.reference[i] = w.reference[i] = h.reference[i] = value;
+  }
+  q.exact = w.exact = h.exact = true;
+  for (HostBuffer *b : {&x, &q, &w, &h})
+    p.pointerArg(*b);
+  setGrid(p, n / block);
+  p.bytes = double(n) * 11;
+}
+
 std::vector<KernelCheck> llk::checks::languageChecks() {
   // Normals: within the f32 rounding of 2*pi*u2 and of the transform's
   // steps (about 1e-7); words and uniforms bit for bit.
@@ -263,7 +300,21 @@ std::vector<KernelCheck> llk::checks::languageChecks() {
             sorts(p, (1 << 20) / cols, cols, rows, k);
           }}}};
   };
+  auto fp8CastCheck = [](ElemType type) {
+    std::string name = "fp8_cast_" + llk::interp::elemTypeName(type).str();
+    return KernelCheck{
+        name, "fp8_cast.mlir", "fp8_cast",
+        {{"T", *llk::ConstantValue::fromTypeName(llk::interp::elemTypeName(type))}, {"BLOCK", 256}}, 1e-12,
+        [type](Problem &p) { fp8Casts(p, type, 4096, 256); },
+        {{"2^20 values, sm_90 (cvt)", [type](Problem &p) { fp8Casts(p, type, 1 << 20, 256); }},
+         {"2^20 values, sm_80 (integer ops)", [type](Problem &p) {
+            fp8Casts(p, type, 1 << 20, 256);
+            p.arch = "sm_80";
+          }}}};
+  };
   return {
+      fp8CastCheck(ElemType::F8E4M3FN),
+      fp8CastCheck(ElemType::F8E5M2),
       scanCheck("scan_8x64", 8, 64),
       scanCheck("scan_4x256", 4, 256),
       {"gather", "gather.mlir", "gather", {{"ROWS", 8}, {"COLS", 64}, {"K", 16}}, 1e-12,

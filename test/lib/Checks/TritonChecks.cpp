@@ -428,6 +428,94 @@ KernelCheck groupedGemmCheck() {
 }
 
 //===----------------------------------------------------------------------===//
+// 10 (stand-in): fp8 GEMM with per-tensor and per-row scales
+//===----------------------------------------------------------------------===//
+
+/// The arguments and launch of examples/triton/10_fp8_gemm.mlir's kernels:
+/// buffers a, b, c, sa, sb, the scales' strides, M, N, K and the row
+/// strides of packed A, B and C; blocks of 32 unless bm (then the GPU
+/// shape's, on sm_90a).
+void fp8GemmArgs(Problem &p, std::initializer_list<HostBuffer *> buffers, int64_t strideSa,
+                 int64_t strideSb, int64_t m, int64_t n, int64_t k, int64_t bm, int64_t bn,
+                 int64_t bk) {
+  for (HostBuffer *buffer : buffers)
+    p.pointerArg(*buffer);
+  for (int64_t v : {strideSa, strideSb, m, n, k, k, k, n})
+    p.scalarArg(ElemType::I32, double(v));
+  int64_t blockM = bm ? bm : 32, blockN = bn ? bn : 32;
+  setGrid(p, ceilDiv(m, blockM), ceilDiv(n, blockN));
+  p.bytes = double(m * k + n * k) + 2.0 * m * n;
+  if (bm) {
+    p.constants = {{"BLOCK_M", bm}, {"BLOCK_N", bn}, {"BLOCK_K", bk}};
+    p.numWarps = 4;
+    p.arch = "sm_90a";
+  }
+}
+
+/// C = (A * B^T) * sa[m] * sb[n] (bf16), A M x K and B N x K of `type`,
+/// scales per row (`rowwise`) or one per tensor (strides 0).
+std::function<void(Problem &)> fp8Gemm(ElemType type, bool rowwise, int64_t m,
+                                       int64_t n, int64_t k, int64_t bm = 0,
+                                       int64_t bn = 0, int64_t bk = 0) {
+  return [=](Problem &p) {
+    HostBuffer &a = p.randn("a", type, {m, k});
+    HostBuffer &b = p.randn("b", type, {n, k});
+    HostBuffer &c = p.output("c", ElemType::BF16, {m, n});
+    HostBuffer &sa = p.uniform("scale_a", ElemType::F32, {rowwise ? m : 1}, 0.5, 2);
+    HostBuffer &sb = p.uniform("scale_b", ElemType::F32, {rowwise ? n : 1}, 0.5, 2);
+    parallelRows(m, [&](int64_t begin, int64_t end) {
+      for (int64_t r = begin; r < end; ++r)
+        for (int64_t j = 0; j < n; ++j) {
+          double sum = 0;
+          for (int64_t q = 0; q < k; ++q)
+            sum += a[r * k + q] * b[j * k + q];
+          c.reference[r * n + j] = sum * sa[rowwise ? r : 0] * sb[rowwise ? j : 0];
+        }
+    });
+    fp8GemmArgs(p, {&a, &b, &c, &sa, &sb}, rowwise ? 1 : 0, rowwise ? 1 : 0, m, n, k, bm, bn, bk);
+  };
+}
+
+/// DeepSeek-V3's block scales: C = sum over K blocks kb of 128 of
+/// (A B^T)_kb * sa[m, kb] * sb[n / 128, kb].
+std::function<void(Problem &)> fp8BlockGemm(int64_t m, int64_t n, int64_t k, int64_t bm = 0,
+                                            int64_t bn = 0, int64_t bk = 0) {
+  return [=](Problem &p) {
+    int64_t kBlocks = ceilDiv(k, 128), nBlocks = ceilDiv(n, 128);
+    HostBuffer &a = p.randn("a", ElemType::F8E4M3FN, {m, k});
+    HostBuffer &b = p.randn("b", ElemType::F8E4M3FN, {n, k});
+    HostBuffer &c = p.output("c", ElemType::BF16, {m, n});
+    HostBuffer &sa = p.uniform("scale_a", ElemType::F32, {m, kBlocks}, 0.5, 2);
+    HostBuffer &sb = p.uniform("scale_b", ElemType::F32, {nBlocks, kBlocks}, 0.5, 2);
+    parallelRows(m, [&](int64_t begin, int64_t end) {
+      for (int64_t r = begin; r < end; ++r)
+        for (int64_t j = 0; j < n; ++j) {
+          double sum = 0;
+          for (int64_t kb = 0; kb < kBlocks; ++kb) {
+            double part = 0;
+            for (int64_t q = kb * 128; q < std::min(k, kb * 128 + 128); ++q)
+              part += a[r * k + q] * b[j * k + q];
+            sum += part * sa[r * kBlocks + kb] * sb[(j / 128) * kBlocks + kb];
+          }
+          c.reference[r * n + j] = sum;
+        }
+    });
+    fp8GemmArgs(p, {&a, &b, &c, &sa, &sb}, kBlocks, kBlocks, m, n, k, bm, bn, bk);
+  };
+}
+
+KernelCheck fp8GemmCheck(ElemType type, bool rowwise) {
+  std::string name = suffixed("triton_10_fp8_gemm", type) + (rowwise ? "_rowwise" : "_tensorwise");
+  // Blocks crossing M, N and a K tail (K = 80: two steps of 32 and half a
+  // third) on the interpreter.
+  return {name, "triton/10_fp8_gemm.mlir", "fp8_gemm",
+          {{"T", typeConstant(type)}, {"BLOCK_M", 32}, {"BLOCK_N", 32}, {"BLOCK_K", 32}},
+          storageTolerance(ElemType::BF16),
+          fp8Gemm(type, rowwise, 48, 80, 80),
+          {{"4096x4096x4096", fp8Gemm(type, rowwise, 4096, 4096, 4096, 128, 128, 64)}}};
+}
+
+//===----------------------------------------------------------------------===//
 // 11: vector add as a programmatic dependent launch
 //===----------------------------------------------------------------------===//
 
@@ -467,6 +555,14 @@ std::vector<KernelCheck> llk::checks::tritonChecks() {
   for (ElemType type : {ElemType::F32, ElemType::F64})
     checks.push_back(asinCheck(type));
   checks.push_back(groupedGemmCheck());
+  for (ElemType type : {ElemType::F8E4M3FN, ElemType::F8E5M2})
+    for (bool rowwise : {false, true})
+      checks.push_back(fp8GemmCheck(type, rowwise));
+  // Two 128-column scale blocks of B, three K blocks (the last of 16).
+  checks.push_back({"triton_10_fp8_gemm_blockwise", "triton/10_fp8_gemm.mlir", "fp8_gemm_blockwise",
+                    {{"T", llk::ElementType::F8E4M3FN}, {"BLOCK_M", 32}, {"BLOCK_N", 32}, {"BLOCK_K", 32}},
+                    storageTolerance(ElemType::BF16), fp8BlockGemm(48, 160, 272),
+                    {{"4096x4096x4096", fp8BlockGemm(4096, 4096, 4096, 128, 128, 64)}}});
   checks.push_back(pdlAddCheck(1));
   checks.push_back(pdlAddCheck(0));
   return checks;

@@ -4,8 +4,10 @@
 #include "llk/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Operation.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -264,6 +266,27 @@ std::optional<std::string> llk::tile::whyNotKernelOp(Operation *op) {
       return std::string("'arith.truncf' with a rounding mode cannot be used "
                          "in a kernel: use tile.cast with rounding = rtz, rdn "
                          "or rup");
+  // fp8 is for storage and dots: arith computes on it only as constants
+  // and selections, and neither do tile's arithmetic, reductions, scans,
+  // atomics and prints (the lowering holds fp8 as bytes).
+  auto isFp8 = [](Type type) {
+    return isa<Float8E4M3FNType, Float8E5M2Type>(getElementTypeOrSelf(type));
+  };
+  bool computes =
+      isa_and_nonnull<arith::ArithDialect, math::MathDialect>(op->getDialect())
+          ? !isa<arith::ConstantOp, arith::SelectOp>(op)
+          : llvm::is_contained(
+                {"tile.reduce", "tile.generic_reduce", "tile.scan", "tile.generic_scan",
+                 "tile.atomic_rmw", "tile.atomic_cas", "tile.histogram", "tile.add",
+                 "tile.sub", "tile.mul", "tile.div", "tile.rem", "tile.min", "tile.max",
+                 "tile.cmp", "tile.print"},
+                op->getName().getStringRef());
+  if (computes &&
+      (llvm::any_of(op->getOperandTypes(), isFp8) ||
+       llvm::any_of(op->getResultTypes(), isFp8)))
+    return "'" + op->getName().getStringRef().str() +
+           "' computes in fp8, which kernels only load, store, convert "
+           "(tile.cast) and multiply (tile.dot): tile.cast to f16 or f32 first";
   return std::nullopt;
 }
 

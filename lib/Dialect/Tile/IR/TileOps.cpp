@@ -512,11 +512,13 @@ LogicalResult HistogramOp::verify() {
   return verifyTiles(*this);
 }
 
+static bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+
 /// Element types `tile.cast` converts among.
 static bool isCastable(Type t) {
-  return t.isF32() || t.isF16() || t.isBF16() || t.isF64() || t.isInteger(1) ||
-         t.isInteger(8) || t.isInteger(16) || t.isInteger(32) ||
-         t.isInteger(64);
+  return t.isF32() || t.isF16() || t.isBF16() || t.isF64() || isFp8(t) ||
+         t.isInteger(1) || t.isInteger(8) || t.isInteger(16) ||
+         t.isInteger(32) || t.isInteger(64);
 }
 
 LogicalResult CastOp::verify() {
@@ -532,11 +534,28 @@ LogicalResult CastOp::verify() {
   Type src = elementTypeOf(srcType), dst = elementTypeOf(resType);
   if (!isCastable(src) || !isCastable(dst))
     return emitOpError() << "cannot cast " << src << " to " << dst
-                         << "; supported: f64, f32, f16, bf16, i64, i32, i16, "
-                            "i8, i1";
+                         << "; supported: f64, f32, f16, bf16, f8E4M3FN, "
+                            "f8E5M2, i64, i32, i16, i8, i1";
   // A cast to the same type is the identity, whatever its rounding: one
   // source serves `-D T=f32` and `-D T=f16` (the folder removes it).
-  if (!getRounding() || src == dst)
+  if (src == dst)
+    return success();
+  if (isFp8(src) || isFp8(dst)) {
+    Type other = isFp8(src) ? dst : src;
+    if (!other.isF32() && !other.isF16() && !other.isBF16())
+      return emitOpError() << "casts " << src << " to " << dst
+                           << "; fp8 converts to and from f32, f16 and bf16 "
+                              "only";
+    if (getRounding() && *getRounding() != RoundingMode::RNE)
+      return emitOpError() << "fp8 conversions round to nearest even "
+                              "(with saturation) only";
+    if (getRounding() && isFp8(src))
+      return emitOpError() << "rounding applies to casts that can be "
+                              "inexact, not "
+                           << src << " to " << dst;
+    return success();
+  }
+  if (!getRounding())
     return success();
   bool floatNarrowing = isa<FloatType>(src) && isa<FloatType>(dst) &&
                         dst.getIntOrFloatBitWidth() < src.getIntOrFloatBitWidth();
@@ -605,6 +624,7 @@ LogicalResult DotOp::verify() {
   Type ea = a.getElementType(), eb = b.getElementType(),
        ec = c.getElementType();
   bool ok = (ea.isF16() && eb.isF16() && ec.isF32()) ||
+            (isFp8(ea) && isFp8(eb) && ec.isF32()) ||
             (ea.isBF16() && eb.isBF16() && ec.isF32()) ||
             (ea.isInteger(8) && eb.isInteger(8) && ec.isInteger(32)) ||
             (ea.isF32() && eb.isF32() && ec.isF32());
@@ -612,6 +632,7 @@ LogicalResult DotOp::verify() {
     return emitOpError() << "unsupported element types " << ea << " x " << eb
                          << " -> " << ec << "; supported: f16 x f16 -> f32, "
                          << "bf16 x bf16 -> f32, i8 x i8 -> i32, "
+                            "fp8 (f8E4M3FN, f8E5M2) x fp8 -> f32, "
                             "f32 x f32 -> f32";
   if (getPrecision() && !ea.isF32())
     return emitOpError() << "precision applies to f32 operands only";

@@ -916,7 +916,7 @@ def Tile_StaticAssertOp : Tile_Op<"static_assert"> {
 //===----------------------------------------------------------------------===//
 
 def Tile_CastOp : Tile_Op<"cast", [Pure]> {
-  let summary = "convert elements among f32/f16/bf16/f64/i64/i32/i16/i8/i1";
+  let summary = "convert elements among f32/f16/bf16/f64/f8/i64/i32/i16/i8/i1";
   let description = [{
     Numeric conversion, elementwise on tiles:
     - float to wider float: exact. Float to narrower float: rounded as
@@ -927,6 +927,13 @@ def Tile_CastOp : Tile_Op<"cast", [Pure]> {
     - int to wider int: sign-extended (i1: zero-extended, so true is 1).
       Int to narrower int: truncated. To i1: `x != 0`.
     - i1 to float: 0.0 or 1.0. Float to i1: `x != 0`.
+    - f32, f16 or bf16 to fp8 (`f8E4M3FN`, `f8E5M2`): to nearest even
+      (`rne`, the only mode) with saturation, as PTX's
+      `cvt.rn.satfinite.e4m3x2.f32`: what rounds past the largest finite
+      value (448, 57344), infinities included, gives it with its sign; a NaN
+      gives the NaN 0x7f. fp8 to f32, f16 or bf16: exact (through f16, as
+      `cvt.rn.f16x2.e4m3x2`: a NaN gives f16's 0x7fff). fp8 converts to and
+      from these floats only.
     - a type to itself: the identity (every bit kept; `rounding` is then
       moot), folded away, so that one source serves every `-D T=` binding:
 
@@ -968,8 +975,10 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
   let summary = "matrix product with accumulation: a * b + acc";
   let description = [{
     `a` is MxK, `b` KxN, `acc` and the result MxN. Supported element types:
-    f16 x f16 -> f32, bf16 x bf16 -> f32, i8 x i8 -> i32, and f32 x f32 -> f32
-    with `precision` `tf32` (tensor cores, the default) or `ieee` (exact FMA).
+    f16 x f16 -> f32, bf16 x bf16 -> f32, i8 x i8 -> i32, fp8 x fp8 -> f32
+    (`f8E4M3FN` or `f8E5M2`, either mix; `tile-upcast-fp8-dots` turns them
+    into exact f16 dots), and f32 x f32 -> f32 with `precision` `tf32`
+    (tensor cores, the default) or `ieee` (exact FMA).
     The result type may be left out for operands without layouts: M x N of
     f32 (i32 for i8 operands).
     The optional `mma` (`#tile.mma`, set by the layout pass) is the

@@ -92,8 +92,10 @@ def Tile_TensorDescType : TypeDef<Tile_Dialect, "TensorDesc"> {
 
 // Element types a tile may hold.
 def Tile_Float : AnyTypeOf<[F32, F16, BF16, F64]>;
+// 8-bit floats: storage and dot operands; tile.cast converts them.
+def Tile_Fp8 : AnyTypeOf<[F8E4M3FN, F8E5M2]>;
 def Tile_Int : AnyTypeOf<[I1, I8, I16, I32, I64]>;
-def Tile_Scalar : AnyTypeOf<[Tile_Float, Tile_Int]>;
+def Tile_Scalar : AnyTypeOf<[Tile_Float, Tile_Fp8, Tile_Int]>;
 def Tile_Elem : AnyTypeOf<[Tile_Scalar, Tile_PtrType]>;
 
 // Tiles: ranked, statically shaped tensors; the power-of-two rule is checked

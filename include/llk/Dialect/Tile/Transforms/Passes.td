@@ -65,6 +65,18 @@ def TileExpandRandom : Pass<"tile-expand-random", "mlir::func::FuncOp"> {
                            "::mlir::math::MathDialect"];
 }
 
+def TileUpcastFp8Dots : Pass<"tile-upcast-fp8-dots", "mlir::func::FuncOp"> {
+  let summary = "Give tile.dot's fp8 operands to an f16 dot, exactly";
+  let description = [{
+    A `tile.dot` of fp8 operands (`f8E4M3FN`, `f8E5M2`) becomes a
+    `tile.cast` of each to f16, which is exact, and an f16 dot: every
+    product of two fp8 values is exact in f32, so the result is the one
+    the f32-accumulating tensor cores give either way. Runs in the layout
+    pipeline on tile IR without layouts, before tile-assign-layouts.
+  }];
+  let dependentDialects = ["::llk::tile::TileDialect"];
+}
+
 def TileStripDeviceDebug : Pass<"tile-strip-device-debug", "mlir::func::FuncOp"> {
   let summary = "Erase tile.print and tile.assert (kernels built without "
                 "device debug)";
