@@ -105,3 +105,31 @@ func.func @indices_3d(%x: !tile.ptr<f32> {tile.divisibility = 16 : i64}, %base: 
   tile.store %w, %p : tensor<4x16x32x!tile.ptr<f32>, #blocked>
   return
 }
+
+// -----
+
+// A source layout wider than its tile (64x1 over warps [1, 4]: every warp
+// holds the whole column) writes each element once: only warp 0 stores,
+// so racecheck sees no two writes of one address.
+// CHECK-LABEL: gpu.func @convert_replicated
+// CHECK: %[[WARP:.*]] = arith.shrui %{{.*}}, %c5_i32
+// CHECK: %[[WARP4:.*]] = arith.andi %[[WARP]], %c3_i32
+// CHECK: %[[OWNER:.*]] = arith.cmpi ult, %[[WARP4]], %c1_i32
+// CHECK: gpu.barrier
+// CHECK: scf.if %[[OWNER]] {
+// CHECK: llvm.store
+// CHECK: }
+// CHECK: gpu.barrier
+// CHECK: llvm.load
+
+#rep = #tile.blocked<sizePerThread = [2, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]>
+#rows = #tile.blocked<sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]>
+
+func.func @convert_replicated(%x: !tile.ptr<f32> {tile.divisibility = 16 : i64}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i64}) attributes {tile.num_warps = 4 : i32} {
+  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<64x1x!tile.ptr<f32>, #rep>
+  %v = tile.load %xs : tensor<64x1x!tile.ptr<f32>, #rep>
+  %w = tile.convert_layout %v : tensor<64x1xf32, #rep> -> tensor<64x1xf32, #rows>
+  %ys = tile.splat %y : !tile.ptr<f32> -> tensor<64x1x!tile.ptr<f32>, #rows>
+  tile.store %w, %ys : tensor<64x1x!tile.ptr<f32>, #rows>
+  return
+}
