@@ -1023,33 +1023,46 @@ std::vector<KernelProfile> Engine::profileStep(unsigned repeats) {
   const double kvBytes = kvBytesPerStep(m.pos + 1) / m.config.blockCount;
   const bool dependent = m.options.dependentLaunch && m.device.backend() == rt::Backend::Cuda &&
                          m.device.computeCapabilityMajor() >= 9;
-  for (size_t f = 0; f < families.size(); ++f) {
-    // A graph of the family's launches `repeats` times over (every layer's
-    // before the first again: a layer's weights are not in L2 when its turn
-    // comes), replayed once to warm up, then timed.
-    rt::Graph graph = rt::Graph::capture(m.stream, [&] {
-      rt::LaunchOptions on;
-      on.stream = &m.stream;
-      for (unsigned r = 0; r < repeats; ++r)
-        for (const Launch *launch : members[f]) {
-          on.dependentLaunch = dependent && launch->kernel.info().gridDependencyWait;
-          launch->kernel.launch(launch->grid, launch->args, on);
-        }
-    });
-    graph.launch(m.stream);
-    rt::Event start(m.device), end(m.device);
-    start.record(&m.stream);
-    graph.launch(m.stream);
-    end.record(&m.stream);
-    end.synchronize();
-    families[f].usPerLaunch =
-        rt::Event::elapsedMs(start, end) * 1e3 / (double(repeats) * members[f].size());
-    for (const Launch *launch : members[f])
-      families[f].bytesPerLaunch += launch->weightBytes + (launch->readsCache ? kvBytes : 0);
-    families[f].bytesPerLaunch /= members[f].size();
+  auto restore = [&] {
+    m.token->copyFrom(&token, 1, &m.stream);
+    m.position->copyFrom(&position, 1, &m.stream);
+    m.stream.synchronize(); // the copies' sources
+  };
+  try {
+    for (size_t f = 0; f < families.size(); ++f) {
+      // A graph of the family's launches `repeats` times over (every layer's
+      // before the first again: a layer's weights are not in L2 when its turn
+      // comes), replayed once to warm up, then timed.
+      rt::Graph graph = rt::Graph::capture(m.stream, [&] {
+        rt::LaunchOptions on;
+        on.stream = &m.stream;
+        for (unsigned r = 0; r < repeats; ++r)
+          for (const Launch *launch : members[f]) {
+            on.dependentLaunch = dependent && launch->kernel.info().gridDependencyWait;
+            launch->kernel.launch(launch->grid, launch->args, on);
+          }
+      });
+      graph.launch(m.stream);
+      rt::Event start(m.device), end(m.device);
+      start.record(&m.stream);
+      graph.launch(m.stream);
+      end.record(&m.stream);
+      end.synchronize();
+      families[f].usPerLaunch =
+          rt::Event::elapsedMs(start, end) * 1e3 / (double(repeats) * members[f].size());
+      for (const Launch *launch : members[f])
+        families[f].bytesPerLaunch += launch->weightBytes + (launch->readsCache ? kvBytes : 0);
+      families[f].bytesPerLaunch /= members[f].size();
+    }
+  } catch (...) {
+    // The next step must not run from a profiling launch's token and
+    // position: put them back if the device still can, then report.
+    try {
+      restore();
+    } catch (...) {
+    }
+    throw;
   }
-  m.token->copyFrom(&token, 1, &m.stream);
-  m.position->copyFrom(&position, 1, &m.stream);
-  m.stream.synchronize(); // the copies' sources
+  restore();
   return families;
 }

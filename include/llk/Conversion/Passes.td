@@ -21,7 +21,8 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "mlir::ModuleOp"> {
     `nvvm.ldmatrix` and `nvvm.mma.sync` (m16n8k16 for f16/bf16, m16n8k32
     for i8, m16n8k8 for tf32), or an FMA loop for `precision = ieee`.
     A dot whose `mma` attribute is warpgroup MMA (`#tile.mma` version 3,
-    sm_90a) instead reads both operands from their shared-memory slots
+    sm_90a) instead reads B, and A unless A is in registers (the register-A
+    form), from their shared-memory slots
     (`!tile.shared<..., swizzle = wgmma>`) with `nvvm.wgmma.mma_async`, one
     m64nNk16 instruction per warpgroup, 64 rows and k step. The buffers sit
     where `tile-allocate-shared` placed them (`offset`, `barrier_offset`).

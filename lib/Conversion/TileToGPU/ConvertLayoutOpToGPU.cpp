@@ -118,14 +118,10 @@ struct ConvertLayoutLowering : TilePattern<ConvertLayoutOp> {
       return success();
     }
     auto strides = exchangeStrides(op.getSrc().getType(), op.getType());
-    // Threads that hold copies of the same elements (a layout wider than
-    // its tile) write them once: equal values, but still a racecheck hazard.
-    Value writers = e.ownerPredicate(viewOf(op.getSrc().getType()));
     rewriter.replaceOp(op, exchangeThroughShared(e, state.scratch, op,
                                                  adaptor.getSrc(),
                                                  op.getSrc().getType(),
-                                                 op.getType(), strides, strides,
-                                                 writers));
+                                                 op.getType(), strides, strides));
     return success();
   }
 };

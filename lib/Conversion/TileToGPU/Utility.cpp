@@ -50,6 +50,10 @@ Value exchangeThroughShared(IndexEmitter &e, SharedScratch &scratch,
     return sharedRunLength(view, strides[view.order[0]] == 1, bytes);
   };
 
+  // Threads that hold copies of the same elements (a layout wider than its
+  // tile) write them once: equal values, but still a racecheck hazard.
+  if (!writers)
+    writers = e.ownerPredicate(srcView);
   gpu::BarrierOp::create(e.b, e.loc);
   Value srcOffsets = offsets(srcView, srcStrides);
   {

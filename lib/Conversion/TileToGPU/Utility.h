@@ -398,7 +398,8 @@ Value isFirstThread(IndexEmitter &e);
 /// index spaces) through shared memory: every thread writes its elements at
 /// `sum(coord[d] * srcStrides[d])`, and reads those of its new layout at
 /// `sum(coord[d] * dstStrides[d])`. With `writers`, only the threads where
-/// it holds write (the others' copies of their elements may differ).
+/// it holds write (the others' copies of their elements may differ); without,
+/// one owner of each element (copies in other threads are not written twice).
 Value exchangeThroughShared(IndexEmitter &e, SharedScratch &scratch,
                             Operation *op, Value src, Type srcTileType,
                             Type dstTileType, ArrayRef<int64_t> srcStrides,

@@ -71,3 +71,29 @@ func.func @topk_indices(%x: tensor<64xf32>) {
   %v, %i = tile.topk %x : tensor<64xf32> -> tensor<8xf32>, tensor<8xi64>
   return
 }
+
+// -----
+
+// fp8 tiles are bytes on the GPU: keys are compared as numbers only after a
+// cast.
+func.func @fp8_keys(%x: tensor<128xf8E4M3FN>) {
+  // expected-error @+1 {{'tile.sort' op cannot sort keys of 'f8E4M3FN'; tile.cast them to f16 or f32 first}}
+  %a = tile.sort %x axis = 0 : tensor<128xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @fp8_topk(%x: tensor<64xf8E5M2>) {
+  // expected-error @+1 {{'tile.topk' op cannot sort a tile of 'f8E5M2'; tile.cast them to f16 or f32 first}}
+  %v, %i = tile.topk %x : tensor<64xf8E5M2> -> tensor<8xf8E5M2>, tensor<8xi32>
+  return
+}
+
+// -----
+
+// fp8 values only move with their keys.
+func.func @fp8_values(%k: tensor<128xf32>, %x: tensor<128xf8E4M3FN>) {
+  %a, %b = tile.sort %k, %x axis = 0 : tensor<128xf32>, tensor<128xf8E4M3FN>
+  return
+}

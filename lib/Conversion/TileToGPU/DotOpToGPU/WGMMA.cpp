@@ -104,6 +104,9 @@ SmallVector<Value> pinAfterWait(IndexEmitter &e, ArrayRef<Value> values) {
 Value lowerWgmmaDot(IndexEmitter &e, DotOp op, Value acc, Value aRegs,
                     const std::optional<SharedOperand> &aSlot,
                     const SharedOperand &bSlot, bool async) {
+  // A's registers must not change under an in-flight wgmma: the operand
+  // placement never makes a register-A dot async.
+  assert((aSlot || !async) && "a register-A warpgroup MMA left in flight");
   MLIRContext *ctx = e.b.getContext();
   RankedTensorType aType = op.getA().getType(), cType = op.getType();
   int64_t K = aType.getDimSize(1), N = cType.getDimSize(1);

@@ -417,10 +417,16 @@ LogicalResult GenericScanOp::verifyRegions() {
 
 /// Whether `tile.sort` and `tile.topk` order elements of type `elem`: the
 /// numbers, but not i1 or pointers.
+static bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+
 static LogicalResult verifySortable(Operation *op, Type elem, StringRef what) {
   if (isa<PtrType>(elem) || elem.isInteger(1))
     return op->emitOpError() << "cannot sort " << what << " of " << elem
                              << (elem.isInteger(1) ? "; cast to i8 first" : "");
+  // fp8 lives as bytes on the GPU: comparing them as numbers is not done.
+  if (what != "values" && isFp8(elem))
+    return op->emitOpError() << "cannot sort " << what << " of " << elem
+                             << "; tile.cast them to f16 or f32 first";
   return success();
 }
 
@@ -512,7 +518,6 @@ LogicalResult HistogramOp::verify() {
   return verifyTiles(*this);
 }
 
-static bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
 /// Element types `tile.cast` converts among.
 static bool isCastable(Type t) {

@@ -1,7 +1,8 @@
 //===- AllocateShared.cpp - place a kernel's shared-memory buffers --------===//
 //
 // The tile-allocate-shared pass: the buffers that warpgroup MMA reads get
-// its swizzle (placeWarpgroupMmaOperands); then every tile.local_alloc gets
+// its swizzle (placeWarpgroupMmaOperands; A may instead come from
+// registers, in the register-A layout); then every tile.local_alloc gets
 // its `offset` in the kernel's shared memory, and the buffers TMA fills the
 // `barrier_offset` of their slots' mbarriers. The lowering reads both; its
 // own scratch goes after them (where their live range overlaps it).
