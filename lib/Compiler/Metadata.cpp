@@ -58,7 +58,7 @@ FailureOr<std::vector<KernelParam>> llk::kernelParams(func::FuncOp kernel) {
                   "(tile.make_tensor_desc makes one of any type in the kernel)";
     } else {
       param.kind = KernelParam::Kind::Scalar;
-      if (isa<Float8E4M3FNType, Float8E5M2Type>(type))
+      if (tile::isFp8(type))
         return argumentError() << " is an " << type
                << " scalar; pass it as f32 and tile.cast it (fp8 kernel "
                   "arguments are pointers)";

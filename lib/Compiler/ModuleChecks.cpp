@@ -56,17 +56,13 @@ static Type elementOf(Type type) {
   return element;
 }
 
-static bool isFp8(Type type) {
-  return isa<Float8E4M3FNType, Float8E5M2Type>(elementOf(type));
-}
-
 /// Whether `type` is a float the NVPTX back end has no registers for: f80,
 /// f128, tf32, the 8-bit and smaller formats (arithmetic in them ends the
 /// process there) but e4m3 and e5m2, which tiles hold as bytes.
 static bool isUnsupportedFloat(Type type) {
   auto floatType = dyn_cast<FloatType>(elementOf(type));
   return floatType && !floatType.isF16() && !floatType.isBF16() &&
-         !floatType.isF32() && !floatType.isF64() && !isFp8(floatType);
+         !floatType.isF32() && !floatType.isF64() && !tile::isFp8(floatType);
 }
 
 LogicalResult llk::checkKernelModule(ModuleOp module,

@@ -112,7 +112,7 @@ static Value narrowDirected(OpBuilder &b, Location loc, Value x, Type type,
 // fp8 (e4m3fn, e5m2), held as bytes
 //===----------------------------------------------------------------------===//
 
-bool isFp8(Type type) { return isa<Float8E4M3FNType, Float8E5M2Type>(type); }
+using tile::isFp8;
 
 /// A value's elements (a scalar is its own), and back.
 SmallVector<Value> elementsOf(OpBuilder &b, Location loc, Value v) {

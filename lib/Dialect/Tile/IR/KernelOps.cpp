@@ -269,9 +269,6 @@ std::optional<std::string> llk::tile::whyNotKernelOp(Operation *op) {
   // fp8 is for storage and dots: arith computes on it only as constants
   // and selections, and neither do tile's arithmetic, reductions, scans,
   // atomics and prints (the lowering holds fp8 as bytes).
-  auto isFp8 = [](Type type) {
-    return isa<Float8E4M3FNType, Float8E5M2Type>(getElementTypeOrSelf(type));
-  };
   bool computes =
       isa_and_nonnull<arith::ArithDialect, math::MathDialect>(op->getDialect())
           ? !isa<arith::ConstantOp, arith::SelectOp>(op)
@@ -282,8 +279,8 @@ std::optional<std::string> llk::tile::whyNotKernelOp(Operation *op) {
                  "tile.cmp", "tile.print"},
                 op->getName().getStringRef());
   if (computes &&
-      (llvm::any_of(op->getOperandTypes(), isFp8) ||
-       llvm::any_of(op->getResultTypes(), isFp8)))
+      (llvm::any_of(op->getOperandTypes(), llk::tile::isFp8) ||
+       llvm::any_of(op->getResultTypes(), llk::tile::isFp8)))
     return "'" + op->getName().getStringRef().str() +
            "' computes in fp8, which kernels only load, store, convert "
            "(tile.cast) and multiply (tile.dot): tile.cast to f16 or f32 first";

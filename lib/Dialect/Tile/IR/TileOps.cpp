@@ -417,7 +417,6 @@ LogicalResult GenericScanOp::verifyRegions() {
 
 /// Whether `tile.sort` and `tile.topk` order elements of type `elem`: the
 /// numbers, but not i1 or pointers.
-static bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
 static LogicalResult verifySortable(Operation *op, Type elem, StringRef what) {
   if (isa<PtrType>(elem) || elem.isInteger(1))

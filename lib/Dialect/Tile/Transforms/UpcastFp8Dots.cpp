@@ -19,11 +19,7 @@ struct TileUpcastFp8DotsPass
     : llk::tile::impl::TileUpcastFp8DotsBase<TileUpcastFp8DotsPass> {
   void runOnOperation() override {
     getOperation().walk([](DotOp dot) {
-      auto isFp8 = [](Value v) {
-        return isa<Float8E4M3FNType, Float8E5M2Type>(
-            cast<RankedTensorType>(v.getType()).getElementType());
-      };
-      if (!isFp8(dot.getA()))
+      if (!isFp8(dot.getA().getType()))
         return; // the verifier makes both fp8 or neither
       OpBuilder b(dot);
       Type f16 = b.getF16Type();

@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -71,6 +72,13 @@ mlir::Type getDescriptorBlockType(mlir::Type desc);
 /// operands broadcast, or a load of a descriptor made in the kernel), which
 /// tile-desugar writes out before anything else sees the kernel.
 bool isShortForm(mlir::Operation *op);
+
+/// Whether `type`, or a tile's elements, is an fp8 format (f8E4M3FN,
+/// f8E5M2): bytes on the GPU, moved, cast and multiplied but not computed on.
+inline bool isFp8(mlir::Type type) {
+  return mlir::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(
+      mlir::getElementTypeOrSelf(type));
+}
 
 /// Number of warps of the kernel enclosing `op`: its `tile.num_warps`
 /// attribute, or `defaultNumWarps`.
