@@ -51,6 +51,29 @@ Value bytesToF32(OpBuilder &b, Location loc, Value bytes) {
   return vector::FromElementsOp::create(b, loc, VectorType::get({n}, f32), values);
 }
 
+/// `like`'s shape (vector or scalar) with elements of `elem`.
+Type shapedLike(Type like, Type elem) {
+  if (auto vec = dyn_cast<VectorType>(like))
+    return VectorType::get(vec.getShape(), elem);
+  return elem;
+}
+
+/// The constant `scalar` as a value of `type` (splat for vectors).
+Value constantLike(OpBuilder &b, Location loc, Type type, TypedAttr scalar) {
+  if (auto vec = dyn_cast<VectorType>(type))
+    scalar = DenseElementsAttr::get(vec, scalar);
+  return arith::ConstantOp::create(b, loc, scalar);
+}
+/// An integer constant of `type` (splat for vectors).
+Value intConstant(OpBuilder &b, Location loc, Type type, int64_t v) {
+  return constantLike(b, loc, type,
+                      b.getIntegerAttr(cast<IntegerType>(getElementTypeOrSelf(type)), v));
+}
+Value intConstant(OpBuilder &b, Location loc, Type type, const APInt &v) {
+  return constantLike(b, loc, type,
+                      b.getIntegerAttr(cast<IntegerType>(getElementTypeOrSelf(type)), v));
+}
+
 /// x narrowed to `type`, rounded to nearest even or as `mode` directs: for
 /// toward zero, down or up, rounded to nearest, then one step back toward x
 /// where that went past it. (LLVM's NVPTX back
@@ -64,16 +87,8 @@ static Value narrowDirected(OpBuilder &b, Location loc, Value x, Type type,
     return y;
   Value back = arith::ExtFOp::create(b, loc, x.getType(), y); // exact
   unsigned width = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
-  Type intElem = b.getIntegerType(width);
-  Type intType = intElem;
-  if (auto vec = dyn_cast<VectorType>(type))
-    intType = VectorType::get(vec.getShape(), intElem);
-  auto constant = [&](const APInt &v) -> Value {
-    TypedAttr attr = b.getIntegerAttr(intElem, v);
-    if (auto vec = dyn_cast<VectorType>(intType))
-      attr = DenseElementsAttr::get(vec, attr);
-    return arith::ConstantOp::create(b, loc, attr);
-  };
+  Type intType = shapedLike(type, b.getIntegerType(width));
+  auto constant = [&](const APInt &v) { return intConstant(b, loc, intType, v); };
   APInt signBit = APInt::getSignMask(width);
   Value bits = arith::BitcastOp::create(b, loc, intType, y);
   Value one = constant(APInt(width, 1));
@@ -128,22 +143,6 @@ Value fromElements(OpBuilder &b, Location loc, Type type, ArrayRef<Value> elems)
   if (!isa<VectorType>(type))
     return elems.front();
   return vector::FromElementsOp::create(b, loc, cast<VectorType>(type), elems);
-}
-
-/// `like`'s shape (vector or scalar) with elements of `elem`.
-Type shapedLike(Type like, Type elem) {
-  if (auto vec = dyn_cast<VectorType>(like))
-    return VectorType::get(vec.getShape(), elem);
-  return elem;
-}
-
-/// An integer constant of `type` (splat for vectors).
-Value intConstant(OpBuilder &b, Location loc, Type type, int64_t v) {
-  auto elem = cast<IntegerType>(getElementTypeOrSelf(type));
-  TypedAttr attr = b.getIntegerAttr(elem, v);
-  if (auto vec = dyn_cast<VectorType>(type))
-    attr = DenseElementsAttr::get(vec, attr);
-  return arith::ConstantOp::create(b, loc, attr);
 }
 
 /// The fields of an fp8 format that its conversions need.
