@@ -87,8 +87,9 @@ prepare)
   cd "$(dirname "$0")/.."
   carry=${2:-.device-carry}
   static=${LLK_STATIC_BUILD_DIR:-build-static}
+  # shellcheck disable=SC2086 # LLK_CMAKE_ARGS: words, as scripts/build.sh takes them
   cmake -S . -B "$static" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLLK_STATIC_LLVM=ON \
-    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir >/dev/null
+    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir ${LLK_CMAKE_ARGS:-} >/dev/null
   programs=(llk-gpu-check llk-runtime-gpu-check llk-softmax-jit llk-decode-block llk-gguf
             llk-llama llk-llama-engine-tests)
   ninja -C "$static" "${programs[@]}" llkc
