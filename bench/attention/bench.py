@@ -225,8 +225,9 @@ def results_csv(args, gpu, software):
         "attention", benchlib.command_line(), gpu,
         ceiling="torch scaled_dot_product_attention on its fastest backend here (flash or cuDNN), "
                 "timed in the same rounds", anchor="sdpa",
-        timing=f"CUDA events, the median of {args.rounds} alternating rounds of each implementation "
-               "(each round the median of its launches, 100 ms of them at most)",
+        timing=f"CUDA events behind a GPU spin (the host's launch hidden), the median of {args.rounds} "
+               "alternating rounds of each implementation (each round the median of its launches, "
+               "100 ms of them at most)",
         software=software, llk_ptx=str(args.ptx_dir), dtype=args.dtype)
 
 
@@ -438,13 +439,19 @@ class Run:
 
     def time_ms(self, fn, budget_ms=100.0, warm=False):
         """Median of CUDA-event-timed launches of fn (after a warm-up unless
-        `warm`): as many as fit the budget, 1 to 50."""
+        `warm`): as many as fit the budget, 1 to 50. Each start event is
+        queued behind a GPU spin (torch.cuda._sleep, ~100 us) so that the
+        host's launch of fn happens while the GPU is busy: the interval is
+        the kernels' time alone, not the Python launch path's (which
+        differs between llk's launchers, Triton's and torch's)."""
         torch = self.torch
         if not warm:
             fn()
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         times = []
         while True:
+            if hasattr(torch.cuda, "_sleep"):
+                torch.cuda._sleep(200_000)
             start.record()
             fn()
             end.record()
