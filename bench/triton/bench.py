@@ -246,7 +246,7 @@ def build_cases(M, L, copy_us, cublas_us):
         flops = 2.0 * m * n * k_
         return Case("03_matrix_multiplication", f"{m}x{n}x{k_}", make,
                     {v: llk(v) for v in ("matmul_128x128x32_w4", "matmul_128x128x64_w4_sm90a",
-                                         "matmul_128x256x64_w8_sm90a")},
+                                         "matmul_128x256x64_w8_sm90a", "matmul_128x256x64_w8_s4_sm90a")},
                     tri, 2e-3, flops, "TFLOP/s", lambda: ("cuBLAS", cublas_us(m, n, k_)),
                     notes="Triton: the tutorial's first CUDA config (128x256x64 w8 s3)")
     cases.append(matmul(4096, 4096, 4096))

@@ -25,6 +25,8 @@ VARIANTS = {
                                    {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_SIZE_M": 8}, 4, "sm_90a"),
     "matmul_128x256x64_w8_sm90a": ("triton/03_matrix_multiplication.mlir",
                                    {"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64, "GROUP_SIZE_M": 8}, 8, "sm_90a"),
+    "matmul_128x256x64_w8_s4_sm90a": ("triton/03_matrix_multiplication.mlir",
+                                      {"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64, "GROUP_SIZE_M": 8}, 8, "sm_90a"),
     # 04: seeded dropout (f32)
     "dropout_b1024_w4": ("triton/04_low_memory_dropout.mlir", {"BLOCK": 1024, "DIV": 16}, 4, "sm_90"),
     "dropout_b4096_w4": ("triton/04_low_memory_dropout.mlir", {"BLOCK": 4096, "DIV": 16}, 4, "sm_90"),
@@ -59,5 +61,6 @@ VARIANTS = {
     "pdl_add_b4096_w4": ("triton/11_pdl_vector_add.mlir", {"BLOCK": 4096, "DIV": 16, "USE_GDC": 1}, 4, "sm_90"),
 }
 
-# 09 pipelines 3 stages (4 do not fit beside the epilogue at 128x256).
-NUM_STAGES = {"persistent_128x256x64_w8": 3}
+# 09 pipelines 3 stages (4 do not fit beside the epilogue at 128x256); 03
+# at 128x256 also 4.
+NUM_STAGES = {"persistent_128x256x64_w8": 3, "matmul_128x256x64_w8_s4_sm90a": 4}

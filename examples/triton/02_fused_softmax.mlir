@@ -4,7 +4,7 @@
 // as many as fit on the GPU at once), so that the next row's loads overlap
 // this row's arithmetic across the programs of an SM.
 //
-//   out[r, c] = exp(x[r, c] - max_r) / sum_c exp(x[r, c] - max_r)
+//   out[r, c] = exp(x[r, c] - max_r) * (1 / sum_c exp(x[r, c] - max_r))
 //
 //   llkc examples/triton/02_fused_softmax.mlir -D BLOCK=1024 -D DIV=16 --num-warps 4
 //   grid = min(n_rows, P) programs; BLOCK = n_cols rounded up to a power of
@@ -27,7 +27,12 @@ func.func @softmax_kernel(%out: !tile.ptr<f32> {tile.divisibility = 16}, %in: !t
     %shifted = tile.sub %x, %max : tensor<${BLOCK}xf32>, f32
     %num = math.exp %shifted : tensor<${BLOCK}xf32>
     %den = tile.reduce sum %num axis = 0 : tensor<${BLOCK}xf32>
-    %y = tile.div %num, %den : tensor<${BLOCK}xf32>, f32
+    // One division a row, then a multiply an element (an IEEE division of
+    // every element costs more than the exponential; Triton divides with
+    // div.full.f32, which is not correctly rounded either).
+    %one = arith.constant 1.0 : f32
+    %inv_den = arith.divf %one, %den : f32
+    %y = tile.mul %num, %inv_den : tensor<${BLOCK}xf32>, f32
     %out_offset = arith.muli %row, %out_row_stride : i32
     %out_row = tile.addptr %out, %out_offset : !tile.ptr<f32>, i32
     %out_ptrs = tile.addptr %out_row, %cols : !tile.ptr<f32>, tensor<${BLOCK}xi32>

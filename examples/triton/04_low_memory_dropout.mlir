@@ -3,7 +3,7 @@
 // recomputed from the seed and its offset (tile.rand, Philox 4x32-10, bit
 // for bit Triton's tl.rand), so the backward pass regenerates it.
 //
-//   out[i] = rand(seed, i) > p ? x[i] / (1 - p) : 0
+//   out[i] = rand(seed, i) > p ? x[i] * (1 / (1 - p)) : 0
 //
 //   llkc examples/triton/04_low_memory_dropout.mlir -D BLOCK=1024 -D DIV=16 --num-warps 4
 //   grid = cdiv(n, BLOCK) programs; DIV: a power of two dividing n (16, as
@@ -20,8 +20,12 @@ func.func @seeded_dropout(%x: !tile.ptr<f32> {tile.divisibility = 16}, %out: !ti
   %random = tile.rand %seed, %offsets : i32, tensor<${BLOCK}xi32>
   %keep = tile.cmp gt %random, %p : tensor<${BLOCK}xf32>, f32
   %one = arith.constant 1.0 : f32
-  %scale = arith.subf %one, %p : f32
-  %scaled = tile.div %xv, %scale : tensor<${BLOCK}xf32>, f32
+  %keep_p = arith.subf %one, %p : f32
+  // One division a program, then a multiply an element: an IEEE division
+  // of every element costs more than the Philox rounds it follows (Triton
+  // divides with div.full.f32, which is not correctly rounded either).
+  %scale = arith.divf %one, %keep_p : f32
+  %scaled = tile.mul %xv, %scale : tensor<${BLOCK}xf32>, f32
   %zero = arith.constant 0.0 : f32
   %output = tile.where %keep, %scaled, %zero : tensor<${BLOCK}xi1>, tensor<${BLOCK}xf32>, f32
   %out_ptrs = tile.addptr %out, %offsets : !tile.ptr<f32>, tensor<${BLOCK}xi32>
