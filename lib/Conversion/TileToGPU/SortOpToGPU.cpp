@@ -147,14 +147,19 @@ private:
   DistributedView view;
   unsigned axis;
   bool descending;
-  /// The thread's elements, as the network has them so far, and each
-  /// register's coordinate along the axis.
+  /// The thread's elements, as the network has them so far.
   SmallVector<Element> elems;
+  /// What each register's stage directions test k and j against: its
+  /// coordinate along the axis, or (in the loop, where every mask tested is
+  /// at least sizePerThread) that of the first register of its run, the
+  /// same value for the whole run.
   SmallVector<Value> coord;
   /// The register at (row, offset along the axis from the thread's first
-  /// element), and the (row, offset) of each register.
+  /// element), the (row, offset) of each register, and the first register
+  /// of each register's run.
   llvm::DenseMap<std::pair<int64_t, int64_t>, int64_t> registerAt;
   SmallVector<std::pair<int64_t, int64_t>> rowOffset;
+  SmallVector<int64_t> runStart;
   /// For warpStage: the row-major element index of each register, the
   /// scratch buffer and the byte offsets of its position and value parts,
   /// and the threads that store (null: all).
@@ -281,13 +286,22 @@ void SortNetwork::warpStage(Value j, Value k) {
     }
   }
   gpu::BarrierOp::create(e.b, e.loc);
+  // j is at least sizePerThread, so the partner of the run's element at
+  // offset o is at the partner's index of the run's first element, plus o
+  // along the axis: one index a run, constant offsets from it.
   Value partnerOffset = arith::MulIOp::create(e.b, e.loc, j, e.i32(strides[axis]));
+  llvm::DenseMap<int64_t, Value> partnerOfRun;
   for (auto [r, elem] : llvm::enumerate(elems)) {
-    Value index = arith::XOrIOp::create(e.b, e.loc, e.extract(linear, r), partnerOffset);
+    int64_t first = runStart[r];
+    Value &index = partnerOfRun[first];
+    if (!index)
+      index = arith::XOrIOp::create(e.b, e.loc, e.extract(linear, first), partnerOffset);
+    int64_t inRun = (rowOffset[r].second - rowOffset[first].second) * strides[axis];
     Element partner;
     for (const Part &part : parts)
       partner.*part.member = LLVM::LoadOp::create(
-          e.b, e.loc, part.type, address(index, part.at, part.bytes), part.bytes);
+          e.b, e.loc, part.type,
+          address(index, part.at + inRun * part.bytes, part.bytes), part.bytes);
     elem = exchange(elem, partner, coord[r], k, j);
   }
 }
@@ -302,6 +316,9 @@ FailureOr<SmallVector<Element>> SortNetwork::sort(Value keys, Value values) {
     registerAt[key] = r;
     rowOffset.push_back(key);
   }
+  int64_t runLength = view.sizePerThread[axis];
+  for (auto [row, offset] : rowOffset)
+    runStart.push_back(registerAt.lookup({row, offset / runLength * runLength}));
   // The coordinate's bits in runs of one place, lowest first; every
   // register has its partner at the registers' bits.
   SmallVector<Segment> segments;
@@ -344,6 +361,8 @@ FailureOr<SmallVector<Element>> SortNetwork::sort(Value keys, Value values) {
       registerStage(int64_t(1) << bit, e.i32(int64_t(1) << m));
   if (firstLooped > numBits)
     return elems;
+  for (int64_t r = 0; r < numRegs; ++r)
+    coord[r] = coord[runStart[r]];
 
   if (llvm::any_of(segments, [](const Segment &s) { return s.place == Place::Warps; })) {
     int64_t numElems = type.getNumElements();
