@@ -361,6 +361,7 @@ FailureOr<SmallVector<Element>> SortNetwork::sort(Value keys, Value values) {
       registerStage(int64_t(1) << bit, e.i32(int64_t(1) << m));
   if (firstLooped > numBits)
     return elems;
+  // From here on every mask a direction tests is at least sizePerThread.
   for (int64_t r = 0; r < numRegs; ++r)
     coord[r] = coord[runStart[r]];
 
