@@ -3,14 +3,25 @@
 // A bitonic sorting network along one axis. Every element travels with its
 // original position along the axis, and the network compares (key,
 // position) pairs, a strict total order, so it gives the one permutation a
-// stable sort gives (the interpreter's). Merge stage (k, j) compare-
-// exchanges each element at axis coordinate c with the one at c ^ j, and
-// keeps the earlier of the two where (c & j == 0) == (c & k == 0), the
-// later elsewhere. Where the partner is depends on which part of the
-// blocked layout bit j of the coordinate belongs to (slowest first:
-// repetition, warp, warp repeat, lane, element of the run): the registers'
-// parts pair registers of the thread, the lane part lanes by an xor
-// shuffle, the warp part warps through shared memory.
+// stable sort gives (the interpreter's). Merge k (k = 2, 4, ..., n) runs
+// the stages j = k/2, ..., 2, 1; stage (k, j) compare-exchanges each element
+// at axis coordinate c with the one at c ^ j, and keeps the earlier of the
+// two where (c & j == 0) == (c & k == 0), the later elsewhere. Where the
+// partner is depends on which part of the blocked layout bit j of the
+// coordinate belongs to (slowest first: repetition, warp, warp repeat,
+// lane, element of the run): the registers' parts pair registers of the
+// thread, the lane part lanes by an xor shuffle, the warp part warps
+// through shared memory.
+//
+// Unrolled, the network is log n (log n + 1) / 2 stages over all of a
+// thread's elements (55 for n = 1024), and the code and the compile time
+// grow with it. So the merges past the thread's own run are a loop over k,
+// and in each merge the stages in lanes and in warps loops over j (the
+// shuffle's xor mask, the partner's index and the directions computed from
+// k and j at run time). Only the stages that pair registers are unrolled,
+// as their partners are static register indices; one at a bit above the
+// loop's first merge runs under an scf.if (j < k). The merges within the
+// thread's run come first, unrolled.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,6 +66,16 @@ private:
       return Place::Registers;
     return j < lanes ? Place::Lanes : Place::Warps;
   }
+  static StringRef nameOf(Place place) {
+    return place == Place::Registers ? "registers"
+           : place == Place::Lanes   ? "lanes"
+                                     : "warps";
+  }
+  /// Bits [lo, hi) of the axis coordinate, all in one place.
+  struct Segment {
+    Place place;
+    int64_t lo, hi;
+  };
 
   /// Whether key `a` is before key `b` in ascending order: NaN after every
   /// number, NaNs (and -0.0, +0.0) equal; integers signed.
@@ -83,14 +104,15 @@ private:
     return {pick(a.key, b.key), pick(a.position, b.position), pick(a.value, b.value)};
   }
   /// (c & bit) == 0 for the coordinate c.
-  Value bitClear(Value c, int64_t bit) {
-    return arith::CmpIOp::create(
-        e.b, e.loc, arith::CmpIPredicate::eq,
-        arith::AndIOp::create(e.b, e.loc, c, e.i32(bit)), e.i32(0));
+  Value bitClear(Value c, Value bit) {
+    return arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::eq,
+                                 arith::AndIOp::create(e.b, e.loc, c, bit), e.i32(0));
   }
+  /// 1 << `bit`.
+  Value powerOfTwo(Value bit) { return arith::ShLIOp::create(e.b, e.loc, e.i32(1), bit); }
   /// `self` after its compare-exchange with `partner` at stage (k, j).
-  Element exchange(const Element &self, const Element &partner, Value coord,
-                   int64_t k, int64_t j) {
+  Element exchange(const Element &self, const Element &partner, Value coord, Value k,
+                   Value j) {
     Value keepEarlier = arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::eq,
                                               bitClear(coord, j), bitClear(coord, k));
     Value partnerFirst = before(partner, self);
@@ -98,9 +120,25 @@ private:
                                               keepEarlier, partnerFirst);
     return select(takePartner, partner, self);
   }
-  /// Each element's partner at stage j from another warp, through shared
-  /// memory: the tile stored row-major, each partner loaded at its index.
-  SmallVector<Element> partnersThroughShared(ArrayRef<Element> elems, int64_t j);
+
+  /// Stage (k, j) at a bit j of the registers: each pair of registers of a
+  /// row j apart.
+  void registerStage(int64_t j, Value k);
+  /// Stage (k, j) at a bit j of the lanes: an xor shuffle.
+  void laneStage(Value j, Value k);
+  /// Stage (k, j) at a bit j of the warps, through shared memory: the tile
+  /// stored row-major (by one owner of each element), each partner loaded
+  /// at its index.
+  void warpStage(Value j, Value k);
+  /// `body(i)` for i = from, ..., to - 1, in an scf.for that carries the
+  /// elements.
+  void loopCarryingElements(Value from, Value to, llvm::function_ref<void(Value i)> body);
+  /// `body` under an scf.if on `cond`; the elements stay as they are where
+  /// `cond` does not hold.
+  void onlyIf(Value cond, llvm::function_ref<void()> body);
+  /// The elements' values, in the order a loop carries them, and back.
+  SmallVector<Value> flatElements() const;
+  void setElements(ValueRange flat);
 
   IndexEmitter &e;
   SharedScratch &scratch;
@@ -109,102 +147,114 @@ private:
   DistributedView view;
   unsigned axis;
   bool descending;
-  /// Row-major element index of each register (for partnersThroughShared).
-  Value linear;
-  /// The scratch buffer and the byte offsets of its position and value parts.
-  Value base;
+  /// The thread's elements, as the network has them so far.
+  SmallVector<Element> elems;
+  /// What each register's stage directions test k and j against: its
+  /// coordinate along the axis, or (in the loop, where every mask tested is
+  /// at least sizePerThread) that of the first register of its run, the
+  /// same value for the whole run.
+  SmallVector<Value> coord;
+  /// The register at (row, offset along the axis from the thread's first
+  /// element), the (row, offset) of each register, and the first register
+  /// of each register's run.
+  llvm::DenseMap<std::pair<int64_t, int64_t>, int64_t> registerAt;
+  SmallVector<std::pair<int64_t, int64_t>> rowOffset;
+  SmallVector<int64_t> runStart;
+  /// For warpStage: the row-major element index of each register, the
+  /// scratch buffer and the byte offsets of its position and value parts,
+  /// and the threads that store (null: all).
+  Value linear, base, writers;
   int64_t positionsAt = 0, valuesAt = 0;
 };
 
-FailureOr<SmallVector<Element>> SortNetwork::sort(Value keys, Value values) {
-  int64_t n = type.getDimSize(axis), numRegs = view.totalElemsPerThread();
-  Value coords = e.coordinates(view, axis);
-  SmallVector<Value> coord;
-  SmallVector<Element> elems;
-  for (int64_t r = 0; r < numRegs; ++r) {
-    coord.push_back(e.extract(coords, r));
-    elems.push_back({e.extract(keys, r), coord.back(),
-                     values ? e.extract(values, r) : Value()});
+SmallVector<Value> SortNetwork::flatElements() const {
+  SmallVector<Value> flat;
+  for (const Element &elem : elems) {
+    flat.push_back(elem.key);
+    flat.push_back(elem.position);
+    if (elem.value)
+      flat.push_back(elem.value);
   }
-  // The register of each (row, offset along the axis from the thread's
-  // first element): registers pair up within a row.
-  llvm::DenseMap<std::pair<int64_t, int64_t>, int64_t> registerAt;
-  SmallVector<std::pair<int64_t, int64_t>> rowOffset;
-  for (auto [r, local] : llvm::enumerate(view.localIndices())) {
-    SmallVector<int64_t> start(local);
-    start[axis] = 0;
-    std::pair<int64_t, int64_t> key{view.registerIndex(start),
-                                    view.localOffset(axis, local[axis])};
-    registerAt[key] = r;
-    rowOffset.push_back(key);
-  }
-  LLVM_DEBUG({
-    llvm::dbgs() << "[sort] " << op->getName() << " at " << e.loc << ": " << n
-                 << " along axis " << axis << ", bits in";
-    for (int64_t j = 1; j < n; j *= 2)
-      llvm::dbgs() << " " << (placeOf(j) == Place::Registers ? "registers"
-                              : placeOf(j) == Place::Lanes   ? "lanes"
-                                                             : "warps");
-    llvm::dbgs() << "\n";
-  });
-
-  for (int64_t k = 2; k <= n; k *= 2)
-    for (int64_t j = k / 2; j >= 1; j /= 2) {
-      switch (placeOf(j)) {
-      case Place::Registers:
-        for (int64_t lo = 0; lo < numRegs; ++lo) {
-          auto [row, offset] = rowOffset[lo];
-          if (offset & j)
-            continue;
-          auto it = registerAt.find({row, offset ^ j});
-          if (it == registerAt.end())
-            return failure();
-          int64_t hi = it->second;
-          // The lower element keeps the earlier where its block ascends.
-          Value ascending = bitClear(coord[lo], k);
-          Value swap = arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::eq,
-                                             ascending, before(elems[hi], elems[lo]));
-          Element low = select(swap, elems[hi], elems[lo]);
-          elems[hi] = select(swap, elems[lo], elems[hi]);
-          elems[lo] = low;
-        }
-        break;
-      case Place::Lanes: {
-        Value laneMask = e.i32(j / view.sizePerThread[axis] * view.laneStride[axis]);
-        for (int64_t r = 0; r < numRegs; ++r) {
-          auto across = [&](Value v) {
-            return v ? shuffle(e, v, laneMask, gpu::ShuffleMode::XOR) : Value();
-          };
-          Element partner{across(elems[r].key), across(elems[r].position),
-                          across(elems[r].value)};
-          elems[r] = exchange(elems[r], partner, coord[r], k, j);
-        }
-        break;
-      }
-      case Place::Warps: {
-        SmallVector<Element> partners = partnersThroughShared(elems, j);
-        for (int64_t r = 0; r < numRegs; ++r)
-          elems[r] = exchange(elems[r], partners[r], coord[r], k, j);
-        break;
-      }
-      }
-    }
-  return elems;
+  return flat;
 }
 
-SmallVector<Element> SortNetwork::partnersThroughShared(ArrayRef<Element> elems,
-                                                        int64_t j) {
+void SortNetwork::setElements(ValueRange flat) {
+  for (Element &elem : elems) {
+    elem.key = flat.front();
+    elem.position = flat[1];
+    flat = flat.drop_front(2);
+    if (elem.value) {
+      elem.value = flat.front();
+      flat = flat.drop_front();
+    }
+  }
+}
+
+void SortNetwork::loopCarryingElements(Value from, Value to,
+                                       llvm::function_ref<void(Value i)> body) {
+  auto loop = scf::ForOp::create(e.b, e.loc, from, to, e.i32(1), flatElements());
+  {
+    OpBuilder::InsertionGuard guard(e.b);
+    e.b.setInsertionPointToStart(loop.getBody());
+    setElements(loop.getRegionIterArgs());
+    body(loop.getInductionVar());
+    scf::YieldOp::create(e.b, e.loc, flatElements());
+  }
+  setElements(loop.getResults());
+}
+
+void SortNetwork::onlyIf(Value cond, llvm::function_ref<void()> body) {
+  SmallVector<Value> unchanged = flatElements();
+  auto branch = scf::IfOp::create(e.b, e.loc, ValueRange(unchanged).getTypes(), cond,
+                                  /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(e.b);
+    e.b.setInsertionPointToStart(branch.thenBlock());
+    body();
+    scf::YieldOp::create(e.b, e.loc, flatElements());
+    e.b.setInsertionPointToStart(branch.elseBlock());
+    scf::YieldOp::create(e.b, e.loc, unchanged);
+  }
+  setElements(branch.getResults());
+}
+
+void SortNetwork::registerStage(int64_t j, Value k) {
+  for (int64_t lo = 0; lo < int64_t(elems.size()); ++lo) {
+    auto [row, offset] = rowOffset[lo];
+    if (offset & j)
+      continue;
+    int64_t hi = registerAt.lookup({row, offset ^ j});
+    // The lower element keeps the earlier where its block ascends.
+    Value ascending = bitClear(coord[lo], k);
+    Value swap = arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::eq, ascending,
+                                       before(elems[hi], elems[lo]));
+    Element low = select(swap, elems[hi], elems[lo]);
+    elems[hi] = select(swap, elems[lo], elems[hi]);
+    elems[lo] = low;
+  }
+}
+
+void SortNetwork::laneStage(Value j, Value k) {
+  // Lanes j / sizePerThread apart along the axis, laneStride a step.
+  Value laneMask = arith::ShLIOp::create(
+      e.b, e.loc,
+      arith::ShRUIOp::create(e.b, e.loc, j,
+                             e.i32(llvm::Log2_64(view.sizePerThread[axis]))),
+      e.i32(llvm::Log2_64(view.laneStride[axis])));
+  for (auto [r, elem] : llvm::enumerate(elems)) {
+    auto across = [&](Value v) {
+      return v ? shuffle(e, v, laneMask, gpu::ShuffleMode::XOR) : Value();
+    };
+    Element partner{across(elem.key), across(elem.position), across(elem.value)};
+    elem = exchange(elem, partner, coord[r], k, j);
+  }
+}
+
+void SortNetwork::warpStage(Value j, Value k) {
   SmallVector<int64_t> strides = rowMajorStrides(type.getShape());
-  int64_t numElems = type.getNumElements();
   Type keyType = elems[0].key.getType();
   Type valueType = elems[0].value ? elems[0].value.getType() : Type();
   int64_t keyBytes = byteWidth(keyType), valueBytes = valueType ? byteWidth(valueType) : 0;
-  if (!base) {
-    positionsAt = llvm::alignTo(numElems * keyBytes, 16);
-    valuesAt = positionsAt + llvm::alignTo(numElems * 4, 16);
-    base = scratch.base(e.b, e.loc, op, valuesAt + numElems * valueBytes);
-    linear = registerOffsets(e, view, strides, 1);
-  }
   auto address = [&](Value index, int64_t at, int64_t bytes) {
     Value offset = arith::AddIOp::create(
         e.b, e.loc, arith::MulIOp::create(e.b, e.loc, index, e.i32(bytes)), e.i32(at));
@@ -220,24 +270,141 @@ SmallVector<Element> SortNetwork::partnersThroughShared(ArrayRef<Element> elems,
   if (valueType)
     parts.push_back({&Element::value, valueType, valuesAt, valueBytes});
 
-  // Replicas (lanes, warps) store the same values at the same places.
   gpu::BarrierOp::create(e.b, e.loc);
+  {
+    // Replicas (in other lanes or warps) hold the same elements: one owner
+    // of each writes it.
+    OpBuilder::InsertionGuard guard(e.b);
+    if (writers)
+      e.b.setInsertionPointToStart(
+          scf::IfOp::create(e.b, e.loc, writers, /*withElseRegion=*/false).thenBlock());
+    for (auto [r, elem] : llvm::enumerate(elems)) {
+      Value index = e.extract(linear, r);
+      for (const Part &part : parts)
+        LLVM::StoreOp::create(e.b, e.loc, elem.*part.member,
+                              address(index, part.at, part.bytes), part.bytes);
+    }
+  }
+  gpu::BarrierOp::create(e.b, e.loc);
+  // j is at least sizePerThread, so the partner of the run's element at
+  // offset o is at the partner's index of the run's first element, plus o
+  // along the axis: one index a run, constant offsets from it.
+  Value partnerOffset = arith::MulIOp::create(e.b, e.loc, j, e.i32(strides[axis]));
+  llvm::DenseMap<int64_t, Value> partnerOfRun;
   for (auto [r, elem] : llvm::enumerate(elems)) {
-    Value index = e.extract(linear, r);
+    int64_t first = runStart[r];
+    Value &index = partnerOfRun[first];
+    if (!index)
+      index = arith::XOrIOp::create(e.b, e.loc, e.extract(linear, first), partnerOffset);
+    int64_t inRun = (rowOffset[r].second - rowOffset[first].second) * strides[axis];
+    Element partner;
     for (const Part &part : parts)
-      LLVM::StoreOp::create(e.b, e.loc, elem.*part.member,
-                            address(index, part.at, part.bytes), part.bytes);
+      partner.*part.member = LLVM::LoadOp::create(
+          e.b, e.loc, part.type,
+          address(index, part.at + inRun * part.bytes, part.bytes), part.bytes);
+    elem = exchange(elem, partner, coord[r], k, j);
   }
-  gpu::BarrierOp::create(e.b, e.loc);
-  SmallVector<Element> partners(elems.size());
-  for (int64_t r = 0; r < int64_t(elems.size()); ++r) {
-    Value index = arith::XOrIOp::create(e.b, e.loc, e.extract(linear, r),
-                                        e.i32(j * strides[axis]));
-    for (const Part &part : parts)
-      partners[r].*part.member = LLVM::LoadOp::create(
-          e.b, e.loc, part.type, address(index, part.at, part.bytes), part.bytes);
+}
+
+FailureOr<SmallVector<Element>> SortNetwork::sort(Value keys, Value values) {
+  int64_t n = type.getDimSize(axis), numRegs = view.totalElemsPerThread();
+  for (auto [r, local] : llvm::enumerate(view.localIndices())) {
+    SmallVector<int64_t> start(local);
+    start[axis] = 0;
+    std::pair<int64_t, int64_t> key{view.registerIndex(start),
+                                    view.localOffset(axis, local[axis])};
+    registerAt[key] = r;
+    rowOffset.push_back(key);
   }
-  return partners;
+  int64_t runLength = view.sizePerThread[axis];
+  for (auto [row, offset] : rowOffset)
+    runStart.push_back(registerAt.lookup({row, offset / runLength * runLength}));
+  // The coordinate's bits in runs of one place, lowest first; every
+  // register has its partner at the registers' bits.
+  SmallVector<Segment> segments;
+  for (int64_t bit = 0; (int64_t(1) << bit) < n; ++bit) {
+    int64_t j = int64_t(1) << bit;
+    Place place = placeOf(j);
+    if (place == Place::Registers)
+      for (auto [row, offset] : rowOffset)
+        if (!registerAt.contains({row, offset ^ j}))
+          return failure();
+    if (segments.empty() || segments.back().place != place)
+      segments.push_back({place, bit, bit});
+    segments.back().hi = bit + 1;
+  }
+  int64_t numBits = segments.empty() ? 0 : segments.back().hi;
+  // Merges 1 << m for m up to `firstLooped` - 1 have all their stages in
+  // the thread's run: unrolled. The others run in a loop over m.
+  int64_t firstLooped =
+      segments.empty() ? 1
+      : segments[0].place == Place::Registers ? segments[0].hi + 1
+                                              : 1;
+  LLVM_DEBUG({
+    llvm::dbgs() << "[sort] " << op->getName() << " at " << e.loc << ": " << n
+                 << " along axis " << axis << ", bits";
+    for (const Segment &segment : segments)
+      llvm::dbgs() << " [" << segment.lo << ", " << segment.hi << ") in "
+                   << nameOf(segment.place);
+    llvm::dbgs() << "; merges 2^1 to 2^" << std::min(firstLooped - 1, numBits)
+                 << " unrolled, the rest in a loop\n";
+  });
+
+  Value coords = e.coordinates(view, axis);
+  for (int64_t r = 0; r < numRegs; ++r) {
+    coord.push_back(e.extract(coords, r));
+    elems.push_back({e.extract(keys, r), coord.back(),
+                     values ? e.extract(values, r) : Value()});
+  }
+  for (int64_t m = 1; m < firstLooped && m <= numBits; ++m)
+    for (int64_t bit = m - 1; bit >= 0; --bit)
+      registerStage(int64_t(1) << bit, e.i32(int64_t(1) << m));
+  if (firstLooped > numBits)
+    return elems;
+  // From here on every mask a direction tests is at least sizePerThread.
+  for (int64_t r = 0; r < numRegs; ++r)
+    coord[r] = coord[runStart[r]];
+
+  if (llvm::any_of(segments, [](const Segment &s) { return s.place == Place::Warps; })) {
+    int64_t numElems = type.getNumElements();
+    int64_t keyBytes = byteWidth(elems[0].key.getType());
+    int64_t valueBytes = values ? byteWidth(elems[0].value.getType()) : 0;
+    positionsAt = llvm::alignTo(numElems * keyBytes, 16);
+    valuesAt = positionsAt + llvm::alignTo(numElems * 4, 16);
+    base = scratch.base(e.b, e.loc, op, valuesAt + numElems * valueBytes);
+    linear = registerOffsets(e, view, rowMajorStrides(type.getShape()), 1);
+    writers = e.ownerPredicate(view);
+  }
+  loopCarryingElements(e.i32(firstLooped), e.i32(numBits + 1), [&](Value m) {
+    Value k = powerOfTwo(m);
+    for (const Segment &segment : llvm::reverse(segments)) {
+      if (segment.place == Place::Registers) {
+        for (int64_t bit = segment.hi - 1; bit >= segment.lo; --bit) {
+          auto stage = [&] { registerStage(int64_t(1) << bit, k); };
+          if (bit < firstLooped) {
+            stage();
+            continue;
+          }
+          onlyIf(arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::slt,
+                                       e.i32(bit), m),
+                 stage);
+        }
+        continue;
+      }
+      // The segment's bits below k, highest first: iteration i runs bit
+      // top - i, top = to + lo - 1.
+      Value to = arith::MinSIOp::create(e.b, e.loc, m, e.i32(segment.hi));
+      Value top = arith::AddIOp::create(e.b, e.loc, to, e.i32(segment.lo - 1));
+      loopCarryingElements(e.i32(segment.lo), to, [&](Value i) {
+        Value j = powerOfTwo(arith::SubIOp::create(e.b, e.loc, top, i));
+        if (segment.place == Place::Lanes)
+          laneStage(j, k);
+        else
+          warpStage(j, k);
+      });
+    }
+  });
+  return elems;
 }
 
 /// The members `member` of `elems`, as the vector of a lowered tile.
