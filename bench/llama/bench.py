@@ -305,8 +305,8 @@ class LlkModules:
         meta_path = Path(str(path) + ".json")
         if meta_path.exists():
             meta = json.loads(meta_path.read_text())
-            if meta.get("format") != 1:
-                raise RuntimeError(f"{meta_path}: metadata format {meta.get('format')} (expected 1)")
+            if meta.get("format") != 2:
+                raise RuntimeError(f"{meta_path}: metadata format {meta.get('format')} (expected 2)")
         else:
             meta = self._meta_from_ptx(path.read_text())
         ks = meta["kernels"]
@@ -347,6 +347,18 @@ class LlkModules:
                 raise RuntimeError(f"{ptx}: argument {i} is {a.type}, the kernel takes {p['type']}")
             if a.kind == "pointer" and p["type"] != a.type:
                 log(f"  note: {ptx} argument {i}: pointer to {a.type} passed for !tile.ptr<{p['type']}>")
+            # The contract ({tile.divisibility}, and a pointer's element
+            # alignment), as the runtime checks it: broken, the GPU faults.
+            need = p.get("divisibility", 1)
+            if a.kind == "pointer":
+                need = max(need, _ELEMENT_BYTES.get(p["type"], 1))
+            if need > 1 and int(a.value) % need:
+                raise RuntimeError(f"{ptx}: argument {i} is {int(a.value):#x}, not a multiple of "
+                                   f"{need} (its contract)")
+
+
+_ELEMENT_BYTES = {"i8": 1, "i16": 2, "i32": 4, "i64": 8, "f16": 2, "bf16": 2, "f32": 4,
+                  "f64": 8, "f8E4M3FN": 1, "f8E5M2": 1}
 
 
 class LlkKernels:

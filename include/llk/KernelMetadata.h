@@ -13,14 +13,20 @@
 // ConstantValue.h: the runtime is built without LLVM and its public headers
 // include this one.
 //
-// JSON form (format version 1):
-//   {"format": 1, "compiler": "llk 0.1.0", "arch": "sm_90",
+// JSON form (format version 2):
+//   {"format": 2, "compiler": "llk 0.1.0", "arch": "sm_90",
 //    "constants": {"BLOCK": 4096, "T": "bf16"},
 //    "kernels": [{"name": "softmax_kernel", "num_warps": 8,
 //                 "shared_bytes": 64, "dynamic_shared_bytes": 0,
 //                 "grid_dependency_wait": false,
 //                 "params": [{"kind": "pointer", "type": "f32"},
 //                            {"kind": "scalar", "type": "i32"}]}]}
+// A parameter with a `tile.divisibility` (or `tile.alignment`) promise has
+// "divisibility": N (a power of two; absent: 1): a pointer's address is a
+// multiple of N bytes, an integer's value a multiple of N. Launchers check
+// it (the compiled kernel relies on it: vector widths, mask uniformity), and
+// a pointer's natural alignment (its element's size) with it. Format 2 added
+// it: a format-1 file has no contracts to check, so readers refuse it.
 // A pointer a kernel may read past its elements has "read_overrun_bytes": N
 // (1 to 15; absent: 0); a descriptor has "tma_box": [rows, columns] and
 // "tma_swizzle": 128. "dynamic_shared_bytes" and "grid_dependency_wait" may
@@ -44,7 +50,7 @@
 namespace llk {
 
 /// Version of the JSON layout; readers reject other versions.
-constexpr int kMetadataFormat = 1;
+constexpr int kMetadataFormat = 2;
 
 /// The buffer contract (docs/runtime.md): a kernel may read any byte of an
 /// aligned 16-byte granule that holds a byte it accesses, so allocations
@@ -74,6 +80,10 @@ struct KernelParam {
   /// bytes' 16-byte-aligned granules; 0 for most kernels, less than
   /// kBufferGranule (the buffer contract).
   int64_t readOverrunBytes = 0;
+  /// The argument's contract from `tile.divisibility` (or `tile.alignment`),
+  /// a power of two: for a pointer, the byte alignment of its address; for
+  /// an integer scalar, a divisor of its value; 1: no promise.
+  int64_t divisibility = 1;
 
   /// Passed as a 64-bit address: a pointer, or a descriptor's CUtensorMap.
   bool passedAsPointer() const { return kind != Kind::Scalar; }
@@ -83,7 +93,8 @@ struct KernelParam {
 
   bool operator==(const KernelParam &other) const {
     return kind == other.kind && type == other.type && tmaBox == other.tmaBox &&
-           readOverrunBytes == other.readOverrunBytes;
+           readOverrunBytes == other.readOverrunBytes &&
+           divisibility == other.divisibility;
   }
   bool operator!=(const KernelParam &other) const { return !(*this == other); }
 };
@@ -140,13 +151,15 @@ inline constexpr std::string_view kType = "type";
 inline constexpr std::string_view kReadOverrunBytes = "read_overrun_bytes";
 inline constexpr std::string_view kTmaBox = "tma_box";
 inline constexpr std::string_view kTmaSwizzle = "tma_swizzle";
+inline constexpr std::string_view kDivisibility = "divisibility";
 
 /// Every member name above, for tests that check a writer writes them all.
-inline constexpr std::array<std::string_view, 16> kMemberNames = {
+inline constexpr std::array<std::string_view, 17> kMemberNames = {
     kFormat,       kCompiler,           kArch,         kConstants,
     kKernels,      kName,               kNumWarps,     kSharedBytes,
     kDynamicSharedBytes, kGridDependencyWait, kParams, kKind,
-    kType,         kReadOverrunBytes,   kTmaBox,       kTmaSwizzle};
+    kType,         kReadOverrunBytes,   kTmaBox,       kTmaSwizzle,
+    kDivisibility};
 
 /// Each KernelParam::Kind's name, in enum order.
 inline constexpr std::array<std::string_view, 3> kKindNames = {
@@ -163,6 +176,9 @@ inline constexpr int64_t kMaxReadOverrunBytes = kBufferGranule - 1;
 /// Each tma_box dimension is 1 to kMaxTmaBoxDim (cuTensorMapEncodeTiled's
 /// limit).
 inline constexpr int64_t kMaxTmaBoxDim = 256;
+/// divisibility is a power of two, 1 to kMaxDivisibility (the dialect's
+/// limit on tile.divisibility).
+inline constexpr int64_t kMaxDivisibility = int64_t(1) << 30;
 /// The only tma_swizzle: 128-byte swizzle, which the lowering's shared
 /// layouts assume and the runtime encodes.
 inline constexpr int64_t kTmaSwizzleBytes = 128;

@@ -1,6 +1,7 @@
 //===- AxisInfo.cpp - pointer contiguity and divisibility -----------------===//
 
 #include "llk/Analysis/AxisInfo.h"
+#include "llk/Analysis/ArgumentHints.h"
 #include "llk/Dialect/Tile/IR/Layout.h"
 #include "llk/Dialect/Tile/IR/TileDialect.h"
 
@@ -84,16 +85,22 @@ AxisInfo AxisInfoAnalysis::get(Value value) const {
   return AxisInfo::unknown(shapeOf(value.getType()));
 }
 
+int64_t llk::getArgDivisibility(Operation *kernel, unsigned index) {
+  auto func = dyn_cast<func::FuncOp>(kernel);
+  int64_t divisibility = 1;
+  if (func)
+    for (StringRef name :
+         {TileDialect::kDivisibilityAttr, TileDialect::kAlignmentAttr})
+      if (auto attr = func.getArgAttrOfType<IntegerAttr>(index, name))
+        divisibility = std::max<int64_t>(divisibility, attr.getInt());
+  return divisibility;
+}
+
 AxisInfoAnalysis::AxisInfoAnalysis(Operation *root) {
   // Kernel arguments carry the user's hints.
   if (auto func = dyn_cast<func::FuncOp>(root)) {
     for (BlockArgument arg : func.getArguments()) {
-      int64_t div = 1;
-      for (StringRef name :
-           {TileDialect::kDivisibilityAttr, TileDialect::kAlignmentAttr})
-        if (auto attr = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
-                                                            name))
-          div = std::max<int64_t>(div, attr.getInt());
+      int64_t div = getArgDivisibility(func, arg.getArgNumber());
       if (isa<PtrType>(arg.getType()) && div == 1)
         div = std::max<int64_t>(
             1, cast<PtrType>(arg.getType()).getPointeeType().getIntOrFloatBitWidth() / 8);

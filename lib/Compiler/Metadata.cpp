@@ -1,6 +1,7 @@
 //===- Metadata.cpp - kernel metadata for launchers -----------------------===//
 
 #include "llk/Compiler/Metadata.h"
+#include "llk/Analysis/ArgumentHints.h"
 #include "llk/Conversion/Passes.h"
 #include "llk/Dialect/Tile/IR/TileDialect.h"
 
@@ -69,6 +70,9 @@ FailureOr<std::vector<KernelParam>> llk::kernelParams(func::FuncOp kernel) {
              << ", which a launcher cannot pass; use a !tile.ptr of a "
                 "scalar, or i8/i16/i32/i64/f16/bf16/f32/f64";
     param.type = *scalar;
+    // The promise the compiled code relies on, which launchers check.
+    if (param.kind != KernelParam::Kind::TensorDesc)
+      param.divisibility = getArgDivisibility(kernel, i);
     params.push_back(std::move(param));
   }
   return params;
@@ -191,6 +195,8 @@ llvm::json::Value llk::toJSON(const ModuleMetadata &metadata) {
     for (const KernelParam &param : kernel.params) {
       llvm::json::Object entry{{jsonKey(md::kKind), jsonString(md::kindName(param.kind))},
                                {jsonKey(md::kType), jsonString(md::scalarTypeName(param.type))}};
+      if (param.divisibility > 1)
+        entry[jsonKey(md::kDivisibility)] = param.divisibility;
       if (param.kind == KernelParam::Kind::Pointer && param.readOverrunBytes)
         entry[jsonKey(md::kReadOverrunBytes)] = param.readOverrunBytes;
       if (param.kind == KernelParam::Kind::TensorDesc) {

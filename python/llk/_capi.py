@@ -50,7 +50,9 @@ class NoDriverError(Error):
 
 class ArgumentError(Error, ValueError):
     """The runtime refused the call's arguments (a grid over the device's
-    limits, shared memory, options)."""
+    limits, shared memory, options, an argument that breaks its parameter's
+    contract: a misaligned pointer, an integer that is not a multiple of its
+    tile.divisibility)."""
 
 
 _ERRORS = {"COMPILE": CompileError, "EXECUTION": ExecutionError, "NO_DRIVER": NoDriverError,
@@ -126,6 +128,7 @@ _PROTOTYPES = {
     "llk_kernel_name": (ctypes.c_char_p, [_H]),
     "llk_kernel_num_params": (ctypes.c_size_t, [_H]),
     "llk_kernel_param_info": (_S, [_H, ctypes.c_size_t, _P(ParamInfo)]),
+    "llk_kernel_param_divisibility": (_S, [_H, ctypes.c_size_t, _P(ctypes.c_int64)]),
     "llk_kernel_num_warps": (ctypes.c_uint, [_H]),
     "llk_kernel_shared_bytes": (ctypes.c_int64, [_H]),
     "llk_kernel_dynamic_shared_bytes": (ctypes.c_int64, [_H]),

@@ -138,14 +138,25 @@ class Param:
     """One kernel parameter, as the launch metadata gives it: kind
     ("pointer", "tensordesc" or "scalar"), dtype (a scalar's type, a
     pointer's or descriptor's element type), a descriptor's TMA box (rows,
-    columns), and how far past (and before) its accessed bytes the kernel
-    may read a pointer's memory (the buffer contract's read_overrun_bytes)."""
+    columns), how far past (and before) its accessed bytes the kernel may
+    read a pointer's memory (the buffer contract's read_overrun_bytes), and
+    its contract (divisibility, its tile.divisibility: a pointer's address is
+    a multiple of it in bytes, an integer a multiple of it; 1: none)."""
 
-    __slots__ = ("index", "kind", "dtype", "tma_box", "read_overrun_bytes")
+    __slots__ = ("index", "kind", "dtype", "tma_box", "read_overrun_bytes", "divisibility")
 
-    def __init__(self, index, kind, dtype, tma_box=None, read_overrun_bytes=0):
+    def __init__(self, index, kind, dtype, tma_box=None, read_overrun_bytes=0, divisibility=1):
         self.index, self.kind, self.dtype = index, kind, dtype
         self.tma_box, self.read_overrun_bytes = tma_box, read_overrun_bytes
+        self.divisibility = divisibility
+
+    @property
+    def alignment_mask(self):
+        """The bits an argument must have clear: its divisibility's and, for
+        a pointer, its element size's (the natural alignment) less one."""
+        if self.kind == "pointer":
+            return max(self.divisibility, SIZES[self.dtype]) - 1
+        return self.divisibility - 1 if self.dtype in _INT_SLOT else 0
 
     def __str__(self):
         return {"pointer": f"ptr<{self.dtype}>", "tensordesc": f"tensordesc<{self.dtype}>"}.get(
@@ -367,19 +378,23 @@ class _PreparedArgs:
         self.framework = None
         values = k._slots[:]  # [header, payload] per parameter
         keep = self.keep
-        for (i, slot, param, dtype, lo, hi, mask), value in zip(k._plan, args):
+        for (i, slot, param, dtype, lo, hi, mask, contract), value in zip(k._plan, args):
             t = type(value)
             if slot is _SLOT_INT:
                 if t is not int:
                     value = self._scalar(i, param, value)
                 if not lo <= value < hi:
                     self._fail(i, f"{value}, out of range", param, ValueError)
+                if value & contract:
+                    self._break_contract(i, param, value)
                 values[2 * i + 1] = value & mask
             elif slot is _SLOT_FLOAT:
                 values[2 * i + 1] = value if t is float else self._scalar(i, param, value)
             elif slot is _SLOT_POINTER and t is Pointer:
                 if value.dtype != dtype:
                     self._fail(i, f"a pointer to {value.dtype}", param)
+                if value.address & contract:
+                    self._break_contract(i, param, value.address)
                 keep.append(value.keep)
                 values[2 * i + 1] = value.address
             else:
@@ -392,6 +407,8 @@ class _PreparedArgs:
                     self._fail(i, f"an array of {array_dtype}", param)
                 if k.device.interpreter:
                     self._refuse_device_memory(i)
+                if address & contract:
+                    self._break_contract(i, param, address)
                 self.framework = self.framework or framework
                 keep.append(value)
                 values[2 * i + 1] = address
@@ -416,6 +433,21 @@ class _PreparedArgs:
         k = self.kernel
         raise cls(f"kernel '{k.name}': argument {i} is {what} but the parameter is {param}; "
                   f"the signature is {k.signature}")
+
+    def _break_contract(self, i, param, value):
+        """Raises the ArgumentError of argument i breaking its parameter's
+        contract (as the runtime's launch would, before it)."""
+        k = self.kernel
+        alignment = param.alignment_mask + 1
+        if param.kind == "pointer":
+            why = (f"as its tile.divisibility = {alignment} promises" if alignment == param.divisibility
+                   else f"as its element type {param.dtype} needs")
+            what = f"is the address {value:#x}, which is not {alignment}-byte aligned {why}"
+        else:
+            what = (f"is {value}, which is not a multiple of {alignment} as its "
+                    f"tile.divisibility = {alignment} promises")
+        raise _capi.ArgumentError(f"kernel '{k.name}': argument {i} ({param}) {what}; "
+                                  f"the signature is {k.signature}", "INVALID_ARGUMENT")
 
     def _refuse_device_memory(self, i):
         raise TypeError(f"kernel '{self.kernel.name}': argument {i} is in GPU memory, but the "
@@ -464,6 +496,8 @@ class _PreparedArgs:
             if isinstance(value, Pointer):
                 if value.dtype != param.dtype:
                     self._fail(i, f"a pointer to {value.dtype}", param)
+                if value.address & param.alignment_mask:
+                    self._break_contract(i, param, value.address)
                 self.keep.append(value.keep)
                 return value.address
             try:
@@ -479,6 +513,8 @@ class _PreparedArgs:
             if view.device:
                 if k.device.interpreter:
                     self._refuse_device_memory(i)
+                if view.address & param.alignment_mask:
+                    self._break_contract(i, param, view.address)
                 self.keep.append(value)
                 return view.address
             self.host.append((i, view))
@@ -555,13 +591,17 @@ class Kernel:
             info = _capi.ParamInfo()
             check(L.llk_kernel_param_info(handle, i, ctypes.byref(info)), "llk_kernel_param_info")
             dtype = _capi.TYPES[info.type]
+            divisibility = ctypes.c_int64()
+            check(L.llk_kernel_param_divisibility(handle, i, ctypes.byref(divisibility)),
+                  "llk_kernel_param_divisibility")
             if info.is_tensor_desc:
                 params.append(Param(i, "tensordesc", dtype, tuple(info.tma_box)))
             elif info.is_pointer:
                 params.append(Param(i, "pointer", dtype,
-                                    read_overrun_bytes=info.read_overrun_bytes))
+                                    read_overrun_bytes=info.read_overrun_bytes,
+                                    divisibility=divisibility.value))
             else:
-                params.append(Param(i, "scalar", dtype))
+                params.append(Param(i, "scalar", dtype, divisibility=divisibility.value))
         self.params = tuple(params)
         self.constants = dict(constants or {})
         self.num_stages = num_stages
@@ -596,8 +636,8 @@ class Kernel:
             formats.append({"f32": "f4x", "f64": "d"}.get(p.dtype, "Q")
                            if kinds[-1] is _SLOT_FLOAT else "Q")
         self._slot_kinds, self._slots = tuple(kinds), slots
-        self._plan = tuple((p.index, kind, p, p.dtype) + _INT_SLOT.get(p.dtype, (0, 0, 0))
-                           for p, kind in zip(self.params, kinds))
+        self._plan = tuple((p.index, kind, p, p.dtype) + _INT_SLOT.get(p.dtype, (0, 0, 0)) +
+                           (p.alignment_mask,) for p, kind in zip(self.params, kinds))
         self._pack = struct.Struct("<" + "".join("Q" + f for f in formats)).pack
         self._pack_f32_as_bits = struct.Struct("<" + "".join(
             "Q" + ("Q" if f == "f4x" else f) for f in formats)).pack

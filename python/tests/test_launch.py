@@ -275,3 +275,46 @@ def test_torch_cpu_tensors(rng):
         return
     with pytest.raises(TypeError, match="a torch tensor of torch.bool"):
         k[1](torch.zeros(4, dtype=torch.bool), x, out, 4)
+
+
+def test_argument_contracts_are_checked_before_the_launch(examples, rng):
+    # softmax.mlir promises 16-byte aligned pointers and strides and widths
+    # that are multiples of 4 ({tile.divisibility}); the compiled kernel
+    # relies on them (16-byte vectors), so a launch that breaks one is
+    # refused, naming the argument, its value and the contract.
+    softmax = llk.compile(examples / "softmax.mlir", constants={"BLOCK": 64})
+    assert [p.divisibility for p in softmax.params] == [16, 16, 4, 4, 4]
+    x = rng.standard_normal((2, 64)).astype(np.float32)
+    out = np.full((2, 64), np.nan, np.float32)
+    with pytest.raises(llk.ArgumentError,
+                       match=r"kernel 'softmax_kernel': argument 4 \(i32\) is 62, which is not a "
+                             r"multiple of 4 as its tile.divisibility = 4 promises; the "
+                             r"signature is softmax_kernel\("):
+        softmax[2](out, x, 64, 64, 62)
+    with pytest.raises(llk.ArgumentError, match=r"argument 2 \(i32\) is -6, which is not"):
+        softmax.bind(2, out, x, -6, 64, 64)  # refused when bound, before any launch
+    with pytest.raises(llk.ArgumentError,
+                       match=r"argument 1 \(ptr<f32>\) is the address 0x1004, which is not "
+                             r"16-byte aligned as its tile.divisibility = 16 promises"):
+        softmax[2](out, llk.Pointer(0x1004, "f32"), 64, 64, 64)
+    # Host arrays are staged into aligned buffers; two views of one array
+    # share one, where the runtime's own check (the C API's) refuses the
+    # misaligned one.
+    with pytest.raises(llk.ArgumentError,
+                       match=r"argument 0 \(ptr<f32>\) is the address 0x[0-9a-f]+, which is not "
+                             r"16-byte aligned"):
+        softmax[1](x.reshape(-1)[1:], x, 64, 64, 60)
+    assert np.isnan(out).all()  # nothing ran
+    # Kept, the same launch runs.
+    softmax[2](out, x, 64, 64, 64)
+    assert rel_error(out, softmax_reference(x)) < 1e-6
+
+
+def test_pointers_are_aligned_to_their_element():
+    # Without a promise, a pointer still has its element's alignment.
+    k = llk.compile(SCALARS)
+    assert k.params[0].divisibility == 1 and k.params[2].divisibility == 1
+    with pytest.raises(llk.ArgumentError, match=r"argument 0 \(ptr<f64>\) is the address "
+                                                r"0x1004, which is not 8-byte aligned as its "
+                                                r"element type f64 needs"):
+        k[1](llk.Pointer(0x1004, "f64"), 0, 0, 0, 0, 0, 0, 0, 0)

@@ -289,6 +289,16 @@ llk_status llk_kernel_param_info(llk_kernel kernel, size_t index,
   });
 }
 
+llk_status llk_kernel_param_divisibility(llk_kernel kernel, size_t index,
+                                         int64_t *divisibility) {
+  if (!divisibility)
+    return capi::nullHandle("divisibility");
+  return capi::guard([&] {
+    *divisibility =
+        paramAt(capi::lookup(kernel, "kernel")->kernel.info(), index).divisibility;
+  });
+}
+
 int64_t llk_kernel_shared_bytes(llk_kernel kernel) {
   return capi::guardValue<int64_t>(
       0, [&] { return capi::lookup(kernel, "kernel")->kernel.info().sharedBytes; });

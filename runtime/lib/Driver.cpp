@@ -93,6 +93,37 @@ bool llk::rt::driverAvailable(std::string *why) {
   return !state.error;
 }
 
+bool llk::rt::isStickyCudaError(int cudaResult) {
+  // By number: the newer codes are missing from an older cuda.h.
+  switch (cudaResult) {
+  case 214: // CUDA_ERROR_ECC_UNCORRECTABLE
+  case 226: // CUDA_ERROR_CONTAINED
+  case 700: // CUDA_ERROR_ILLEGAL_ADDRESS
+  case 702: // CUDA_ERROR_LAUNCH_TIMEOUT
+  case 709: // CUDA_ERROR_CONTEXT_IS_DESTROYED
+  case 710: // CUDA_ERROR_ASSERT
+  case 714: // CUDA_ERROR_HARDWARE_STACK_ERROR
+  case 715: // CUDA_ERROR_ILLEGAL_INSTRUCTION
+  case 716: // CUDA_ERROR_MISALIGNED_ADDRESS
+  case 717: // CUDA_ERROR_INVALID_ADDRESS_SPACE
+  case 718: // CUDA_ERROR_INVALID_PC
+  case 719: // CUDA_ERROR_LAUNCH_FAILED
+  case 721: // CUDA_ERROR_TENSOR_MEMORY_LEAK
+  case 810: // CUDA_ERROR_MPS_CLIENT_TERMINATED
+  case 911: // CUDA_ERROR_EXTERNAL_DEVICE
+    return true;
+  default:
+    return false;
+  }
+}
+static_assert(CUDA_ERROR_ILLEGAL_ADDRESS == 700 && CUDA_ERROR_MISALIGNED_ADDRESS == 716 &&
+                  CUDA_ERROR_LAUNCH_FAILED == 719 && CUDA_ERROR_ASSERT == 710,
+              "isStickyCudaError's numbers are cuda.h's");
+
+bool llk::rt::Error::contextLost() const {
+  return code_ == ErrorCode::Cuda && isStickyCudaError(cudaResult_);
+}
+
 std::string llk::rt::detail::describe(CUresult result) {
   const Driver &d = loaded().driver;
   const char *name = nullptr, *text = nullptr;

@@ -7,8 +7,10 @@
 
 #include "llk/runtime/Runtime.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <variant>
@@ -389,6 +391,21 @@ ParamInfo readParam(const Json &value, const std::string &path) {
                      " (allocations are padded to " +
                      std::to_string(kBufferGranule) + "-byte granules)");
     }
+  if (const Json *divisibility = members.optional(md::kDivisibility)) {
+    param.divisibility =
+        getInt(*divisibility, members.pathOf(md::kDivisibility));
+    // A power of two (the dialect's verifier), which packArgs tests with a
+    // mask; only pointers and integers carry a promise.
+    bool integer = param.kind == ParamInfo::Kind::Scalar &&
+                   param.type <= ScalarType::I64;
+    if (param.divisibility < 1 || param.divisibility > md::kMaxDivisibility ||
+        (param.divisibility & (param.divisibility - 1)) ||
+        !(param.kind == ParamInfo::Kind::Pointer || integer))
+      badField(members.pathOf(md::kDivisibility),
+               "expected a power of two, 1 to " +
+                   std::to_string(md::kMaxDivisibility) +
+                   ", on a pointer or integer parameter");
+  }
   if (param.kind == ParamInfo::Kind::TensorDesc) {
     // Passed as the address of its CUtensorMap, which the caller encodes
     // with this box.
@@ -505,6 +522,34 @@ std::string Arg::str() const {
   return toString(type_);
 }
 
+/// Why argument `index` (its packed `bits`) breaks the contract of `param`:
+/// a multiple of `divisor`.
+static std::string contractViolation(size_t index, const ParamInfo &param,
+                                     uint64_t bits, uint64_t divisor) {
+  std::string what = "argument " + std::to_string(index) + " (" + param.str() + ") ";
+  if (param.kind == ParamInfo::Kind::Pointer) {
+    char address[24];
+    std::snprintf(address, sizeof address, "0x%llx",
+                  static_cast<unsigned long long>(bits));
+    what += std::string("is the address ") + address + ", which is not " +
+            std::to_string(divisor) + "-byte aligned";
+    if (int64_t(divisor) == param.divisibility)
+      return what + " as its tile.divisibility = " + std::to_string(divisor) +
+             " promises";
+    return what + " as its element type " + toString(param.type) + " needs";
+  }
+  // The signed value of the integer's bits.
+  int64_t value;
+  size_t width = sizeOf(param.type) * 8;
+  if (width < 64 && (bits >> (width - 1)) & 1)
+    value = int64_t(bits | ~((uint64_t(1) << width) - 1));
+  else
+    value = int64_t(bits);
+  return what + "is " + std::to_string(value) + ", which is not a multiple of " +
+         std::to_string(divisor) + " as its tile.divisibility = " +
+         std::to_string(divisor) + " promises";
+}
+
 PackedArgs llk::rt::packArgs(const KernelInfo &kernel, const ArgList &args) {
   auto fail = [&](const std::string &why) {
     throw Error(ErrorCode::InvalidArgument,
@@ -531,6 +576,15 @@ PackedArgs llk::rt::packArgs(const KernelInfo &kernel, const ArgList &args) {
     size_t size = param.passedAsPointer() ? 8 : sizeOf(param.type);
     if (size < 8)
       bits &= (uint64_t(1) << (size * 8)) - 1;
+    // The argument's contract: the compiled code relies on it, and a GPU
+    // faults (a misaligned address, which loses the context) or computes
+    // wrongly where it is broken. A power of two, so a mask, unless a
+    // ModuleInfo made by hand says otherwise.
+    uint64_t alignment = uint64_t(std::max<int64_t>(param.divisibility, 1));
+    if (param.kind == ParamInfo::Kind::Pointer)
+      alignment = std::max<uint64_t>(alignment, sizeOf(param.type));
+    if ((alignment & (alignment - 1)) ? bits % alignment : bits & (alignment - 1))
+      fail(contractViolation(i, param, bits, alignment));
     packed.slots[i] = bits; // little-endian: the value sits at the slot's start
   }
   return packed;

@@ -23,12 +23,13 @@ namespace {
 
 void expectSameParam(const KernelParam &read, const KernelParam &written,
                      const std::string &where) {
-  const auto &[kind, type, tmaBox, readOverrunBytes] = read;
-  const auto &[wKind, wType, wTmaBox, wReadOverrunBytes] = written;
+  const auto &[kind, type, tmaBox, readOverrunBytes, divisibility] = read;
+  const auto &[wKind, wType, wTmaBox, wReadOverrunBytes, wDivisibility] = written;
   EXPECT_EQ(kind, wKind) << where;
   EXPECT_EQ(type, wType) << where;
   EXPECT_EQ(tmaBox, wTmaBox) << where;
   EXPECT_EQ(readOverrunBytes, wReadOverrunBytes) << where;
+  EXPECT_EQ(divisibility, wDivisibility) << where;
 }
 
 void expectSameKernel(const KernelMetadata &read, const KernelMetadata &written) {
@@ -58,8 +59,10 @@ void expectSameModule(const ModuleMetadata &read, const ModuleMetadata &written)
 }
 
 KernelParam param(KernelParam::Kind kind, ScalarType type,
-                  std::vector<int64_t> tmaBox = {}, int64_t readOverrunBytes = 0) {
+                  std::vector<int64_t> tmaBox = {}, int64_t readOverrunBytes = 0,
+                  int64_t divisibility = 1) {
   KernelParam p;
+  p.divisibility = divisibility;
   p.kind = kind;
   p.type = type;
   p.tmaBox = std::move(tmaBox);
@@ -88,13 +91,15 @@ ModuleMetadata everyField() {
   gemm.params = {param(Kind::TensorDesc, ScalarType::F16, {128, 64}),
                  param(Kind::TensorDesc, ScalarType::BF16, {64, 256}),
                  param(Kind::Pointer, ScalarType::I8, {}, 14),
-                 param(Kind::Pointer, ScalarType::F32, {}, 1),
+                 param(Kind::Pointer, ScalarType::F32, {}, 1, 16),
                  param(Kind::Pointer, ScalarType::F64),
                  param(Kind::Pointer, ScalarType::F8E4M3FN),
                  param(Kind::Pointer, ScalarType::F8E5M2)};
   // (fp8 is passed by pointer only.)
   for (int t = 0; t <= static_cast<int>(ScalarType::F64); ++t)
     gemm.params.push_back(param(Kind::Scalar, static_cast<ScalarType>(t)));
+  // An integer's contract (a pointer's is above).
+  gemm.params.push_back(param(Kind::Scalar, ScalarType::I32, {}, 0, 1 << 30));
   KernelMetadata plain;
   plain.name = "plain";
   plain.numWarps = 1;
@@ -126,13 +131,15 @@ TEST(MetadataRoundTrip, TheWriterWritesEveryMemberOfTheSchema) {
 }
 
 /// The compiler omits what is at its default where the reader allows it
-/// (read_overrun_bytes 0), and writes what the reader requires.
+/// (read_overrun_bytes 0, divisibility 1), and writes what the reader
+/// requires.
 TEST(MetadataRoundTrip, DefaultsSurvive) {
   ModuleMetadata written = everyField();
   written.kernels = {written.kernels[1]};
   std::string json = metadataToJSON(written);
   EXPECT_EQ(json.find("read_overrun_bytes"), std::string::npos) << json;
   EXPECT_EQ(json.find("tma_box"), std::string::npos) << json;
+  EXPECT_EQ(json.find("divisibility"), std::string::npos) << json;
   expectSameModule(rt::parseModuleInfo(json), written);
 }
 

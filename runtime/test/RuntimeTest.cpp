@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CheckRun.h"
 #include "ProgramArgs.h"
 
 #include "llk/Environment.h"
@@ -124,7 +125,7 @@ static KernelInfo softmaxInfo() {
 }
 
 static const char *kMetadata = R"({
-  "format": 1, "compiler": "llk 0.1.0", "arch": "sm_90",
+  "format": 2, "compiler": "llk 0.1.0", "arch": "sm_90",
   "constants": {"BLOCK": 1024},
   "kernels": [{"name": "softmax_kernel", "num_warps": 8, "shared_bytes": 64,
                "params": [{"kind": "pointer", "type": "f32"},
@@ -210,9 +211,13 @@ TEST(Metadata, ReadOverrunBytes) {
 TEST(Metadata, RejectsMalformedInput) {
   EXPECT_NE(metadataError("{").find("malformed"), std::string::npos);
   EXPECT_NE(metadataError("{} x").find("trailing"), std::string::npos);
-  EXPECT_NE(metadataError(R"({"format": 2})").find("unsupported format 2"),
+  EXPECT_NE(metadataError(R"({"format": 3})").find("unsupported format 3"),
             std::string::npos);
-  std::string noKernels = R"({"format":1,"compiler":"c","arch":"sm_90","constants":{}})";
+  // Format 1 had no argument contracts: its kernels could not be checked.
+  EXPECT_NE(metadataError(R"({"format": 1})")
+                .find("unsupported format 1 (this runtime reads format 2)"),
+            std::string::npos);
+  std::string noKernels = R"({"format":2,"compiler":"c","arch":"sm_90","constants":{}})";
   EXPECT_NE(metadataError(noKernels).find("missing member 'kernels'"), std::string::npos);
   std::string badType = kMetadata;
   badType.replace(badType.find("\"i32\""), 5, "\"u7\"");
@@ -284,6 +289,75 @@ TEST(Args, SignatureChecks) {
             std::string::npos);
   // The message names the signature.
   EXPECT_NE(packError(k, {}).find("softmax_kernel(ptr<f32>, ptr<f32>, i32, i32, i32)"),
+            std::string::npos);
+}
+
+/// softmaxInfo with the example's contracts: 16-byte aligned pointers,
+/// strides and n_cols multiples of 4.
+static KernelInfo softmaxWithContracts() {
+  std::string json = kMetadata;
+  for (size_t at = 0; (at = json.find(R"("type": "f32"})", at)) != std::string::npos; at += 16)
+    json.replace(at, 14, R"("type": "f32", "divisibility": 16})");
+  for (size_t at = 0; (at = json.find(R"("type": "i32"})", at)) != std::string::npos; at += 16)
+    json.replace(at, 14, R"("type": "i32", "divisibility": 4})");
+  return parseModuleInfo(json).kernels[0];
+}
+
+TEST(Metadata, ArgumentContracts) {
+  KernelInfo k = softmaxWithContracts();
+  EXPECT_EQ(k.params[0].divisibility, 16);
+  EXPECT_EQ(k.params[4].divisibility, 4);
+  EXPECT_EQ(softmaxInfo().params[0].divisibility, 1); // absent: no promise
+  // A power of two, on a pointer or an integer.
+  std::string json = kMetadata;
+  json.replace(json.find(R"("type": "i32"})"), 14, R"("type": "i32", "divisibility": 12})");
+  EXPECT_NE(metadataError(json).find(
+                "kernels[0].params[2].divisibility: expected a power of two"),
+            std::string::npos)
+      << metadataError(json);
+  json.replace(json.find("12"), 2, "0");
+  EXPECT_NE(metadataError(json).find("divisibility"), std::string::npos);
+  std::string onFloat = R"({"format": 2, "compiler": "c", "arch": "sm_90", "constants": {},
+      "kernels": [{"name": "k", "num_warps": 1, "shared_bytes": 0,
+                   "params": [{"kind": "scalar", "type": "f32", "divisibility": 4}]}]})";
+  EXPECT_NE(metadataError(onFloat).find("on a pointer or integer parameter"),
+            std::string::npos)
+      << metadataError(onFloat);
+}
+
+TEST(Args, ContractsAreChecked) {
+  KernelInfo k = softmaxWithContracts();
+  auto out = Arg::pointer(0x7f0000001000, ScalarType::F32);
+  // Kept: multiples, negative ones included.
+  EXPECT_EQ(packError(k, {out, out, 64, -8, 0}), "<no error>");
+  EXPECT_EQ(packError(k, {out, Arg::pointer(0, ScalarType::F32), 4, 4, 4}), "<no error>");
+  // A misaligned pointer, and integers that are no multiple.
+  EXPECT_EQ(packError(k, {out, Arg::pointer(0x7f0000001004, ScalarType::F32), 64, 64, 64}),
+            "kernel 'softmax_kernel': argument 1 (ptr<f32>) is the address "
+            "0x7f0000001004, which is not 16-byte aligned as its "
+            "tile.divisibility = 16 promises; the signature is "
+            "softmax_kernel(ptr<f32>, ptr<f32>, i32, i32, i32)");
+  EXPECT_NE(packError(k, {out, out, 64, 64, 90})
+                .find("argument 4 (i32) is 90, which is not a multiple of 4 as its "
+                      "tile.divisibility = 4 promises"),
+            std::string::npos);
+  EXPECT_NE(packError(k, {out, out, -6, 64, 64}).find("argument 2 (i32) is -6, which"),
+            std::string::npos);
+  // Without a promise, a pointer is still aligned to its element.
+  KernelInfo plain = softmaxInfo();
+  EXPECT_NE(packError(plain, {out, Arg::pointer(0x1002, ScalarType::F32), 1, 2, 3})
+                .find("argument 1 (ptr<f32>) is the address 0x1002, which is not "
+                      "4-byte aligned as its element type f32 needs"),
+            std::string::npos);
+  EXPECT_EQ(packError(plain, {out, Arg::pointer(0x1004, std::nullopt), 1, 2, 3}),
+            "<no error>");
+  // An i8 parameter's contract applies to its 8 bits.
+  KernelInfo bytes;
+  bytes.name = "bytes";
+  bytes.params = {{Scalar, ScalarType::I8}};
+  bytes.params[0].divisibility = 4;
+  EXPECT_EQ(packError(bytes, {Arg::scalar(ScalarType::I8, uint8_t(-4))}), "<no error>");
+  EXPECT_NE(packError(bytes, {Arg::scalar(ScalarType::I8, uint8_t(-3))}).find("is -3, which"),
             std::string::npos);
 }
 
@@ -1406,13 +1480,34 @@ TEST(Interpreter, OutOfBoundsIsAnErrorNamingKernelAndLocation) {
         << what;
     EXPECT_NE(what.find("argument 1"), std::string::npos) << what; // the buffer
   }
-  // A broken divisibility promise (n_cols is {tile.divisibility = 16}).
+  // A broken divisibility promise (n_cols is {tile.divisibility = 4}), and a
+  // misaligned pointer (16): refused at the launch, as on the GPU.
   try {
     softmax.launch(1, {out, in, 96, 96, 90});
     ADD_FAILURE() << "the broken promise was accepted";
   } catch (const Error &e) {
-    EXPECT_EQ(e.code(), ErrorCode::Execution) << e.what();
+    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument) << e.what();
+    EXPECT_EQ(e.kernel(), "softmax_kernel");
+    EXPECT_NE(std::string(e.what()).find("argument 4 (i32) is 90, which is not a "
+                                         "multiple of 4"),
+              std::string::npos)
+        << e.what();
   }
+  try {
+    softmax.launch(1, {out, Arg::pointer(in.address() + 4, ScalarType::F32), 92, 92, 92});
+    ADD_FAILURE() << "the misaligned pointer was accepted";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument) << e.what();
+    EXPECT_NE(std::string(e.what()).find("argument 1 (ptr<f32>) is the address 0x"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("which is not 16-byte aligned as its "
+                                         "tile.divisibility = 16 promises"),
+              std::string::npos)
+        << e.what();
+  }
+  // The same kernel with its contracts kept runs (the launches above).
+  softmax.launch(1, {out, in, 96, 96, 96});
 }
 
 TEST(Interpreter, CompileErrorsAreValues) {
@@ -1769,6 +1864,97 @@ TEST(Interpreter, SoftmaxExampleProgramRunsWithoutAGPU) {
   EXPECT_NE(output.find("softmax 16x3008: max relative error"), std::string::npos)
       << output;
   EXPECT_NE(output.find("PASS"), std::string::npos) << output;
+}
+
+TEST(Errors, StickyCudaErrorsLoseTheContext) {
+  // A fault: every later driver call fails with it.
+  for (int sticky : {700, 702, 710, 714, 715, 716, 717, 718, 719})
+    EXPECT_TRUE(isStickyCudaError(sticky)) << sticky;
+  // The context stays usable: success, an invalid value, out of memory, too
+  // many resources or a grid too large for one launch, not ready.
+  for (int usable : {0, 1, 2, 3, 201, 400, 600, 701, 720, 999})
+    EXPECT_FALSE(isStickyCudaError(usable)) << usable;
+  Error misaligned(ErrorCode::Cuda, "cuStreamSynchronize failed",
+                   "CUDA_ERROR_MISALIGNED_ADDRESS", 716, "k");
+  EXPECT_TRUE(misaligned.contextLost());
+  EXPECT_FALSE(Error(ErrorCode::Cuda, "x", "CUDA_ERROR_OUT_OF_MEMORY", 2).contextLost());
+  // Only a driver error loses it.
+  EXPECT_FALSE(Error(ErrorCode::InvalidArgument, "x", "", 716).contextLost());
+}
+
+/// The GPU check programs' runs: after a sticky error, the checks left are
+/// NOT RUN, counted, and the cause is named.
+TEST(Programs, ChecksStopWhenTheContextIsLost) {
+  using llk::rt::programs::CheckRun;
+  using llk::rt::programs::CheckStatus;
+  bool faultPending = false; // what cuCtxSynchronize would report
+  CheckRun run([&] {
+    if (faultPending)
+      throw Error(ErrorCode::Cuda, "cuCtxSynchronize failed: CUDA_ERROR_ILLEGAL_ADDRESS",
+                  "CUDA_ERROR_ILLEGAL_ADDRESS", 700);
+  });
+  std::string detail;
+  EXPECT_EQ(run.run("passes", [](std::string &d) { d = "ok"; return true; }, detail),
+            CheckStatus::Passed);
+  EXPECT_EQ(run.run("fails", [](std::string &d) { d = "wrong"; return false; }, detail),
+            CheckStatus::Failed);
+  EXPECT_EQ(detail, "wrong");
+  // A usable context after an ordinary error: the next check runs.
+  EXPECT_EQ(run.run("throws",
+                    [](std::string &) -> bool {
+                      throw Error(ErrorCode::Cuda, "out of memory", "CUDA_ERROR_OUT_OF_MEMORY", 2);
+                    },
+                    detail),
+            CheckStatus::Failed);
+  EXPECT_FALSE(run.contextLost());
+  // An asynchronous fault: the check itself saw nothing, the probe does.
+  EXPECT_EQ(run.run("faults",
+                    [&](std::string &d) {
+                      faultPending = true;
+                      d = "launched";
+                      return true;
+                    },
+                    detail),
+            CheckStatus::Failed);
+  EXPECT_TRUE(run.contextLost());
+  EXPECT_EQ(run.lostBy(), "faults");
+  EXPECT_EQ(run.lostError(), "CUDA_ERROR_ILLEGAL_ADDRESS");
+  EXPECT_NE(detail.find("then the context: cuCtxSynchronize failed"), std::string::npos)
+      << detail;
+  bool ran = false;
+  EXPECT_EQ(run.run("later", [&](std::string &) { return ran = true; }, detail),
+            CheckStatus::NotRun);
+  EXPECT_FALSE(ran);
+  EXPECT_EQ(detail, "the CUDA context was lost to 'faults'");
+  EXPECT_EQ(run.run("later too", [&](std::string &) { return ran = true; }, detail),
+            CheckStatus::NotRun);
+  EXPECT_EQ(run.passed(), 1);
+  EXPECT_EQ(run.failed(), 3);
+  EXPECT_EQ(run.notRun(), 2);
+  EXPECT_EQ(run.exitCode(), 1);
+  EXPECT_EQ(run.summary().substr(0, run.summary().find('\n')),
+            "1 passed, 3 failed, 2 not run");
+  EXPECT_NE(run.summary().find("the CUDA context was lost to 'faults' "
+                               "(CUDA_ERROR_ILLEGAL_ADDRESS)"),
+            std::string::npos)
+      << run.summary();
+
+  // A fault the check throws itself is its own; with no probe.
+  CheckRun direct;
+  EXPECT_EQ(direct.run("misaligned",
+                       [](std::string &) -> bool {
+                         throw Error(ErrorCode::Cuda, "cuStreamSynchronize failed",
+                                     "CUDA_ERROR_MISALIGNED_ADDRESS", 716, "k");
+                       },
+                       detail),
+            CheckStatus::Failed);
+  EXPECT_EQ(direct.lostBy(), "misaligned");
+  EXPECT_EQ(direct.run("next", [](std::string &) { return true; }, detail),
+            CheckStatus::NotRun);
+  CheckRun clean;
+  EXPECT_EQ(clean.run("a", [](std::string &) { return true; }, detail), CheckStatus::Passed);
+  EXPECT_EQ(clean.summary(), "1 passed, 0 failed");
+  EXPECT_EQ(clean.exitCode(), 0);
 }
 
 TEST(Programs, IntegersAreParsedWholeAndInRange) {
@@ -2157,6 +2343,34 @@ TEST(CAPI, KernelMetadataAndLaunchOptions) {
   EXPECT_EQ(info.type, LLK_I32);
   EXPECT_EQ(llk_kernel_param_info(k, 5, &info), LLK_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(llk_kernel_param_info(k, 0, nullptr), LLK_ERROR_INVALID_ARGUMENT);
+  // The contracts (softmax.mlir: 16-byte aligned pointers, multiples of 4).
+  int64_t divisibility = 0;
+  EXPECT_EQ(llk_kernel_param_divisibility(k, 0, &divisibility), LLK_SUCCESS);
+  EXPECT_EQ(divisibility, 16);
+  EXPECT_EQ(llk_kernel_param_divisibility(k, 4, &divisibility), LLK_SUCCESS);
+  EXPECT_EQ(divisibility, 4);
+  EXPECT_EQ(llk_kernel_param_divisibility(k, 5, &divisibility), LLK_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(llk_kernel_param_divisibility(k, 0, nullptr), LLK_ERROR_INVALID_ARGUMENT);
+  {
+    unsigned grid[3] = {1, 1, 1};
+    llk_arg misaligned[] = {llk_arg_ptr(llk_buffer_address(c.out), LLK_F32),
+                            llk_arg_ptr(llk_buffer_address(c.in) + 8, LLK_F32),
+                            llk_arg_i32(56), llk_arg_i32(56), llk_arg_i32(56)};
+    EXPECT_EQ(llk_kernel_launch(k, grid, misaligned, 5, nullptr, 0),
+              LLK_ERROR_INVALID_ARGUMENT);
+    EXPECT_TRUE(lastErrorHas("kernel 'softmax_kernel': argument 1 (ptr<f32>) is the "
+                             "address 0x"))
+        << llk_last_error();
+    EXPECT_TRUE(lastErrorHas("not 16-byte aligned as its tile.divisibility = 16 promises"))
+        << llk_last_error();
+    llk_arg odd[] = {llk_arg_ptr(llk_buffer_address(c.out), LLK_F32),
+                     llk_arg_ptr(llk_buffer_address(c.in), LLK_F32), llk_arg_i32(64),
+                     llk_arg_i32(64), llk_arg_i32(63)};
+    EXPECT_EQ(llk_kernel_launch(k, grid, odd, 5, nullptr, 0), LLK_ERROR_INVALID_ARGUMENT);
+    EXPECT_TRUE(lastErrorHas("argument 4 (i32) is 63, which is not a multiple of 4"))
+        << llk_last_error();
+    EXPECT_EQ(c.launch(k), LLK_SUCCESS) << llk_last_error(); // kept: it runs
+  }
   EXPECT_EQ(llk_kernel_shared_bytes(k), 0); // the interpreter has none
   EXPECT_EQ(llk_kernel_dynamic_shared_bytes(k), 0);
   EXPECT_EQ(llk_kernel_grid_dependency_wait(k), 0);

@@ -4,7 +4,9 @@
 // references the interpreter runs in CI — on the GPU through the runtime:
 // JIT-compiles each kernel, uploads the inputs, poisons the outputs, launches,
 // compares, and times the launch (median of CUDA-event-timed repetitions).
-// Each check runs at its small shape and at its GPU shapes.
+// Each check runs at its small shape and at its GPU shapes. After a sticky
+// CUDA error (a fault: the context is lost) the cases left are "NOT RUN",
+// and the case that caused it is named (exit status 1).
 //
 //   llk-gpu-check [--examples DIR] [--seed N] [--only a,b] [--reps N] [--no-time]
 //                 [--small] [--list]
@@ -17,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CheckRun.h"
 #include "DeviceProblem.h"
 #include "DiffTest.h"
 #include "ProgramArgs.h"
@@ -34,12 +37,13 @@ namespace rt = llk::rt;
 using checks::KernelCheck;
 using checks::Problem;
 using interp::ElemType;
+using rt::programs::CheckStatus;
 
 namespace {
 
 struct Row {
   std::string check, shape;
-  bool passed;
+  CheckStatus status = CheckStatus::Failed;
   double error, medianUs, gbps;
   std::string message;
 };
@@ -57,7 +61,7 @@ struct Options {
 Row runCase(rt::Device &device, rt::JIT &jit, const KernelCheck &check,
             const std::string &label,
             const std::function<void(Problem &)> &build, const Options &opts) {
-  Row row{check.name, label, false, NAN, NAN, NAN, ""};
+  Row row{check.name, label, CheckStatus::Failed, NAN, NAN, NAN, ""};
   std::mt19937_64 rng(opts.seed ^ std::hash<std::string>()(check.name + label));
   Problem problem(rng);
   build(problem);
@@ -66,7 +70,7 @@ Row runCase(rt::Device &device, rt::JIT &jit, const KernelCheck &check,
       tools::uploadProblem(device, jit, check, problem, opts.examples);
   tools::launchAndDownload(onDevice, problem);
   checks::CheckResult result = checks::compareOutputs(check, problem);
-  row.passed = result.passed;
+  row.status = result.passed ? CheckStatus::Passed : CheckStatus::Failed;
   row.error = result.error;
   row.message = result.message;
 
@@ -154,11 +158,15 @@ static int run(int argc, char **argv) {
     }
 
   std::vector<Row> rows;
+  std::optional<rt::Device> device;
+  // cuCtxSynchronize after each case: a fault it left behind is its own, and
+  // after a sticky error the cases left do not run.
+  rt::programs::CheckRun checkRun([&device] { device->synchronize(); });
   try {
-    rt::Device device = rt::Device::open(0);
-    rt::JIT jit(device);
-    std::printf("device: %s (%s), seed %llu\n", device.name().c_str(),
-                device.arch().c_str(), (unsigned long long)opts.seed);
+    device = rt::Device::open(0);
+    rt::JIT jit(*device);
+    std::printf("device: %s (%s), seed %llu\n", device->name().c_str(),
+                device->arch().c_str(), (unsigned long long)opts.seed);
     for (const KernelCheck &check : checks::kernelChecks()) {
       if (!opts.only.empty() && !opts.only.count(check.name))
         continue;
@@ -168,15 +176,19 @@ static int run(int argc, char **argv) {
         for (const checks::GpuCase &c : check.gpuCases)
           cases.push_back({c.label, c.build});
       for (auto &[label, build] : cases) {
-        Row row;
-        try {
-          row = runCase(device, jit, check, label, build, opts);
-        } catch (const std::exception &e) { // rt::Error, or the host's
-          row = {check.name, label, false, NAN, NAN, NAN, e.what()};
-        }
-        std::printf("  %-28s %-22s %s  rel err %.3g  %s\n", row.check.c_str(),
-                    row.shape.c_str(), row.passed ? "PASS" : "FAIL", row.error,
-                    row.passed ? "" : row.message.c_str());
+        Row row{check.name, label, CheckStatus::Failed, NAN, NAN, NAN, ""};
+        row.status = checkRun.run(
+            check.name + " " + label,
+            [&](std::string &detail) {
+              row = runCase(*device, jit, check, label, build, opts);
+              detail = row.message;
+              return row.status == CheckStatus::Passed;
+            },
+            row.message);
+        bool passed = row.status == CheckStatus::Passed;
+        std::printf("  %-28s %-22s %-7s  rel err %.3g  %s\n", row.check.c_str(),
+                    row.shape.c_str(), rt::programs::toString(row.status), row.error,
+                    passed ? "" : row.message.c_str());
         std::fflush(stdout);
         rows.push_back(row);
       }
@@ -188,15 +200,12 @@ static int run(int argc, char **argv) {
 
   std::printf("\n| kernel | shape | result | rel err | median us | GB/s |\n");
   std::printf("|---|---|---|---:|---:|---:|\n");
-  int passed = 0, failed = 0;
-  for (const Row &row : rows) {
-    (row.passed ? passed : failed)++;
+  for (const Row &row : rows)
     std::printf("| %s | %s | %s | %.2e | %.2f | %.1f |\n", row.check.c_str(),
-                row.shape.c_str(), row.passed ? "PASS" : "FAIL", row.error,
+                row.shape.c_str(), rt::programs::toString(row.status), row.error,
                 row.medianUs, row.gbps);
-  }
-  std::printf("\n%d passed, %d failed\n", passed, failed);
-  return failed ? 1 : 0;
+  std::printf("\n%s\n", checkRun.summary().c_str());
+  return checkRun.exitCode();
 }
 
 int main(int argc, char **argv) {

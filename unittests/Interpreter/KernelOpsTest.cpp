@@ -696,6 +696,21 @@ TEST(KernelOps, TableIsSortedAndNamesRegisteredOps) {
   EXPECT_FALSE(tile::isKernelOp("gpu.printf"));
 }
 
+/// The fp8 allow-list is sorted, holds kernel ops only, and decides: an op
+/// off it with an fp8 value is refused, one on it is not.
+TEST(KernelOps, Fp8OpsAreAnAllowList) {
+  llvm::ArrayRef<llvm::StringLiteral> names = tile::getFp8OpNames();
+  for (size_t i = 1; i < names.size(); ++i)
+    EXPECT_LT(names[i - 1].str(), names[i].str()) << "KernelOps.cpp's kFp8Ops";
+  for (llvm::StringRef name : names) {
+    EXPECT_TRUE(tile::isKernelOp(name)) << name.str() << " is no kernel op";
+    EXPECT_TRUE(tile::holdsFp8(name));
+  }
+  for (llvm::StringRef name : {"tile.reduce", "tile.atomic_rmw", "tile.print",
+                               "arith.addf", "math.exp", "tile.histogram"})
+    EXPECT_FALSE(tile::holdsFp8(name)) << name.str();
+}
+
 /// Philox.h is Philox 4x32-10: Random123's known answers (kat_vectors),
 /// which Triton's tl.randint4x computes too (same rounds, same constants).
 TEST(KernelOps, PhiloxMatchesRandom123KnownAnswers) {

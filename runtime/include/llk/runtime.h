@@ -145,6 +145,12 @@ typedef struct llk_param_info {
 } llk_param_info;
 LLK_API llk_status llk_kernel_param_info(llk_kernel kernel, size_t index,
                                          llk_param_info *info);
+/* The contract of parameter `index` (its tile.divisibility, a power of two;
+ * 1: none): a pointer's address is a multiple of it in bytes (and of its
+ * element's size), an integer's value a multiple of it. Launches check it:
+ * a broken one is LLK_ERROR_INVALID_ARGUMENT, naming the argument. */
+LLK_API llk_status llk_kernel_param_divisibility(llk_kernel kernel, size_t index,
+                                                 int64_t *divisibility);
 /* Static shared memory, and the dynamic shared memory every launch provides
  * (a pipelined kernel's buffers), in bytes; whether the kernel waits in
  * tile.grid_dependency_wait (so it may be a dependent launch). */

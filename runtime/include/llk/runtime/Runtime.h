@@ -64,6 +64,14 @@ enum class ErrorCode {
 
 LLK_API const char *toString(ErrorCode code);
 
+/// Whether the CUresult `cudaResult` is sticky: a kernel fault (an illegal
+/// or misaligned address, an illegal instruction, a trap or device assert,
+/// a timeout) or a lost device, which leaves the context unusable, so that
+/// every later driver call in the process fails with it (cuda.h: "the
+/// process must be terminated and relaunched"). Others (out of memory, an
+/// invalid value, too many resources for a launch) leave it usable.
+LLK_API bool isStickyCudaError(int cudaResult);
+
 class LLK_API Error : public std::runtime_error {
 public:
   Error(ErrorCode code, const std::string &message, std::string cudaName = "",
@@ -74,6 +82,9 @@ public:
   int cudaResult() const { return cudaResult_; }
   /// The kernel the failure concerns, empty if none.
   const std::string &kernel() const { return kernel_; }
+  /// Whether the CUDA context is lost: a sticky error (isStickyCudaError),
+  /// after which every driver call in this process fails with it.
+  bool contextLost() const;
 
 private:
   ErrorCode code_;
@@ -411,7 +422,10 @@ struct PackedArgs {
 };
 
 /// Checks `args` against the kernel's parameters (count, pointer or scalar,
-/// types) and packs them; throws InvalidArgument naming the kernel.
+/// types, and the contracts: a pointer aligned to its divisibility and its
+/// element's size, an integer a multiple of its divisibility) and packs
+/// them; throws InvalidArgument naming the kernel, the argument, its value
+/// and the contract. Every launch, on either backend, goes through it.
 LLK_API PackedArgs packArgs(const KernelInfo &kernel, const ArgList &args);
 
 struct LLK_API Grid {

@@ -35,6 +35,14 @@ LLK_API llvm::ArrayRef<llvm::StringLiteral> getKernelOpNames();
 /// Whether a kernel may contain the operation named `name`.
 LLK_API bool isKernelOp(llvm::StringRef name);
 
+/// The names of the kernel operations that may have fp8 operands and
+/// results (moves, selections, tile.bitcast, tile.cast, tile.dot), sorted:
+/// an fp8 value anywhere else is refused (whyNotKernelOp).
+LLK_API llvm::ArrayRef<llvm::StringLiteral> getFp8OpNames();
+
+/// Whether the kernel operation named `name` may hold fp8 values.
+LLK_API bool holdsFp8(llvm::StringRef name);
+
 /// Why a kernel may not contain the operation named `name` (naming what to
 /// use instead where there is something), or nothing when it may.
 LLK_API std::optional<std::string> whyNotKernelOp(llvm::StringRef name);
