@@ -578,12 +578,11 @@ PackedArgs llk::rt::packArgs(const KernelInfo &kernel, const ArgList &args) {
       bits &= (uint64_t(1) << (size * 8)) - 1;
     // The argument's contract: the compiled code relies on it, and a GPU
     // faults (a misaligned address, which loses the context) or computes
-    // wrongly where it is broken. A power of two, so a mask, unless a
-    // ModuleInfo made by hand says otherwise.
+    // wrongly where it is broken.
     uint64_t alignment = uint64_t(std::max<int64_t>(param.divisibility, 1));
     if (param.kind == ParamInfo::Kind::Pointer)
       alignment = std::max<uint64_t>(alignment, sizeOf(param.type));
-    if ((alignment & (alignment - 1)) ? bits % alignment : bits & (alignment - 1))
+    if (bits % alignment)
       fail(contractViolation(i, param, bits, alignment));
     packed.slots[i] = bits; // little-endian: the value sits at the slot's start
   }
