@@ -6,7 +6,9 @@
 // other. Each problem's A, B and C addresses are read from tables of i64
 // device addresses, its sizes from group_gemm_sizes[g] = {M, N, K} and its
 // row strides from g_lds[g] = {lda, ldb, ldc} (i32). As in the tutorial,
-// every M, N, K is a multiple of its block (no masks).
+// every M, N, K is a multiple of its block (no masks); the addresses are
+// 16-byte aligned and the strides multiples of 8 (tile.multiple_of, as the
+// tutorial's tl.multiple_of).
 //
 //   llkc examples/triton/08_grouped_gemm.mlir -D BLOCK_M=128 -D BLOCK_N=128 \
 //        -D BLOCK_K=32 --num-warps 4
@@ -49,18 +51,27 @@ func.func @grouped_matmul_kernel(%group_a_ptrs: !tile.ptr<i64>, %group_b_ptrs: !
       %lda_ptr = tile.addptr %g_lds, %g3 : !tile.ptr<i32>, i32
       %ldb_ptr = tile.addptr %lda_ptr, %c1 : !tile.ptr<i32>, i32
       %ldc_ptr = tile.addptr %ldb_ptr, %c1 : !tile.ptr<i32>, i32
-      %lda = tile.load %lda_ptr : !tile.ptr<i32>
-      %ldb = tile.load %ldb_ptr : !tile.ptr<i32>
-      %ldc = tile.load %ldc_ptr : !tile.ptr<i32>
+      %lda_any = tile.load %lda_ptr : !tile.ptr<i32>
+      %ldb_any = tile.load %ldb_ptr : !tile.ptr<i32>
+      %ldc_any = tile.load %ldc_ptr : !tile.ptr<i32>
+      // Values read from memory tell the compiler nothing: the hints promise
+      // 16-byte rows (the interpreter checks them), so that the blocks move
+      // in 16-byte accesses and the K loop is pipelined.
+      %lda = tile.multiple_of %lda_any, [8] : i32
+      %ldb = tile.multiple_of %ldb_any, [8] : i32
+      %ldc = tile.multiple_of %ldc_any, [8] : i32
       %a_addr_ptr = tile.addptr %group_a_ptrs, %g : !tile.ptr<i64>, i32
       %b_addr_ptr = tile.addptr %group_b_ptrs, %g : !tile.ptr<i64>, i32
       %c_addr_ptr = tile.addptr %group_c_ptrs, %g : !tile.ptr<i64>, i32
       %a_addr = tile.load %a_addr_ptr : !tile.ptr<i64>
       %b_addr = tile.load %b_addr_ptr : !tile.ptr<i64>
       %c_addr = tile.load %c_addr_ptr : !tile.ptr<i64>
-      %a = tile.bitcast %a_addr : i64 to !tile.ptr<f16>
-      %b = tile.bitcast %b_addr : i64 to !tile.ptr<f16>
-      %c = tile.bitcast %c_addr : i64 to !tile.ptr<f16>
+      %a_any = tile.bitcast %a_addr : i64 to !tile.ptr<f16>
+      %b_any = tile.bitcast %b_addr : i64 to !tile.ptr<f16>
+      %c_any = tile.bitcast %c_addr : i64 to !tile.ptr<f16>
+      %a = tile.multiple_of %a_any, [16] : !tile.ptr<f16>
+      %b = tile.multiple_of %b_any, [16] : !tile.ptr<f16>
+      %c = tile.multiple_of %c_any, [16] : !tile.ptr<f16>
       %tile_in_gemm = arith.subi %t, %last_problem_end : i32
       %tile_m = arith.divsi %tile_in_gemm, %num_n_tiles : i32
       %tile_n = arith.remsi %tile_in_gemm, %num_n_tiles : i32

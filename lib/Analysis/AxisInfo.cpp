@@ -360,6 +360,28 @@ void AxisInfoAnalysis::visit(Operation *op) {
     info->contiguity.insert(info->contiguity.begin() + axis, 1);
     info->divisibility.insert(info->divisibility.begin() + axis, div);
     info->constancy.insert(info->constancy.begin() + axis, 1);
+  } else if (auto hint = dyn_cast<MultipleOfOp>(op)) {
+    // The user's promise (checked by the interpreter): every element that
+    // starts a run is a multiple of the value, so whatever runs the facts
+    // have, their first elements are. Facts the analysis already proves
+    // stronger stay.
+    info = in(0);
+    ArrayRef<int64_t> values = hint.getValues();
+    if (shape.empty())
+      info->scalarDivisibility =
+          std::max(info->scalarDivisibility, values[0]);
+    for (unsigned d = 0; d < shape.size(); ++d)
+      info->divisibility[d] = std::max(info->divisibility[d], values[d]);
+  } else if (auto hint = dyn_cast<MaxContiguousOp>(op)) {
+    // Longer aligned runs start at a subset of the shorter ones' starts, so
+    // the divisibility known there still holds.
+    info = in(0);
+    for (unsigned d = 0; d < shape.size(); ++d)
+      info->contiguity[d] = std::max(info->contiguity[d], hint.getValues()[d]);
+  } else if (auto hint = dyn_cast<MaxConstancyOp>(op)) {
+    info = in(0);
+    for (unsigned d = 0; d < shape.size(); ++d)
+      info->constancy[d] = std::max(info->constancy[d], hint.getValues()[d]);
   } else if (isa<TransOp>(op)) {
     info = in(0);
     std::reverse(info->contiguity.begin(), info->contiguity.end());

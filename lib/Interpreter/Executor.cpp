@@ -298,6 +298,7 @@ const OpHandlerTable &llk::interp::detail::getOpHandlers() {
     registerRandomOps(table);
     registerGatherOps(table);
     registerSortOps(table);
+    registerHintOps(table);
     registerDebugOps(table);
     return table;
   }();

@@ -130,6 +130,7 @@ void registerRandomOps(OpHandlerTable &table); // tile.rand and its kin
 void registerGatherOps(OpHandlerTable &table); // tile.gather, tile.histogram
 void registerSortOps(OpHandlerTable &table); // tile.sort, tile.topk
 void registerDebugOps(OpHandlerTable &table); // tile.print, assert, static_assert
+void registerHintOps(OpHandlerTable &table); // tile.multiple_of and its kin, checked
 
 //===----------------------------------------------------------------------===//
 // One program's execution

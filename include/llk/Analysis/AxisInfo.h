@@ -8,8 +8,9 @@
 //    of each run (bytes for pointers, the value itself for integers);
 //  - constancy: runs of this many equal values, aligned likewise.
 // These say how wide a vector access may be and whether a mask is uniform
-// across it. Seeds: make_range, constants, splats, and the kernel argument
-// hints `tile.divisibility` / `tile.alignment`.
+// across it. Seeds: make_range, constants, splats, the kernel argument
+// hints `tile.divisibility` / `tile.alignment`, and the hint ops
+// tile.multiple_of, tile.max_contiguous and tile.max_constancy.
 //
 //===----------------------------------------------------------------------===//
 

@@ -200,6 +200,12 @@ void populateTMAOpToGPUPatterns(const TypeConverter &converter,
                                 RewritePatternSet &patterns,
                                 LoweringState &state);
 
+/// The compiler hints tile.multiple_of, tile.max_contiguous and
+/// tile.max_constancy: their operand.
+void populateHintOpToGPUPatterns(const TypeConverter &converter,
+                                 RewritePatternSet &patterns,
+                                 LoweringState &state);
+
 /// tile.print and tile.assert (kernels built with device debug).
 void populateDebugOpToGPUPatterns(const TypeConverter &converter,
                                   RewritePatternSet &patterns,

@@ -264,6 +264,7 @@ struct ConvertTileToGPUPass
     populateAsyncCopyOpToGPUPatterns(converter, patterns, state);
     populateTMAOpToGPUPatterns(converter, patterns, state);
     populateDebugOpToGPUPatterns(converter, patterns, state);
+    populateHintOpToGPUPatterns(converter, patterns, state);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     // Branches between a kernel's blocks pass converted tiles and pointers.

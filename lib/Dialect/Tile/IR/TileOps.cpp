@@ -835,3 +835,55 @@ LogicalResult StaticAssertOp::canonicalize(StaticAssertOp op,
   rewriter.eraseOp(op);
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Compiler hints
+//===----------------------------------------------------------------------===//
+
+/// The shared checks of tile.multiple_of, max_contiguous and max_constancy:
+/// one value per dimension (one for a scalar), each a positive power of two,
+/// and for runs (`isRun`) a tile no longer than its dimension.
+static LogicalResult verifyHint(Operation *op, ArrayRef<int64_t> values,
+                                bool isRun) {
+  if (failed(verifyTiles(op)))
+    return failure();
+  Type type = op->getOperand(0).getType();
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (isRun && !tensor)
+    return op->emitOpError() << "speaks of runs along the dimensions of a "
+                                "tile, not of the scalar "
+                             << type;
+  if (!isRun && elementTypeOf(type).isInteger(1))
+    return op->emitOpError() << "needs integers or pointers, not i1";
+  size_t rank = tensor ? tensor.getRank() : 1;
+  if (values.size() != rank)
+    return op->emitOpError()
+           << "needs " << rank << (rank == 1 ? " value" : " values")
+           << (tensor ? ", one per dimension of " : " for the scalar ") << type
+           << ", got " << values.size();
+  for (auto [d, v] : llvm::enumerate(values)) {
+    if (v <= 0 || !llvm::isPowerOf2_64(v))
+      return op->emitOpError() << "value " << v << (tensor ? " of dimension " : "")
+                               << (tensor ? std::to_string(d) : std::string())
+                               << " is not a positive power of two";
+    if (isRun && v > tensor.getDimSize(d))
+      return op->emitOpError() << "run of " << v << " along dimension " << d
+                               << " is longer than the dimension ("
+                               << tensor.getDimSize(d) << ")";
+  }
+  return success();
+}
+
+LogicalResult MultipleOfOp::verify() {
+  return verifyHint(*this, getValues(), /*isRun=*/false);
+}
+
+LogicalResult MaxContiguousOp::verify() {
+  if (elementTypeOf(getSrc().getType()).isInteger(1))
+    return emitOpError() << "needs integers or pointers, not i1";
+  return verifyHint(*this, getValues(), /*isRun=*/true);
+}
+
+LogicalResult MaxConstancyOp::verify() {
+  return verifyHint(*this, getValues(), /*isRun=*/true);
+}

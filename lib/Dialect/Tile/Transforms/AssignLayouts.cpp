@@ -65,7 +65,8 @@ RankedTensorType tileType(Value v) {
 /// Ops whose tile operands and results all share one layout.
 bool isSameLayoutOp(Operation *op) {
   if (isa<SplatOp, BroadcastOp, AddPtrOp, LoadOp, StoreOp, PrefetchOp,
-          AtomicRMWOp, AtomicCASOp, CastOp, BitcastOp, ScanOp, GenericScanOp, SortOp>(op))
+          AtomicRMWOp, AtomicCASOp, CastOp, BitcastOp, ScanOp, GenericScanOp, SortOp,
+          MultipleOfOp, MaxContiguousOp, MaxConstancyOp>(op))
     return true;
   Dialect *dialect = op->getDialect();
   return dialect && isa<arith::ArithDialect, math::MathDialect>(dialect);

@@ -32,7 +32,9 @@ static bool isIndexOp(Operation *op, const llvm::DenseSet<Operation *> &index) {
     return true;
   if (auto splat = dyn_cast<SplatOp>(op))
     return !tileType(splat.getSrc());
-  bool shapeOp = isa<ExpandDimsOp, BroadcastOp>(op);
+  // (Hints forward their operand: a copy keeps the promise.)
+  bool shapeOp = isa<ExpandDimsOp, BroadcastOp, MultipleOfOp, MaxContiguousOp,
+                     MaxConstancyOp>(op);
   bool integerOp = isa<arith::ArithDialect>(op->getDialect()) &&
                    tileType(op->getResult(0)).getElementType().isSignlessInteger();
   if (!shapeOp && !integerOp)

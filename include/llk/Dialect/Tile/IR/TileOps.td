@@ -968,6 +968,71 @@ def Tile_BitcastOp : Tile_Op<"bitcast", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Compiler hints
+//===----------------------------------------------------------------------===//
+
+def Tile_HintValue : AnyTypeOf<[Tile_Int, Tile_PtrType, Tile_IntTensor, Tile_PtrTensor]>;
+
+class Tile_HintOp<string mnemonic, string fact>
+    : Tile_Op<mnemonic, [Pure, AllTypesMatch<["src", "result"]>]> {
+  let summary = "the operand, with a promise: " # fact;
+  let arguments = (ins Tile_HintValue:$src, DenseI64ArrayAttr:$values);
+  let results = (outs Tile_HintValue:$result);
+  let assemblyFormat = "$src `,` $values attr-dict `:` type($src)";
+  let hasVerifier = 1;
+}
+
+def Tile_MultipleOfOp : Tile_HintOp<"multiple_of", "divisibility"> {
+  let description = [{
+    Triton's `tl.multiple_of`: the result is the operand, which the user
+    promises is a multiple of `values[d]` along dimension d (one value for a
+    scalar, one per dimension for a tile; powers of two). For a pointer the
+    promise is about its byte address, as `tile.divisibility` on a kernel
+    argument. On a tile the elements it speaks of are those that start a run
+    of consecutive values that `tile.max_contiguous` on its operand states
+    (every element when the operand is no tile.max_contiguous), so that
+    `%c = tile.max_contiguous %o, [128]` then `tile.multiple_of %c, [128]`
+    says that each aligned run of 128 starts at a multiple of 128.
+
+    The contiguity analysis takes the promise (16-byte accesses, cp.async
+    copies); the lowering forwards the operand; the interpreter checks it and
+    stops at the op's location when a value breaks it.
+
+    ```mlir
+    %a = tile.bitcast %a_addr : i64 to !tile.ptr<f16>
+    %a16 = tile.multiple_of %a, [16] : !tile.ptr<f16>
+    %lda16 = tile.multiple_of %lda, [16] : i32
+    ```
+  }];
+}
+
+def Tile_MaxContiguousOp : Tile_HintOp<"max_contiguous", "contiguity"> {
+  let description = [{
+    Triton's `tl.max_contiguous`: the result is the operand, a tile the user
+    promises holds, along dimension d, aligned runs of `values[d]` consecutive
+    values (the run at index j * values[d] is x, x + 1, ...; for pointers,
+    consecutive elements). Checked by the interpreter like tile.multiple_of.
+
+    ```mlir
+    %offs = tile.max_contiguous %o, [1, 64] : tensor<32x64xi32>
+    ```
+  }];
+}
+
+def Tile_MaxConstancyOp : Tile_HintOp<"max_constancy", "constancy"> {
+  let description = [{
+    Triton's `tl.max_constancy`: the result is the operand, a tile the user
+    promises holds, along dimension d, aligned runs of `values[d]` equal
+    values (masks uniform over a vector access). Checked by the interpreter
+    like tile.multiple_of.
+
+    ```mlir
+    %mask = tile.max_constancy %m, [1, 8] : tensor<32x64xi1>
+    ```
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Matrix product
 //===----------------------------------------------------------------------===//
 
