@@ -81,9 +81,10 @@ bool checkRuns(Executor &ex, Operation *op, ArrayRef<int64_t> values,
         continue;
       size_t previous = i - strides[d];
       if (!follows(x.data[previous].i, x.data[i].i))
-        return ex.fail(op, "'" + op->getName().getStringRef() + "' promises " +
-                               what + " of " + std::to_string(values[d]) +
-                               " along dimension " + std::to_string(d) +
+        return ex.fail(op, "'" + op->getName().getStringRef() +
+                               "' promises aligned runs of " +
+                               std::to_string(values[d]) + " " + what +
+                               " values along dimension " + std::to_string(d) +
                                ", but the element after " +
                                valueText(op->getResult(0).getType(),
                                          x.data[previous].i) +
@@ -102,14 +103,14 @@ bool maxContiguous(Executor &ex, tile::MaxContiguousOp op) {
   ElemInfo info = infoOf(elementTypeOf(op.getType()));
   int64_t step = info.kind == ElemInfo::Ptr ? info.pointeeBytes : 1;
   unsigned bits = info.bits;
-  return checkRuns(ex, op, op.getValues(), "aligned runs of consecutive values",
+  return checkRuns(ex, op, op.getValues(), "consecutive",
                    [=](int64_t prev, int64_t x) {
                      return x == wrapInt(static_cast<uint64_t>(prev) + step, bits);
                    });
 }
 
 bool maxConstancy(Executor &ex, tile::MaxConstancyOp op) {
-  return checkRuns(ex, op, op.getValues(), "aligned runs of equal values",
+  return checkRuns(ex, op, op.getValues(), "equal",
                    [](int64_t prev, int64_t x) { return x == prev; });
 }
 

@@ -443,6 +443,15 @@ std::vector<OpCase> makeCases() {
                  "  %i = tile.bitcast %h : @f16@ to @i16@\n"
                  "  %y = tile.cast %i : @i16@ to @i32@\n",
                  {1, -2, 0.5, 65504}, {0, 0, 0, 0}, {15360, -16384, 14336, 31743});
+  // Hints: the operand, promised and checked (test/Interpreter/hints.test
+  // breaks them): x a run of 4 from a multiple of 8, w uniform.
+  addElementwise(c, {"tile.multiple_of", "tile.max_contiguous", "tile.max_constancy"},
+                 E::I32, E::I32,
+                 "  %xc = tile.max_contiguous %x, [4] : @i32@\n"
+                 "  %xd = tile.multiple_of %xc, [8] : @i32@\n"
+                 "  %wk = tile.max_constancy %w, [4] : @i32@\n"
+                 "  %y = arith.addi %xd, %wk : @i32@\n",
+                 {8, 9, 10, 11}, {5, 5, 5, 5}, {13, 14, 15, 16}, /*tileOnly=*/true);
   addElementwise(c, {"tile.prefetch"}, E::F32, E::F32,
                  "  %c0 = arith.constant 0 : i32\n"
                  "  %p = tile.addptr %in, %c0 : !tile.ptr<f32>, i32\n"
