@@ -411,7 +411,11 @@ def build_cases(M, L, copy_us, cublas_us):
                 BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=32, num_warps=4)
         flops = sum(2.0 * s ** 3 for s in sizes)
         return Case("08_grouped_gemm", "+".join(map(str, sizes)) + " square", make,
-                    {v: llk(v) for v in ("grouped_128x128x32_w4", "grouped_128x128x64_w4_sm90a")}, tri, 2e-3,
+                    {v: llk(v) for v in ("grouped_128x128x32_w4", "grouped_128x128x32_w4_s4",
+                                         "grouped_128x128x32_w8", "grouped_128x128x32_w8_s4",
+                                         "grouped_128x128x64_w4_sm90a", "grouped_128x128x64_w8_sm90a",
+                                         "grouped_128x256x64_w8_sm90a", "grouped_128x256x64_w8_s4_sm90a")},
+                    tri, 2e-3,
                     flops, "TFLOP/s",
                     lambda: ("cuBLAS", sum(cublas_us(s, s, s) for s in sizes)),
                     notes="ceiling: the sum of cuBLAS's times of the problems; Triton 128x128x32 w4")

@@ -40,11 +40,24 @@ VARIANTS = {
     # 07: asin (f32)
     "asin_b1024_w4": ("triton/07_libdevice_asin.mlir", {"T": "f32", "BLOCK": 1024, "DIV": 16}, 4, "sm_90"),
     "asin_b4096_w4": ("triton/07_libdevice_asin.mlir", {"T": "f32", "BLOCK": 4096, "DIV": 16}, 4, "sm_90"),
-    # 08: grouped GEMM (f16)
+    # 08: grouped GEMM (f16), 03's shapes (its hints make the K loop pipeline
+    # as 03's: cp.async + mma.sync on sm_90, wgmma on sm_90a)
     "grouped_128x128x32_w4": ("triton/08_grouped_gemm.mlir",
                               {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32}, 4, "sm_90"),
+    "grouped_128x128x32_w4_s4": ("triton/08_grouped_gemm.mlir",
+                                 {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32}, 4, "sm_90"),
+    "grouped_128x128x32_w8": ("triton/08_grouped_gemm.mlir",
+                              {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32}, 8, "sm_90"),
+    "grouped_128x128x32_w8_s4": ("triton/08_grouped_gemm.mlir",
+                                 {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32}, 8, "sm_90"),
     "grouped_128x128x64_w4_sm90a": ("triton/08_grouped_gemm.mlir",
                                     {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64}, 4, "sm_90a"),
+    "grouped_128x128x64_w8_sm90a": ("triton/08_grouped_gemm.mlir",
+                                    {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64}, 8, "sm_90a"),
+    "grouped_128x256x64_w8_sm90a": ("triton/08_grouped_gemm.mlir",
+                                    {"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64}, 8, "sm_90a"),
+    "grouped_128x256x64_w8_s4_sm90a": ("triton/08_grouped_gemm.mlir",
+                                       {"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64}, 8, "sm_90a"),
     # 09: persistent matmul on TMA (f16, sm_90a)
     "persistent_128x128x64_w4": ("gemm_tma_persistent.mlir",
                                  {"T": "f16", "BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64}, 4, "sm_90a"),
@@ -62,5 +75,7 @@ VARIANTS = {
 }
 
 # 09 pipelines 3 stages (4 do not fit beside the epilogue at 128x256); 03
-# at 128x256 also 4.
-NUM_STAGES = {"persistent_128x256x64_w8": 3, "matmul_128x256x64_w8_s4_sm90a": 4}
+# at 128x256 also 4; 08's _s4 variants 4 (the others the default, 3).
+NUM_STAGES = {"persistent_128x256x64_w8": 3, "matmul_128x256x64_w8_s4_sm90a": 4,
+              "grouped_128x128x32_w4_s4": 4, "grouped_128x128x32_w8_s4": 4,
+              "grouped_128x256x64_w8_s4_sm90a": 4}
