@@ -27,6 +27,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Debug.h"
@@ -663,6 +664,15 @@ scf::ForOp LoopPipeliner::transform() {
     Value result = loop.getResult(async->second);
     auto wait = DotWaitOp::create(b, loc, result.getType(), result);
     result.replaceAllUsesExcept(wait, wait);
+  }
+  // In a loop (08's scf.while over tiles), the next outer iteration's
+  // prologue refills the slots: every warpgroup must be done with its last
+  // asynchronous dot first (the wait above is this warpgroup's only, and the
+  // barrier of the copies' wait came before it).
+  if (async && !outer && loop->getParentOfType<LoopLikeOpInterface>()) {
+    LLVM_DEBUG(DBGS() << "  in a loop: a barrier after the dot's wait, before "
+                         "the next iteration's copies refill the slots\n");
+    BarrierOp::create(b, loc);
   }
   if (outer) {
     // Every warpgroup is done with the slots; the next block's first copies
