@@ -163,9 +163,9 @@ func.func @dot_small(%x: !tile.ptr<f32>) attributes {tile.num_warps = 4 : i32} {
 // CHECK: %[[ADESC:.*]] = arith.ori %{{.*}}, %[[FIELDS]] : i64
 // CHECK: %[[BDESC:.*]] = arith.ori %{{.*}}, %[[FIELDS]] : i64
 // CHECK: nvvm.wgmma.fence.aligned
-// CHECK: nvvm.wgmma.mma_async %{{.*}}, %[[BDESC]], %{{.*}}, <m = 64, n = 64, k = 32>, D[<f32>, <one>, <wrapped>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
+// CHECK: nvvm.wgmma.mma_async %{{.*}}, %[[BDESC]], %{{.*}}, <m = 64, n = 64, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
 // CHECK: %[[B1:.*]] = arith.addi %[[BDESC]], %[[STEP]] : i64
-// CHECK: nvvm.wgmma.mma_async %{{.*}}, %[[B1]], %{{.*}}, <m = 64, n = 64, k = 32>, D[<f32>, <one>, <wrapped>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
+// CHECK: nvvm.wgmma.mma_async %{{.*}}, %[[B1]], %{{.*}}, <m = 64, n = 64, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
 // CHECK-COUNT-2: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 32>
 // CHECK-NOT: nvvm.wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
@@ -196,8 +196,8 @@ func.func @dot_fp8_wgmma(%slot: i32, %x: !tile.ptr<f32>) attributes {tile.num_wa
 // 0x8000002000010000. Two m64n64k32, the second 32 bytes (2 units) on.
 // CHECK-LABEL: gpu.func @dot_fp8_wgmma_k64
 // CHECK-DAG: %[[FIELDS:.*]] = arith.constant -9223371899415756800 : i64
-// CHECK: %[[BDESC:.*]] = arith.ori %{{.*}}, %[[FIELDS]] : i64
-// CHECK: nvvm.wgmma.mma_async %{{.*}}, %[[BDESC]], %{{.*}}, <m = 64, n = 64, k = 32>, D[<f32>, <one>, <wrapped>], A[<e5m2>, <one>, <row>], B[<e4m3>, <one>, <col>]
+// CHECK: arith.ori %{{.*}}, %[[FIELDS]] : i64
+// CHECK: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %{{.*}}, <m = 64, n = 64, k = 32>, D[<f32>, <one>], A[<e5m2>, <one>, <row>], B[<e4m3>, <one>, <col>]
 // CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 32>
 // CHECK-NOT: nvvm.wgmma.mma_async
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0

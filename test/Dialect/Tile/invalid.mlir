@@ -1694,7 +1694,7 @@ func.func @mma_sync_shape() attributes {test.mma = #tile.mma<version = 2, instrS
 
 // -----
 
-// expected-error @+1 {{#tile.mma version 3 (warpgroup MMA) instructions are 64xNx16 with N a multiple of 8 up to 256, got 64x512x16}}
+// expected-error @+1 {{#tile.mma version 3 (warpgroup MMA) instructions are 64xNx16 (fp8: 64xNx32) with N a multiple of 8 up to 256, got 64x512x16}}
 func.func @wgmma_shape() attributes {test.mma = #tile.mma<version = 3, instrShape = [64, 512, 16], warpsPerCTA = [4, 1]>} {
   return
 }

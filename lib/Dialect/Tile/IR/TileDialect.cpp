@@ -443,9 +443,11 @@ MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "#tile.mma version 2 (mma.sync) instructions are "
                           "16x8x8, 16x8x16 or 16x8x32, got "
                        << m << "x" << n << "x" << k;
-  if (version == 3 && (m != 64 || k != 16 || n % 8 != 0 || n == 0 || n > 256))
+  if (version == 3 && (m != 64 || (k != 16 && k != 32) || n % 8 != 0 ||
+                       n == 0 || n > 256))
     return emitError() << "#tile.mma version 3 (warpgroup MMA) instructions "
-                          "are 64xNx16 with N a multiple of 8 up to 256, got "
+                          "are 64xNx16 (fp8: 64xNx32) with N a multiple of 8 "
+                          "up to 256, got "
                        << m << "x" << n << "x" << k;
   if (version == 3 && (warpsPerCTA[0] % 4 != 0 || warpsPerCTA[1] != 1))
     return emitError() << "#tile.mma version 3 puts whole warpgroups (4 "
