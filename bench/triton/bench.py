@@ -492,7 +492,9 @@ def build_cases(M, L, copy_us, cublas_us):
             return run
         flops = 2.0 * m * n * k_
         return Case("10_fp8_gemm", f"{m}x{n}x{k_} {'per-row' if rowwise else 'per-tensor'}", make,
-                    {v: llk(v) for v in ("fp8_gemm_128x128x64_w4", "fp8_gemm_128x128x32_w4_sm90")}, scaled_mm,
+                    {v: llk(v) for v in ("fp8_gemm_128x128x128_w4_sm90a", "fp8_gemm_128x128x128_w4_s4_sm90a",
+                                         "fp8_gemm_128x256x128_w8_sm90a", "fp8_gemm_128x128x64_w4",
+                                         "fp8_gemm_128x128x32_w4_sm90")}, scaled_mm,
                     1.6e-2, flops, "TFLOP/s", lambda: ("cuBLAS", cublas_us(m, n, k_)),
                     notes="the Triton column is torch._scaled_mm; ceiling: cuBLAS f16")
     for rowwise in (False, True):

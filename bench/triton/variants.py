@@ -63,8 +63,19 @@ VARIANTS = {
                                  {"T": "f16", "BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64}, 4, "sm_90a"),
     "persistent_128x256x64_w8": ("gemm_tma_persistent.mlir",
                                  {"T": "f16", "BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64}, 8, "sm_90a"),
-    # 10 (stand-in): fp8 GEMM, per-tensor or per-row scales (e4m3; dots as
-    # exact f16 dots for now)
+    # 10 (stand-in): fp8 GEMM, per-tensor or per-row scales (e4m3). On
+    # sm_90a (BLOCK_K 128: a 128-byte swizzled slab of K; 64: the 64-byte
+    # swizzle): fp8 warpgroup MMA (m64nNk32) from both operands' K-major
+    # slots; on sm_90 the dots run as exact f16 dots on mma.sync.
+    "fp8_gemm_128x128x128_w4_sm90a": ("triton/10_fp8_gemm.mlir",
+                                      {"T": "f8E4M3FN", "BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 128}, 4,
+                                      "sm_90a"),
+    "fp8_gemm_128x128x128_w4_s4_sm90a": ("triton/10_fp8_gemm.mlir",
+                                         {"T": "f8E4M3FN", "BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 128}, 4,
+                                         "sm_90a"),
+    "fp8_gemm_128x256x128_w8_sm90a": ("triton/10_fp8_gemm.mlir",
+                                      {"T": "f8E4M3FN", "BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 128}, 8,
+                                      "sm_90a"),
     "fp8_gemm_128x128x64_w4": ("triton/10_fp8_gemm.mlir",
                                {"T": "f8E4M3FN", "BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64}, 4, "sm_90a"),
     "fp8_gemm_128x128x32_w4_sm90": ("triton/10_fp8_gemm.mlir",
@@ -75,7 +86,9 @@ VARIANTS = {
 }
 
 # 09 pipelines 3 stages (4 do not fit beside the epilogue at 128x256); 03
-# at 128x256 also 4; 08's _s4 variants 4 (the others the default, 3).
+# at 128x256 also 4; 08's _s4 variants 4 (the others the default, 3); 10 at
+# 128x128x128 4 (4 x 32 KiB of fp8 slots).
 NUM_STAGES = {"persistent_128x256x64_w8": 3, "matmul_128x256x64_w8_s4_sm90a": 4,
               "grouped_128x128x32_w4_s4": 4, "grouped_128x128x32_w8_s4": 4,
-              "grouped_128x256x64_w8_s4_sm90a": 4}
+              "grouped_128x256x64_w8_s4_sm90a": 4,
+              "fp8_gemm_128x128x128_w4_s4_sm90a": 4}

@@ -12,8 +12,14 @@
 // sb[n / 128, k / 128] (128x128 weight blocks, N/128 x K/128), both f32
 // row-major; BLOCK_K divides 128.
 //
+// On sm_90a with BLOCK_K = 128 (a 128-byte row of K in each operand's
+// swizzled slot; 64: the 64-byte swizzle) the dots are fp8 warpgroup MMA (wgmma m64nNk32 .e4m3 /
+// .e5m2), both operands read K-major from their cp.async-filled slots; the
+// loads already give that layout (A's rows and B's columns are K-contiguous
+// in memory). Elsewhere they run as exact f16 dots on mma.sync.
+//
 //   llkc examples/triton/10_fp8_gemm.mlir -D T=f8E4M3FN -D BLOCK_M=128 \
-//        -D BLOCK_N=128 -D BLOCK_K=64 --arch sm_90a
+//        -D BLOCK_N=128 -D BLOCK_K=128 --arch sm_90a
 //   grid = (cdiv(M, BLOCK_M), cdiv(N, BLOCK_N)) programs; K and the row
 //   strides multiples of 16 (16-byte rows). Rows of A and B past M and N
 //   wrap around (their results are masked at the store); the K tail reads

@@ -156,7 +156,9 @@ void llk::buildLayoutPipeline(OpPassManager &pm, const CompileOptions &options) 
   if (!options.deviceDebug)
     pm.addNestedPass<func::FuncOp>(tile::createTileStripDeviceDebug());
   pm.addNestedPass<func::FuncOp>(tile::createTileExpandRandom());
-  pm.addNestedPass<func::FuncOp>(tile::createTileUpcastFp8Dots());
+  tile::TileUpcastFp8DotsOptions fp8Options;
+  fp8Options.wgmma = hasWgmma(options.target.arch);
+  pm.addNestedPass<func::FuncOp>(tile::createTileUpcastFp8Dots(fp8Options));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   tile::TileAssignLayoutsOptions layoutOptions;

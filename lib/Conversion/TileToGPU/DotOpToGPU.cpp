@@ -55,27 +55,30 @@ struct DotLowering : TilePattern<DotOp> {
   matchAndRewrite(DotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     IndexEmitter e(rewriter, op.getLoc());
-    auto buffered = [&](unsigned index) -> std::optional<SharedOperand> {
-      if (!readsOperandFromBuffer(op, index))
-        return std::nullopt;
+    auto slotOf = [&](unsigned index) {
       auto load = op->getOperand(index).getDefiningOp<LocalLoadOp>();
       return slotOperand(e, load.getBuffer(),
                          rewriter.getRemappedValue(load.getBuffer()),
                          rewriter.getRemappedValue(load.getSlot()));
+    };
+    auto buffered = [&](unsigned index) -> std::optional<SharedOperand> {
+      if (!readsOperandFromBuffer(op, index))
+        return std::nullopt;
+      return slotOf(index);
     };
     if (MmaEncodingAttr mma = op.getMmaAttr(); mma && mma.isWarpgroup()) {
       // A from its wgmma buffer, else from registers (checkLowerable: in
       // the register-A layout).
       std::optional<SharedOperand> aSlot;
       if (readsWgmmaBuffer(op, 0))
-        aSlot = buffered(0);
+        aSlot = slotOf(0);
       LLVM_DEBUG(DBGS() << "dot at " << op.getLoc() << ": warpgroup MMA"
                         << (aSlot ? "" : ", A from registers")
                         << (op.getAsync() ? ", its K step left in flight" : "")
                         << "\n");
       rewriter.replaceOp(op, lowerWgmmaDot(e, op, adaptor.getAcc(),
                                            adaptor.getA(), aSlot,
-                                           *buffered(1), op.getAsync()));
+                                           slotOf(1), op.getAsync()));
       return success();
     }
     LLVM_DEBUG(DBGS() << "dot at " << op.getLoc() << ": "

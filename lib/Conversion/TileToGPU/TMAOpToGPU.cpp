@@ -103,6 +103,14 @@ LogicalResult llk::togpu::checkTmaCopies(func::FuncOp func) {
                        "columns, warps or programs per SM)");
       return WalkResult::interrupt();
     }
+    // The box is 128 bytes wide, encoded with the 128-byte swizzle.
+    SharedType type = alloc.getType();
+    if (type.getShape()[1 + type.getContiguousDim()] *
+            byteWidth(type.getElementType()) % 128 != 0) {
+      copy.emitOpError("fills a buffer of 64-byte rows (the 64-byte wgmma "
+                       "swizzle); TMA copies fill 128-byte slabs only");
+      return WalkResult::interrupt();
+    }
     if (!alloc.getBarrierOffsetAttr()) {
       copy.emitOpError("fills a buffer without barriers (barrier_offset); "
                        "run tile-allocate-shared first");

@@ -152,7 +152,25 @@ LogicalResult checkLowerable(ModuleOp module) {
                       "tile-allocate-shared first");
       ok = false;
     }
-    if (auto dot = dyn_cast<DotOp>(op);
+    // fp8 multiplies on warpgroup MMA only (elsewhere tile-upcast-fp8-dots
+    // made it f16), which reads both operands K-major from wgmma slots.
+    if (auto dot = dyn_cast<DotOp>(op); dot && isFp8(dot.getA().getType())) {
+      auto kContiguousSlot = [&](unsigned index) {
+        auto load = dot->getOperand(index).getDefiningOp<LocalLoadOp>();
+        return readsWgmmaBuffer(dot, index) &&
+               load.getBuffer().getType().getContiguousDim() ==
+                   (index == 0 ? 1u : 0u);
+      };
+      if (!dot.getMmaAttr() || !dot.getMmaAttr().isWarpgroup() ||
+          !kContiguousSlot(0) || !kContiguousSlot(1)) {
+        op->emitOpError("multiplies fp8 but does not run on warpgroup MMA "
+                        "(#tile.mma version 3) with A and B read K-major "
+                        "(A contiguous = 1, B contiguous = 0) from buffer "
+                        "slots with swizzle = wgmma; elsewhere "
+                        "tile-upcast-fp8-dots makes it an f16 dot");
+        ok = false;
+      }
+    } else if (auto dot = dyn_cast<DotOp>(op);
         dot && dot.getMmaAttr() && dot.getMmaAttr().isWarpgroup() &&
         !((readsWgmmaBuffer(dot, 0) || hasWarpgroupRegisterOperandA(dot)) &&
           readsWgmmaBuffer(dot, 1))) {

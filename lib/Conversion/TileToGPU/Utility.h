@@ -335,8 +335,9 @@ struct SharedOperand {
   int64_t sizeInBytes() const { return outer * inner * bytes; }
 
   /// wgmma's layout: 128-byte slabs (the contiguous extent is whole slabs,
-  /// so the swizzle is c ^ (r % 8) already).
-  void useWgmmaLayout() { slabBytes = 128; }
+  /// so the swizzle is c ^ (r % 8) already), or one 64-byte slab (its
+  /// 64-byte swizzle, c ^ ((r / 2) % 4), already too).
+  void useWgmmaLayout() { slabBytes = std::min<int64_t>(slabBytes, 128); }
 
   /// Address of element (row, col) of the shared array (outer, inner).
   Value address(IndexEmitter &e, Value row, Value col) const {

@@ -147,3 +147,72 @@ func.func @dot_small(%x: !tile.ptr<f32>) attributes {tile.num_warps = 4 : i32} {
   tile.store %t, %x : !tile.ptr<f32>
   return
 }
+
+// -----
+
+// fp8 on warpgroup MMA (sm_90a): A (64x128 e4m3) and B (128x64 e5m2) both
+// K-major in their wgmma slots (8-bit wgmma has no transpose), so both
+// descriptors take the K-contiguous form: leading offset 1 (unused), stride
+// offset 1024 bytes (64 units) from one 8-row group of 128-byte rows to the
+// next, the 128-byte swizzle (bit 62): 0x4000004000010000. One m64n64k32
+// per 32 of K (32 bytes of a row, as f16's k16), four in all, each step's
+// descriptors 32 bytes (2 units) on, then the group is waited for.
+// CHECK-LABEL: gpu.func @dot_fp8_wgmma
+// CHECK-DAG: %[[FIELDS:.*]] = arith.constant 4611686293305360384 : i64
+// CHECK-DAG: %[[STEP:.*]] = arith.constant 2 : i64
+// CHECK: %[[ADESC:.*]] = arith.ori %{{.*}}, %[[FIELDS]] : i64
+// CHECK: %[[BDESC:.*]] = arith.ori %{{.*}}, %[[FIELDS]] : i64
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: nvvm.wgmma.mma_async %{{.*}}, %[[BDESC]], %{{.*}}, <m = 64, n = 64, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
+// CHECK: %[[B1:.*]] = arith.addi %[[BDESC]], %[[STEP]] : i64
+// CHECK: nvvm.wgmma.mma_async %{{.*}}, %[[B1]], %{{.*}}, <m = 64, n = 64, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
+// CHECK-COUNT-2: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 32>
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NOT: nvvm.ldmatrix
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: gpu.return
+#acc = #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], warpRepeat = [2, 1]>
+#op_a = #tile.blocked<sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#op_b = #tile.blocked<sizePerThread = [16, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]>
+func.func @dot_fp8_wgmma(%slot: i32, %x: !tile.ptr<f32>) attributes {tile.num_warps = 4 : i32} {
+  %ra = tile.local_alloc {offset = 0 : i64} : !tile.shared<1x64x128xf8E4M3FN, contiguous = 1, swizzle = wgmma>
+  %rb = tile.local_alloc {offset = 8192 : i64} : !tile.shared<1x128x64xf8E5M2, contiguous = 0, swizzle = wgmma>
+  %a = tile.local_load %ra[%slot] : !tile.shared<1x64x128xf8E4M3FN, contiguous = 1, swizzle = wgmma> -> tensor<64x128xf8E4M3FN, #op_a>
+  %b = tile.local_load %rb[%slot] : !tile.shared<1x128x64xf8E5M2, contiguous = 0, swizzle = wgmma> -> tensor<128x64xf8E5M2, #op_b>
+  %c = arith.constant dense<0.0> : tensor<64x64xf32, #acc>
+  %d = tile.dot %a, %b, %c {mma = #tile.mma<version = 3, instrShape = [64, 64, 32], warpsPerCTA = [4, 1]>} : tensor<64x128xf8E4M3FN, #op_a>, tensor<128x64xf8E5M2, #op_b> -> tensor<64x64xf32, #acc>
+  %s = tile.reduce sum %d axis = 1 : tensor<64x64xf32, #acc> -> tensor<64xf32, #tile.slice<dim = 1, parent = #acc>>
+  %t = tile.reduce sum %s axis = 0 : tensor<64xf32, #tile.slice<dim = 1, parent = #acc>> -> f32
+  tile.store %t, %x : !tile.ptr<f32>
+  return
+}
+
+// -----
+
+// fp8 with 64 of K (one 64-byte row a slot): the 64-byte swizzle (mode 2 in
+// bits 62-63) and a stride offset of 8 such rows, 512 bytes (32 units):
+// 0x8000002000010000. Two m64n64k32, the second 32 bytes (2 units) on.
+// CHECK-LABEL: gpu.func @dot_fp8_wgmma_k64
+// CHECK-DAG: %[[FIELDS:.*]] = arith.constant -9223371899415756800 : i64
+// CHECK: arith.ori %{{.*}}, %[[FIELDS]] : i64
+// CHECK: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %{{.*}}, <m = 64, n = 64, k = 32>, D[<f32>, <one>], A[<e5m2>, <one>, <row>], B[<e4m3>, <one>, <col>]
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 32>
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+#acc = #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], warpRepeat = [2, 1]>
+#op_a = #tile.blocked<sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#op_b = #tile.blocked<sizePerThread = [16, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]>
+func.func @dot_fp8_wgmma_k64(%slot: i32, %x: !tile.ptr<f32>) attributes {tile.num_warps = 4 : i32} {
+  %ra = tile.local_alloc {offset = 0 : i64} : !tile.shared<1x64x64xf8E5M2, contiguous = 1, swizzle = wgmma>
+  %rb = tile.local_alloc {offset = 4096 : i64} : !tile.shared<1x64x64xf8E4M3FN, contiguous = 0, swizzle = wgmma>
+  %a = tile.local_load %ra[%slot] : !tile.shared<1x64x64xf8E5M2, contiguous = 1, swizzle = wgmma> -> tensor<64x64xf8E5M2, #op_a>
+  %b = tile.local_load %rb[%slot] : !tile.shared<1x64x64xf8E4M3FN, contiguous = 0, swizzle = wgmma> -> tensor<64x64xf8E4M3FN, #op_b>
+  %c = arith.constant dense<0.0> : tensor<64x64xf32, #acc>
+  %d = tile.dot %a, %b, %c {mma = #tile.mma<version = 3, instrShape = [64, 64, 32], warpsPerCTA = [4, 1]>} : tensor<64x64xf8E5M2, #op_a>, tensor<64x64xf8E4M3FN, #op_b> -> tensor<64x64xf32, #acc>
+  %s = tile.reduce sum %d axis = 1 : tensor<64x64xf32, #acc> -> tensor<64xf32, #tile.slice<dim = 1, parent = #acc>>
+  %t = tile.reduce sum %s axis = 0 : tensor<64xf32, #tile.slice<dim = 1, parent = #acc>> -> f32
+  tile.store %t, %x : !tile.ptr<f32>
+  return
+}

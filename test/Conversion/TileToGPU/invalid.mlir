@@ -90,3 +90,33 @@ func.func @wgmma_from_registers(%x: !tile.ptr<f32>) attributes {tile.num_warps =
   %d = tile.dot %a, %a, %c {mma = #tile.mma<version = 3, instrShape = [64, 64, 16], warpsPerCTA = [4, 1]>} : tensor<64x64xf16, #op>, tensor<64x64xf16, #op> -> tensor<64x64xf32, #acc>
   return
 }
+
+// -----
+
+// fp8 multiplies on warpgroup MMA only, both operands K-major in wgmma
+// slots: here B's slot is N-contiguous (8-bit wgmma has no transpose).
+#acc = #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], warpRepeat = [2, 1]>
+#op = #tile.blocked<sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+func.func @wgmma_fp8_n_major(%slot: i32) attributes {tile.num_warps = 4 : i32} {
+  %ra = tile.local_alloc {offset = 0 : i64} : !tile.shared<1x64x128xf8E4M3FN, contiguous = 1, swizzle = wgmma>
+  %rb = tile.local_alloc {offset = 8192 : i64} : !tile.shared<1x128x128xf8E4M3FN, contiguous = 1, swizzle = wgmma>
+  %a = tile.local_load %ra[%slot] : !tile.shared<1x64x128xf8E4M3FN, contiguous = 1, swizzle = wgmma> -> tensor<64x128xf8E4M3FN, #op>
+  %b = tile.local_load %rb[%slot] : !tile.shared<1x128x128xf8E4M3FN, contiguous = 1, swizzle = wgmma> -> tensor<128x128xf8E4M3FN, #op>
+  %c = arith.constant dense<0.0> : tensor<64x128xf32, #acc>
+  // expected-error @+1 {{'tile.dot' op multiplies fp8 but does not run on warpgroup MMA (#tile.mma version 3) with A and B read K-major (A contiguous = 1, B contiguous = 0) from buffer slots with swizzle = wgmma; elsewhere tile-upcast-fp8-dots makes it an f16 dot}}
+  %d = tile.dot %a, %b, %c {mma = #tile.mma<version = 3, instrShape = [64, 128, 32], warpsPerCTA = [4, 1]>} : tensor<64x128xf8E4M3FN, #op>, tensor<128x128xf8E4M3FN, #op> -> tensor<64x128xf32, #acc>
+  return
+}
+
+// -----
+
+// Nor does it run as FMA.
+#acc = #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]>
+#op = #tile.blocked<sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+func.func @fp8_fma() attributes {tile.num_warps = 4 : i32} {
+  %a = arith.constant dense<1.0> : tensor<64x64xf8E5M2, #op>
+  %c = arith.constant dense<0.0> : tensor<64x64xf32, #acc>
+  // expected-error @+1 {{'tile.dot' op multiplies fp8 but does not run on warpgroup MMA}}
+  %d = tile.dot %a, %a, %c : tensor<64x64xf8E5M2, #op>, tensor<64x64xf8E5M2, #op> -> tensor<64x64xf32, #acc>
+  return
+}

@@ -1694,7 +1694,7 @@ func.func @mma_sync_shape() attributes {test.mma = #tile.mma<version = 2, instrS
 
 // -----
 
-// expected-error @+1 {{#tile.mma version 3 (warpgroup MMA) instructions are 64xNx16 with N a multiple of 8 up to 256, got 64x512x16}}
+// expected-error @+1 {{#tile.mma version 3 (warpgroup MMA) instructions are 64xNx16 (fp8: 64xNx32) with N a multiple of 8 up to 256, got 64x512x16}}
 func.func @wgmma_shape() attributes {test.mma = #tile.mma<version = 3, instrShape = [64, 512, 16], warpsPerCTA = [4, 1]>} {
   return
 }
@@ -1745,15 +1745,22 @@ func.func @mma_on_fma(%a: tensor<32x32xf32, #b>) -> tensor<32x32xf32, #b> {
 
 // -----
 
-// expected-error @+1 {{!tile.shared swizzle = wgmma holds 16-bit elements (f16, bf16), got 'f32'}}
+// expected-error @+1 {{!tile.shared swizzle = wgmma holds 16-bit elements (f16, bf16) or fp8 (f8E4M3FN, f8E5M2), got 'f32'}}
 func.func @wgmma_swizzle_f32(%b: !tile.shared<2x64x64xf32, contiguous = 1, swizzle = wgmma>) {
   return
 }
 
 // -----
 
-// expected-error @+1 {{!tile.shared swizzle = wgmma needs the contiguous dimension to be whole 128-byte slabs, got 64 bytes}}
+// expected-error @+1 {{!tile.shared swizzle = wgmma needs the contiguous dimension to be whole 128-byte slabs (fp8: or one of 64 bytes), got 64 bytes}}
 func.func @wgmma_swizzle_narrow(%b: !tile.shared<2x64x32xf16, contiguous = 1, swizzle = wgmma>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{!tile.shared swizzle = wgmma needs the contiguous dimension to be whole 128-byte slabs (fp8: or one of 64 bytes), got 32 bytes}}
+func.func @wgmma_swizzle_narrow_fp8(%b: !tile.shared<2x64x32xf8E4M3FN, contiguous = 1, swizzle = wgmma>) {
   return
 }
 
@@ -1794,4 +1801,14 @@ func.func @mma_step_elsewhere() {
   // expected-error @+1 {{'tile.mma_step' applies to nvvm.ldmatrix and nvvm.mma.sync}}
   %c = arith.constant {tile.mma_step = 0 : i32} 0 : i32
   return
+}
+
+// -----
+
+// fp8 dots take warpgroup MMA (m64nNk32) only: mma.sync is not theirs.
+#acc = #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], warpRepeat = [2, 1]>
+func.func @fp8_mma_sync(%a: tensor<64x128xf8E4M3FN>, %b: tensor<128x64xf8E4M3FN>, %c: tensor<64x64xf32, #acc>) -> tensor<64x64xf32, #acc> {
+  // expected-error @+1 {{'tile.dot' op mma #tile.mma<version = 2, instrShape = [16, 8, 32], warpsPerCTA = [4, 1]> does not fit: its types or accumulator layout take no tensor-core instruction}}
+  %d = tile.dot %a, %b, %c {mma = #tile.mma<version = 2, instrShape = [16, 8, 32], warpsPerCTA = [4, 1]>} : tensor<64x128xf8E4M3FN>, tensor<128x64xf8E4M3FN> -> tensor<64x64xf32, #acc>
+  return %d : tensor<64x64xf32, #acc>
 }

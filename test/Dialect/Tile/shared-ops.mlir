@@ -59,3 +59,18 @@ func.func @placed(%slot: i32, %acc: tensor<64x64xf32, #acc>) -> tensor<64x64xf32
   %e = tile.dot %x, %x, %d {mma = #tile.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>} : tensor<64x64xf16, #op>, tensor<64x64xf16, #op> -> tensor<64x64xf32, #acc>
   return %e : tensor<64x64xf32, #acc>
 }
+
+// fp8 buffers take the wgmma swizzle, and fp8 dots warpgroup MMA's k32.
+// CHECK-LABEL: func.func @placed_fp8
+// CHECK: tile.local_alloc {offset = 0 : i64} : !tile.shared<2x64x128xf8E4M3FN, contiguous = 1, swizzle = wgmma>
+// CHECK: tile.local_alloc {offset = 16384 : i64} : !tile.shared<2x128x64xf8E5M2, contiguous = 0, swizzle = wgmma>
+// CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} {mma = #tile.mma<version = 3, instrShape = [64, 64, 32], warpsPerCTA = [4, 1]>} : tensor<64x128xf8E4M3FN, #{{.*}}>, tensor<128x64xf8E5M2, #{{.*}}> -> tensor<64x64xf32, #{{.*}}>
+#op8 = #tile.blocked<sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+func.func @placed_fp8(%slot: i32, %acc: tensor<64x64xf32, #acc>) -> tensor<64x64xf32, #acc> {
+  %ra = tile.local_alloc {offset = 0 : i64} : !tile.shared<2x64x128xf8E4M3FN, contiguous = 1, swizzle = wgmma>
+  %rb = tile.local_alloc {offset = 16384 : i64} : !tile.shared<2x128x64xf8E5M2, contiguous = 0, swizzle = wgmma>
+  %x = tile.local_load %ra[%slot] : !tile.shared<2x64x128xf8E4M3FN, contiguous = 1, swizzle = wgmma> -> tensor<64x128xf8E4M3FN, #op8>
+  %y = tile.local_load %rb[%slot] : !tile.shared<2x128x64xf8E5M2, contiguous = 0, swizzle = wgmma> -> tensor<128x64xf8E5M2, #op8>
+  %d = tile.dot %x, %y, %acc {mma = #tile.mma<version = 3, instrShape = [64, 64, 32], warpsPerCTA = [4, 1]>} : tensor<64x128xf8E4M3FN, #op8>, tensor<128x64xf8E5M2, #op8> -> tensor<64x64xf32, #acc>
+  return %d : tensor<64x64xf32, #acc>
+}

@@ -512,7 +512,7 @@ KernelCheck fp8GemmCheck(ElemType type, bool rowwise) {
           {{"T", typeConstant(type)}, {"BLOCK_M", 32}, {"BLOCK_N", 32}, {"BLOCK_K", 32}},
           storageTolerance(ElemType::BF16),
           fp8Gemm(type, rowwise, 48, 80, 80),
-          {{"4096x4096x4096", fp8Gemm(type, rowwise, 4096, 4096, 4096, 128, 128, 64)}}};
+          {{"4096x4096x4096", fp8Gemm(type, rowwise, 4096, 4096, 4096, 128, 128, 128)}}};
 }
 
 //===----------------------------------------------------------------------===//
@@ -562,7 +562,7 @@ std::vector<KernelCheck> llk::checks::tritonChecks() {
   checks.push_back({"triton_10_fp8_gemm_blockwise", "triton/10_fp8_gemm.mlir", "fp8_gemm_blockwise",
                     {{"T", llk::ElementType::F8E4M3FN}, {"BLOCK_M", 32}, {"BLOCK_N", 32}, {"BLOCK_K", 32}},
                     storageTolerance(ElemType::BF16), fp8BlockGemm(48, 160, 272),
-                    {{"4096x4096x4096", fp8BlockGemm(4096, 4096, 4096, 128, 128, 64)}}});
+                    {{"4096x4096x4096", fp8BlockGemm(4096, 4096, 4096, 128, 128, 128)}}});
   checks.push_back(pdlAddCheck(1));
   checks.push_back(pdlAddCheck(0));
   return checks;

@@ -31,7 +31,8 @@ Value lowerMmaDot(IndexEmitter &e, SharedScratch &scratch, DotOp op, Value a,
                   std::optional<SharedOperand> bBuffer);
 
 /// The tensor-core dot of sm_90a (WGMMA.cpp): each warpgroup issues one
-/// wgmma.mma_async m64nNk16 per 64 of its rows and 16 of K, B read through
+/// wgmma.mma_async m64nNk16 (fp8: m64nNk32, A and B both from K-major
+/// slots) per 64 of its rows and 16 (32) of K, B read through
 /// a descriptor from its slot (laid out by useWgmmaLayout), A from its slot
 /// `aSlot` too or, without one, from the registers `aRegs` (in the
 /// register-A layout), then waits for them (with `async`, for the previous

@@ -3,7 +3,9 @@
 // wgmma.mma_async (sm_90a) with B read through a shared-memory matrix
 // descriptor from its buffer slot, and A through one too or from registers
 // (the register-A form, as inline assembly: the NVVM op takes descriptors
-// only).
+// only). fp8 (m64nNk32, e4m3 / e5m2 in any mix) reads both from slots,
+// K-major: 8-bit wgmma has no transpose. Its 32 K elements per instruction
+// are 32 bytes of a row, as f16's 16 are, so the descriptors are the same.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,13 +17,17 @@ using namespace llk::togpu;
 
 namespace {
 
-/// The shared-memory matrix descriptor of wgmma for the 128-byte swizzle:
-/// start address, leading- and stride-dimension byte offsets (all in 16-byte
-/// units), swizzle mode 1 in bits 62-63. The stride offset is 1024 bytes,
-/// from one 8-row group of 128-byte rows to the next; the leading offset is
-/// the step from one 128-byte slab to the next along an M- or N-contiguous
-/// operand (K-contiguous ones never leave a slab within one instruction).
-Value wgmmaDescriptor(IndexEmitter &e, Value base, int64_t leadingBytes) {
+/// The shared-memory matrix descriptor of wgmma for the swizzle of
+/// `slabBytes`-byte rows (128, or 64 for a K-major operand of 64 bytes of
+/// K): start address, leading- and stride-dimension byte offsets (all in
+/// 16-byte units), swizzle mode (1: 128 bytes, 2: 64) in bits 62-63. The
+/// stride offset is 8 rows, from one 8-row group to the next; the leading
+/// offset is the step from one 128-byte slab to the next along an M- or
+/// N-contiguous operand (K-contiguous ones never leave a slab within one
+/// instruction).
+Value wgmmaDescriptor(IndexEmitter &e, Value base, int64_t leadingBytes,
+                      int64_t slabBytes) {
+  assert((slabBytes == 128 || slabBytes == 64) && "no wgmma swizzle");
   Type i64 = e.b.getI64Type();
   Value address = LLVM::PtrToIntOp::create(e.b, e.loc, i64, base);
   Value start = arith::ShRUIOp::create(
@@ -29,8 +35,9 @@ Value wgmmaDescriptor(IndexEmitter &e, Value base, int64_t leadingBytes) {
       arith::AndIOp::create(e.b, e.loc, address,
                             arith::ConstantIntOp::create(e.b, e.loc, i64, 0x3FFFF)),
       arith::ConstantIntOp::create(e.b, e.loc, i64, 4));
+  uint64_t mode = slabBytes == 128 ? 1 : 2;
   uint64_t fields = (uint64_t(leadingBytes >> 4) << 16) |
-                    (uint64_t(1024 >> 4) << 32) | (uint64_t(1) << 62);
+                    (uint64_t((8 * slabBytes) >> 4) << 32) | (mode << 62);
   return arith::OrIOp::create(
       e.b, e.loc, start,
       arith::ConstantIntOp::create(e.b, e.loc, i64, int64_t(fields)));
@@ -111,11 +118,15 @@ Value lowerWgmmaDot(IndexEmitter &e, DotOp op, Value acc, Value aRegs,
   RankedTensorType aType = op.getA().getType(), cType = op.getType();
   int64_t K = aType.getDimSize(1), N = cType.getDimSize(1);
   int64_t bytes = byteWidth(aType.getElementType());
+  // One instruction takes 32 bytes of K: 16 f16 / bf16, 32 fp8.
+  int64_t kStep = 32 / bytes;
   DistributedView cView = viewOf(cType);
   unsigned warps = cView.warpsPerCTA[0];
   int64_t mBlocks = cView.elemsPerThread(0) / 2;
   bool bTrans = bSlot.innerDim == 1; // N-contiguous B
   bool bf16 = aType.getElementType().isBF16();
+  assert((bytes == 2 || (aSlot && !bTrans)) &&
+         "an fp8 warpgroup MMA not K-major from its slots");
   Type i64 = e.b.getI64Type();
   auto addDesc = [&](Value desc, Value byteOffset) -> Value {
     return arith::AddIOp::create(e.b, e.loc, desc, byteOffset);
@@ -130,14 +141,16 @@ Value lowerWgmmaDot(IndexEmitter &e, DotOp op, Value acc, Value aRegs,
   if (aSlot) {
     Value group = arith::ShRUIOp::create(e.b, e.loc, e.warpId(), e.i32(2));
     aDesc = addDesc(
-        wgmmaDescriptor(e, aSlot->base, 16),
+        wgmmaDescriptor(e, aSlot->base, 16, aSlot->slabBytes),
         arith::ExtUIOp::create(
             e.b, e.loc, i64,
-            arith::MulIOp::create(e.b, e.loc, group, e.i32((64 * 128) >> 4))));
+            arith::MulIOp::create(e.b, e.loc, group,
+                                  e.i32((64 * aSlot->slabBytes) >> 4))));
   }
-  Value bDesc = wgmmaDescriptor(
-      e, bSlot.base, bTrans ? bSlot.outer * bSlot.slabBytes : 16);
-  // Byte offset of K elements [k, k + 16) in a K-contiguous slot: slab,
+  Value bDesc =
+      wgmmaDescriptor(e, bSlot.base, bTrans ? bSlot.outer * bSlot.slabBytes : 16,
+                      bSlot.slabBytes);
+  // Byte offset of K elements [k, k + kStep) in a K-contiguous slot: slab,
   // then the 32 bytes within the (swizzled) row, which the hardware
   // swizzles from the start address.
   auto kOffset = [&](const SharedOperand &slot, int64_t k) {
@@ -168,8 +181,15 @@ Value lowerWgmmaDot(IndexEmitter &e, DotOp op, Value acc, Value aRegs,
     return regs;
   };
 
-  NVVM::WGMMATypes elemType = bf16 ? NVVM::WGMMATypes::bf16
-                                   : NVVM::WGMMATypes::f16;
+  auto wgmmaType = [](Type elem) {
+    if (isa<Float8E4M3FNType>(elem))
+      return NVVM::WGMMATypes::e4m3;
+    if (isa<Float8E5M2Type>(elem))
+      return NVVM::WGMMATypes::e5m2;
+    return elem.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  };
+  NVVM::WGMMATypes aElemType = wgmmaType(aType.getElementType()),
+                   bElemType = wgmmaType(op.getB().getType().getElementType());
   Type f32 = e.b.getF32Type();
   int64_t perInstr = N / 2;
   auto structType = LLVM::LLVMStructType::getLiteral(
@@ -184,8 +204,8 @@ Value lowerWgmmaDot(IndexEmitter &e, DotOp op, Value acc, Value aRegs,
   for (int64_t mb = 0; mb < mBlocks; ++mb)
     for (int64_t q = 0; q < perInstr; ++q)
       accs[mb].push_back(e.extract(acc, regOf(mb, q)));
-  auto shape = NVVM::MMAShapeAttr::get(ctx, 64, N, 16);
-  for (int64_t k = 0; k < K; k += 16) {
+  auto shape = NVVM::MMAShapeAttr::get(ctx, 64, N, kStep);
+  for (int64_t k = 0; k < K; k += kStep) {
     Value b = addDesc(bDesc, units(bTrans ? k * 128 : kOffset(bSlot, k)));
     for (int64_t mb = 0; mb < mBlocks; ++mb) {
       if (!aSlot) {
@@ -194,13 +214,14 @@ Value lowerWgmmaDot(IndexEmitter &e, DotOp op, Value acc, Value aRegs,
         continue;
       }
       Value a = addDesc(
-          aDesc, units(mb * (warps / 4) * 64 * 128 + kOffset(*aSlot, k)));
+          aDesc, units(mb * (warps / 4) * 64 * aSlot->slabBytes +
+                       kOffset(*aSlot, k)));
       Value packed = LLVM::PoisonOp::create(e.b, e.loc, structType);
       for (int64_t q = 0; q < perInstr; ++q)
         packed = LLVM::InsertValueOp::create(e.b, e.loc, packed, accs[mb][q],
                                              ArrayRef<int64_t>{q});
       Value result = NVVM::WgmmaMmaAsyncOp::create(
-          e.b, e.loc, structType, packed, a, b, shape, elemType, elemType,
+          e.b, e.loc, structType, packed, a, b, shape, aElemType, bElemType,
           NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
           NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
           NVVM::MMALayout::row,

@@ -253,6 +253,17 @@ std::optional<unsigned> llk::tile::getMmaSyncK(DotOp dot) {
 MmaEncodingAttr llk::tile::getMmaEncoding(DotOp dot, bool allowWarpgroup) {
   RankedTensorType aType = dot.getA().getType(), cType = dot.getType();
   auto layout = dyn_cast_or_null<BlockedLayoutAttr>(cType.getEncoding());
+  // fp8 runs on warpgroup MMA (m64nNk32) only: elsewhere
+  // tile-upcast-fp8-dots makes it an f16 dot.
+  if (isFp8(aType.getElementType())) {
+    if (!allowWarpgroup || !layout || aType.getDimSize(1) % 32 != 0 ||
+        !cType.getElementType().isF32() ||
+        !isWarpgroupAccumulatorLayout(layout, cType.getShape()))
+      return nullptr;
+    return MmaEncodingAttr::get(dot.getContext(), 3,
+                                {64, unsigned(cType.getDimSize(1)), 32},
+                                layout.getWarpsPerCTA());
+  }
   std::optional<unsigned> k = getMmaSyncK(dot);
   if (!layout || !k || aType.getDimSize(1) % *k != 0 ||
       !isMmaAccumulatorLayout(layout, cType.getShape()))
@@ -273,12 +284,19 @@ bool llk::tile::suitsWarpgroupMma(DotOp dot,
   RankedTensorType aType = dot.getA().getType(), cType = dot.getType();
   Type elem = aType.getElementType();
   int64_t K = aType.getDimSize(1), N = cType.getDimSize(1);
+  if (!cType.getElementType().isF32() ||
+      !isWarpgroupAccumulatorLayout(cType.getEncoding(), cType.getShape()))
+    return false;
+  // 8-bit wgmma reads both operands K-major from shared memory only (PTX
+  // has no transpose for them, and no register A form here).
+  // K in whole 128-byte slabs, or one 64-byte one (the 64-byte swizzle).
+  if (isFp8(elem))
+    return aContiguousDim && *aContiguousDim == 1 && bContiguousDim == 0 &&
+           (K % 128 == 0 || K == 64);
   int64_t bInnerBytes = (bContiguousDim == 1 ? N : K) * 2;
   bool aFits = aContiguousDim ? *aContiguousDim == 1 && (K * 2) % 128 == 0
                               : K % 16 == 0;
-  return (elem.isF16() || elem.isBF16()) && cType.getElementType().isF32() &&
-         isWarpgroupAccumulatorLayout(cType.getEncoding(), cType.getShape()) &&
-         aFits && bInnerBytes % 128 == 0;
+  return (elem.isF16() || elem.isBF16()) && aFits && bInnerBytes % 128 == 0;
 }
 
 BlockedLayoutAttr

@@ -96,15 +96,18 @@ LogicalResult SharedType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << contiguousDim;
   if (swizzle == SharedSwizzle::Wgmma) {
     int64_t bytes = elementType.getIntOrFloatBitWidth() / 8;
-    if (bytes != 2)
+    if (bytes != 2 && !isFp8(elementType))
       return emitError() << "!tile.shared swizzle = wgmma holds 16-bit "
-                            "elements (f16, bf16), got "
+                            "elements (f16, bf16) or fp8 (f8E4M3FN, f8E5M2), "
+                            "got "
                          << elementType;
-    if ((shape[1 + contiguousDim] * bytes) % 128 != 0)
+    // 64-byte rows (the 64-byte swizzle) only K-major, which fp8 always is.
+    int64_t rowBytes = shape[1 + contiguousDim] * bytes;
+    if (rowBytes % 128 != 0 && !(rowBytes == 64 && isFp8(elementType)))
       return emitError() << "!tile.shared swizzle = wgmma needs the "
                             "contiguous dimension to be whole 128-byte "
-                            "slabs, got "
-                         << shape[1 + contiguousDim] * bytes << " bytes";
+                            "slabs (fp8: or one of 64 bytes), got "
+                         << rowBytes << " bytes";
   }
   return success();
 }
@@ -440,9 +443,11 @@ MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "#tile.mma version 2 (mma.sync) instructions are "
                           "16x8x8, 16x8x16 or 16x8x32, got "
                        << m << "x" << n << "x" << k;
-  if (version == 3 && (m != 64 || k != 16 || n % 8 != 0 || n == 0 || n > 256))
+  if (version == 3 && (m != 64 || (k != 16 && k != 32) || n % 8 != 0 ||
+                       n == 0 || n > 256))
     return emitError() << "#tile.mma version 3 (warpgroup MMA) instructions "
-                          "are 64xNx16 with N a multiple of 8 up to 256, got "
+                          "are 64xNx16 (fp8: 64xNx32) with N a multiple of 8 "
+                          "up to 256, got "
                        << m << "x" << n << "x" << k;
   if (version == 3 && (warpsPerCTA[0] % 4 != 0 || warpsPerCTA[1] != 1))
     return emitError() << "#tile.mma version 3 puts whole warpgroups (4 "

@@ -209,6 +209,14 @@ public:
     // Each dot's instruction, as its accumulator's layout allows.
     func.walk([&](DotOp dot) {
       MmaEncodingAttr mma = getMmaEncoding(dot, wgmma);
+      // An fp8 dot kept for warpgroup MMA whose accumulator did not get its
+      // layout runs as an f16 dot (tile-upcast-fp8-dots).
+      if (!mma && isFp8(dot.getA().getType())) {
+        LLVM_DEBUG(DBGS() << "fp8 dot at " << dot.getLoc()
+                          << ": no warpgroup MMA, runs as an f16 dot\n");
+        upcastFp8Operands(dot);
+        mma = getMmaEncoding(dot, wgmma);
+      }
       LLVM_DEBUG({
         DBGS() << "dot at " << dot.getLoc() << ": ";
         if (mma)

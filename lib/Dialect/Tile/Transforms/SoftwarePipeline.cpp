@@ -62,9 +62,10 @@ bool isZeroOrAbsent(Value other) {
 }
 
 /// Element types whose dot reads its operands straight from shared memory
-/// (tf32 rounds its operands in registers first, so f32 is left alone).
+/// (tf32 rounds its operands in registers first, so f32 is left alone; an
+/// fp8 dot is left fp8 for warpgroup MMA only, which reads its slots).
 bool isPipelinedDotType(Type elem) {
-  return elem.isF16() || elem.isBF16() || elem.isInteger(8);
+  return elem.isF16() || elem.isBF16() || elem.isInteger(8) || isFp8(elem);
 }
 
 /// A load the pass turns into async copies: a tile.load (cp.async) or a
@@ -168,7 +169,7 @@ bool LoopPipeliner::analyze() {
       LLVM_DEBUG(DBGS() << "  dot at " << dot.getLoc() << ": its "
                         << dot.getA().getType().getElementType()
                         << " operands are not read from shared memory (f16, "
-                           "bf16 and i8 are)\n");
+                           "bf16, i8 and fp8 are)\n");
       continue;
     }
     for (Value operand : {dot.getA(), dot.getB()}) {

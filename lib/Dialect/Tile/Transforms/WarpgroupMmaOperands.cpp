@@ -109,6 +109,9 @@ void llk::tile::placeWarpgroupMmaOperands(func::FuncOp func) {
                               : "")
                       << "\n");
     if (!buffers && !registerA) {
+      // fp8 has no mma.sync here: it runs as an exact f16 dot there.
+      if (isFp8(dot.getA().getType()))
+        upcastFp8Operands(dot);
       dot.setMmaAttr(getMmaEncoding(dot, /*allowWarpgroup=*/false));
       return;
     }

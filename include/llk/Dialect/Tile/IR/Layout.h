@@ -123,10 +123,12 @@ bool isMmaAccumulatorLayout(mlir::Attribute layout,
 std::optional<unsigned> getMmaSyncK(DotOp dot);
 
 /// The tensor-core instruction for `dot` as its accumulator is laid out
-/// (#tile.mma): warpgroup MMA (version 3, m64nNk16) when `allowWarpgroup`,
-/// its operands are f16 or bf16 into f32 and its accumulator has a warpgroup
-/// layout; else mma.sync (version 2, m16n8k) where the accumulator has an
-/// mma.sync layout and K is whole instructions; else none (the FMA loop).
+/// (#tile.mma): warpgroup MMA (version 3, m64nNk16; m64nNk32 for fp8) when
+/// `allowWarpgroup`, its operands are f16, bf16 or fp8 into f32 and its
+/// accumulator has a warpgroup layout; else mma.sync (version 2, m16n8k)
+/// where the accumulator has an mma.sync layout and K is whole
+/// instructions; else none (the FMA loop; fp8 never gets mma.sync: it runs
+/// as an f16 dot there, tile-upcast-fp8-dots).
 MmaEncodingAttr getMmaEncoding(DotOp dot, bool allowWarpgroup);
 
 /// Whether warpgroup MMA (sm_90a) can compute `dot` with B read from a
@@ -136,7 +138,9 @@ MmaEncodingAttr getMmaEncoding(DotOp dot, bool allowWarpgroup);
 /// or bf16 into f32, a warpgroup accumulator layout, A K-contiguous in its
 /// slot (its rows follow the accumulator's), each slot's contiguous extent
 /// whole 128-byte slabs (so a slot's K a multiple of 64) and a register A's
-/// K whole instructions (16).
+/// K whole instructions (16). fp8 (either format, into f32) needs both in
+/// slots and both K-contiguous (8-bit wgmma has no transpose), K a multiple
+/// of 128 (whole 128-byte slabs) or 64 (one slab, the 64-byte swizzle).
 bool suitsWarpgroupMma(DotOp dot, std::optional<unsigned> aContiguousDim,
                        unsigned bContiguousDim);
 

@@ -28,6 +28,12 @@ mlir::LogicalResult desugar(mlir::Operation *root);
 /// mma.sync (the first step of tile-allocate-shared).
 void placeWarpgroupMmaOperands(mlir::func::FuncOp func);
 
+/// Makes the fp8 dot `dot` an f16 dot, exactly: a tile.cast of each operand
+/// to f16 (in the operand's layout, where it has one) before it
+/// (tile-upcast-fp8-dots; also where a dot kept in fp8 for warpgroup MMA
+/// does not get it).
+void upcastFp8Operands(DotOp dot);
+
 } // namespace llk::tile
 
 #endif // LLK_DIALECT_TILE_TRANSFORMS_PASSES_H

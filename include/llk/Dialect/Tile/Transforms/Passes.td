@@ -73,7 +73,18 @@ def TileUpcastFp8Dots : Pass<"tile-upcast-fp8-dots", "mlir::func::FuncOp"> {
     product of two fp8 values is exact in f32, so the result is the one
     the f32-accumulating tensor cores give either way. Runs in the layout
     pipeline on tile IR without layouts, before tile-assign-layouts.
+
+    With `wgmma` (sm_90a targets), a dot that warpgroup MMA may take in fp8
+    (`wgmma.mma_async ... m64nNk32 ... .e4m3` and so on: its rows whole
+    warpgroup blocks of 64, at most 256 columns, K whole 128-byte slabs or
+    one of 64 bytes)
+    keeps its fp8 operands; tile-assign-layouts and tile-allocate-shared
+    upcast it as here where it does not get warpgroup MMA after all.
   }];
+  let options = [
+    Option<"wgmma", "wgmma", "bool", "false",
+           "keep the fp8 dots that sm_90a's warpgroup MMA may take">
+  ];
   let dependentDialects = ["::llk::tile::TileDialect"];
 }
 
@@ -128,7 +139,7 @@ def TileSoftwarePipeline
   let summary = "Software-pipeline the loads that feed tile.dot in a loop";
   let description = [{
     In an `scf.for` whose loads feed the operands of a tensor-core
-    `tile.dot` (f16, bf16, i8), the loads of iteration k + S - 1 start while
+    `tile.dot` (f16, bf16, i8; fp8 on warpgroup MMA), the loads of iteration k + S - 1 start while
     iteration k computes: they become `tile.async_copy` (cp.async) into a
     ring of S shared-memory slots (`tile.local_alloc`), started S - 1
     iterations ahead in a prologue; each iteration waits for its slot
