@@ -366,8 +366,12 @@ class Run:
                           "both": [PackageLauncher(), OldLauncher(cupy, llama_bench)]}[args.launcher]
         # (kernel, mode and shape, arch) -> {launcher label: median us}.
         self.launcher_times = {}
+        # launcher label -> the host time of a call of fn, each row (us).
+        self.launcher_host_us = {}
         self.ok = True
         self.llk = {}
+        self._cycles_per_us = None
+        self.last_host_us = {}  # fn -> its last launch's host time (us)
         if not args.no_triton:
             import triton
             import triton_attention
@@ -440,25 +444,47 @@ class Run:
     def time_ms(self, fn, budget_ms=100.0, warm=False):
         """Median of CUDA-event-timed launches of fn (after a warm-up unless
         `warm`): as many as fit the budget, 1 to 50. Each start event is
-        queued behind a GPU spin (torch.cuda._sleep, ~100 us) so that the
-        host's launch of fn happens while the GPU is busy: the interval is
-        the kernels' time alone, not the Python launch path's (which
-        differs between llk's launchers, Triton's and torch's)."""
+        queued behind a GPU spin (torch.cuda._sleep) twice as long as the
+        host took to launch fn last time (at least 100 us), so that all of
+        fn's launches are queued while the GPU is busy: the interval is the
+        kernels' time alone, not the Python launch path's (which differs
+        between llk's package, Triton's and torch's; a backward is several
+        launches, and a spin shorter than their host time would time the
+        host between them)."""
         torch = self.torch
+        has_sleep = hasattr(torch.cuda, "_sleep")
+        h0 = time.perf_counter()
         if not warm:
             fn()
+        host_us = (time.perf_counter() - h0) * 1e6 if not warm else self.last_host_us.get(fn, 100.0)
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         times = []
         while True:
-            if hasattr(torch.cuda, "_sleep"):
-                torch.cuda._sleep(200_000)
+            if has_sleep:
+                torch.cuda._sleep(int(max(100.0, 2.0 * host_us) * self.cycles_per_us()))
             start.record()
+            h0 = time.perf_counter()
             fn()
+            host_us = (time.perf_counter() - h0) * 1e6
             end.record()
             end.synchronize()
             times.append(start.elapsed_time(end))
             if len(times) >= 50 or sum(times) >= budget_ms:
+                self.last_host_us[fn] = host_us
                 return statistics.median(times)
+
+    def cycles_per_us(self):
+        """The spin's clock (torch.cuda._sleep counts cycles), measured once."""
+        if self._cycles_per_us is None:
+            torch = self.torch
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            torch.cuda._sleep(1_000_000)
+            start.record()
+            torch.cuda._sleep(20_000_000)
+            end.record()
+            end.synchronize()
+            self._cycles_per_us = 20_000_000 / (start.elapsed_time(end) * 1000.0)
+        return self._cycles_per_us
 
     def check(self, label, err, tol):
         good = err < tol
@@ -613,6 +639,8 @@ class Run:
         for impl in self.implementations(shape.d, shape.causal):
             self.launcher_times.setdefault((kernel, f"{mode} {shape.label()}", impl.arch), {})[
                 impl.launcher.label] = 1e3 * median[impl.name]
+            self.launcher_host_us.setdefault(impl.launcher.label, []).append(
+                self.last_host_us[contenders[impl.name][0]])
         errors = {name: err for name, (_, err, impl) in contenders.items() if impl != "sdpa"}
         rows = timing_rows(kernel, shape, mode, times, errors, backend, tol)
         for row in rows:
@@ -681,6 +709,9 @@ def main(argv=None):
     run.save()
     for line in run.llama_bench.launcher_comparison(run.launcher_times):
         print(line, flush=True)
+    for label, host in run.launcher_host_us.items():
+        print(f"- host time of a timed call through {label} (median over {len(host)} rows): "
+              f"{statistics.median(host):.1f} us", flush=True)
     print(f"{'all checks passed' if run.ok else 'FAILED checks'}; {time.time() - t0:.0f} s"
           + (f"; {args.csv}" if args.csv else ""), flush=True)
     return 0 if run.ok else 1

@@ -65,14 +65,15 @@ func.func @cast_to_itself(%x: tensor<16xf32>, %p: tensor<16x!tile.ptr<f32>>) {
 #r = #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], warpRepeat = [2, 1]>
 
 // A broadcast converts its source instead of its result: a [1 x 64] row
-// (of indices here, which the lowering recomputes) rather than [64 x 64].
-// Not into a layout that cannot lay the source out (warpRepeat along its
-// single row): then the result converts.
+// (of indices here, which the lowering recomputes) rather than [64 x 64];
+// into a layout with warpRepeat along the row's single element too (every
+// thread holds it).
 // CHECK-LABEL: func.func @broadcast_source
-// CHECK: %[[WIDE:.*]] = tile.broadcast %{{.*}} : tensor<1x64xi32, #tile.blocked<sizePerThread = [1, 8]{{.*}} -> tensor<64x64xi32, #tile.blocked<sizePerThread = [1, 8]
-// CHECK: %[[ROW:.*]] = tile.convert_layout %{{.*}} : tensor<1x64xi32, #tile.blocked<sizePerThread = [1, 8]{{.*}} -> tensor<1x64xi32, #tile.blocked<sizePerThread = [1, 2]
+// CHECK: %[[ROW:.*]] = tile.convert_layout %{{.*}} : tensor<1x64xi32, #tile.blocked<sizePerThread = [1, 8]{{.*}} -> tensor<1x64xi32, #tile.blocked<sizePerThread = [1, 2]{{[^>]*}}order = [1, 0]>>
 // CHECK: tile.broadcast %[[ROW]] : tensor<1x64xi32, #tile.blocked<sizePerThread = [1, 2]{{[^>]*}}>> -> tensor<64x64xi32, #tile.blocked<sizePerThread = [1, 2]
-// CHECK: tile.convert_layout %[[WIDE]] : tensor<64x64xi32, {{.*}} -> tensor<64x64xi32, {{.*}}warpRepeat = [2, 1]>>
+// CHECK: %[[REPEATED:.*]] = tile.convert_layout %{{.*}} : tensor<1x64xi32, #tile.blocked<sizePerThread = [1, 8]{{.*}} -> tensor<1x64xi32, {{.*}}warpRepeat = [2, 1]>>
+// CHECK: tile.broadcast %[[REPEATED]] : {{.*}} -> tensor<64x64xi32, {{.*}}warpRepeat = [2, 1]>>
+// CHECK-NOT: tile.convert_layout {{.*}} : tensor<64x64xi32
 func.func @broadcast_source(%p: tensor<64x64x!tile.ptr<i32>, #b>, %q: tensor<64x64x!tile.ptr<i32>, #r>) {
   %range = tile.make_range 0 to 64 : tensor<64xi32, #tile.slice<dim = 0, parent = #a>>
   %row = tile.expand_dims %range axis = 0 : tensor<64xi32, #tile.slice<dim = 0, parent = #a>> -> tensor<1x64xi32, #a>

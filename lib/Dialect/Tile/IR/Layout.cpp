@@ -139,7 +139,10 @@ llk::tile::getUnfitDimension(RankedTensorType type) {
     return std::nullopt;
   for (auto [dim, size] : llvm::enumerate(type.getShape())) {
     int64_t span = view->tileExtent(dim) * view->warpRepeat[dim];
-    if (view->warpRepeat[dim] > 1 && size % span != 0)
+    // A dimension of one element is held by every thread (as any dimension
+    // smaller than the pattern is): the 1 x N side of a broadcast into an
+    // MMA accumulator's layout.
+    if (view->warpRepeat[dim] > 1 && size != 1 && size % span != 0)
       return std::make_pair(unsigned(dim), span);
   }
   return std::nullopt;

@@ -60,8 +60,9 @@ mlir::FailureOr<DistributedView> getDistributedView(mlir::RankedTensorType type)
 /// The first dimension of `type` (a tile with a distributed encoding) that
 /// its layout cannot lay out, and the extent it needs there: along a
 /// dimension with warpRepeat a warp's repeated lane blocks come whole, so
-/// the size must be a multiple of tileExtent * warpRepeat. None when every
-/// dimension fits (always, for layouts without warpRepeat).
+/// the size must be a multiple of tileExtent * warpRepeat (or 1: every
+/// thread holds it). None when every dimension fits (always, for layouts
+/// without warpRepeat).
 std::optional<std::pair<unsigned, int64_t>>
 getUnfitDimension(mlir::RankedTensorType type);
 
