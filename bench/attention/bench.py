@@ -476,14 +476,7 @@ class Run:
     def cycles_per_us(self):
         """The spin's clock (torch.cuda._sleep counts cycles), measured once."""
         if self._cycles_per_us is None:
-            torch = self.torch
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            torch.cuda._sleep(1_000_000)
-            start.record()
-            torch.cuda._sleep(20_000_000)
-            end.record()
-            end.synchronize()
-            self._cycles_per_us = 20_000_000 / (start.elapsed_time(end) * 1000.0)
+            self._cycles_per_us = self.llama_bench.spin_cycles_per_us()
         return self._cycles_per_us
 
     def check(self, label, err, tol):

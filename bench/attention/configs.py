@@ -5,9 +5,10 @@ examples/attention/fwd.mlir and bwd_dkdv.mlir, one line a kernel and head
 dim:
 
     //   kernel          D    BLOCK_M  BLOCK_N  warps  stages
-    //   bwd_dkdv        64   32       128      4      3
+    //   bwd_dkdv        64   32       128      4/8    3
 
-This module reads them (so that the headers stay the one place they are
+where warps `a/b` is a on sm_80 and sm_90 (mma.sync) and b on sm_90a
+(warpgroup MMA), a lone number both. This module reads them (so that the headers stay the one place they are
 written) and spans the set: each kernel at every element type, head dim and,
 where the kernel takes it, causality; the grouping of query heads is a
 runtime argument. build_ptx.py compiles it, bench.py launches it.
@@ -32,15 +33,21 @@ GROUPS = (1, 4)
 # The headers that hold the tables.
 TABLES = ("fwd.mlir", "bwd_dkdv.mlir")
 
-_ROW = re.compile(r"^//\s+(" + "|".join(KERNELS) + r")\s+(\d+)\s+(\d+)\s+(\d+|-)\s+(\d+)\s+(\d+|-)\s*$")
+_ROW = re.compile(r"^//\s+(" + "|".join(KERNELS) + r")\s+(\d+)\s+(\d+)\s+(\d+|-)\s+(\d+(?:/\d+)?)\s+(\d+|-)\s*$")
+# Targets whose dots run on warpgroup MMA: the second of a table's `a/b` warps.
+WGMMA_ARCHS = ("sm_90a",)
 
 
 @dataclass(frozen=True)
 class Blocks:
     block_m: int
     block_n: int  # 0: the kernel has no BLOCK_N
-    warps: int
+    warps: int  # on sm_80 and sm_90
     stages: int  # 0: no pipelined loop (llkc's default applies)
+    wgmma_warps: int = 0  # on WGMMA_ARCHS; 0: `warps`
+
+    def warps_for(self, arch):
+        return self.wgmma_warps if arch in WGMMA_ARCHS and self.wgmma_warps else self.warps
 
 
 @dataclass(frozen=True)
@@ -74,7 +81,7 @@ class Config:
         args = [str(Path(examples) / self.source)]
         for k, v in self.constants().items():
             args += ["-D", f"{k}={v}"]
-        args += ["--num-warps", str(self.blocks.warps)]
+        args += ["--num-warps", str(self.blocks.warps_for(arch))]
         if self.blocks.stages:
             args += ["--num-stages", str(self.blocks.stages)]
         return args + ["--arch", arch]
@@ -89,8 +96,9 @@ def read_blocks(examples=EXAMPLES):
             m = _ROW.match(line)
             if m:
                 kernel, d, bm, bn, warps, stages = m.groups()
+                warps, _, wgmma_warps = warps.partition("/")
                 blocks[(kernel, int(d))] = Blocks(int(bm), 0 if bn == "-" else int(bn), int(warps),
-                                                  0 if stages == "-" else int(stages))
+                                                  0 if stages == "-" else int(stages), int(wgmma_warps or 0))
     missing = [(k, d) for k in KERNELS for d in HEAD_DIMS if (k, d) not in blocks]
     if missing:
         raise ValueError(f"no configuration line for {missing} in {', '.join(TABLES)}")

@@ -29,8 +29,8 @@ using llk::interp::ElemType;
 namespace {
 
 /// One configuration of examples/attention/'s set: the blocks, warps and
-/// stages of each kernel for head dim `d` (the tables in fwd.mlir and
-/// bwd_dkdv.mlir's headers).
+/// stages of each kernel for head dim `d` on `arch` (the tables in fwd.mlir
+/// and bwd_dkdv.mlir's headers: the d64 backward takes 8 warps on sm_90a).
 struct Blocks {
   int64_t blockM, blockN;
   unsigned warps, stages;
@@ -38,12 +38,13 @@ struct Blocks {
 
 enum class Kernel { Fwd, Preprocess, DkDv, Dq };
 
-Blocks blocksOf(Kernel kernel, int64_t d) {
+Blocks blocksOf(Kernel kernel, int64_t d, llvm::StringRef arch = "") {
+  unsigned bwdWarps = d == 64 && arch != "sm_90a" ? 4 : 8;
   switch (kernel) {
   case Kernel::Fwd: return {128, 64, 8, 3};
   case Kernel::Preprocess: return {128, 0, 4, 1};
-  case Kernel::DkDv: return d == 64 ? Blocks{32, 128, 4, 3} : Blocks{32, 128, 8, 3};
-  case Kernel::Dq: return d == 64 ? Blocks{128, 32, 4, 3} : Blocks{128, 32, 8, 3};
+  case Kernel::DkDv: return {32, 128, bwdWarps, 3};
+  case Kernel::Dq: return {128, 32, bwdWarps, 3};
   }
   return {};
 }
@@ -381,7 +382,7 @@ std::function<void(Problem &)> launch(Kernel kernel, Builder build,
                                       AttnShape shape, ElemType type,
                                       std::string arch = "") {
   return [=](Problem &p) {
-    Blocks blocks = blocksOf(kernel, shape.d);
+    Blocks blocks = blocksOf(kernel, shape.d, arch);
     p.numWarps = blocks.warps;
     p.numStages = blocks.stages;
     p.arch = arch;
