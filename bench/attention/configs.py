@@ -4,12 +4,13 @@ The kernels' blocks, warps and stages are the tables in the headers of
 examples/attention/fwd.mlir and bwd_dkdv.mlir, one line a kernel and head
 dim:
 
-    //   kernel          D    BLOCK_M  BLOCK_N  warps  stages
-    //   bwd_dkdv        64   32       128      4/8    3
+    //   kernel  D    BLOCK_M  BLOCK_N  warps  stages  programs
+    //   fwd     64   128      64       8      3       -/2
 
-where warps `a/b` is a on sm_80 and sm_90 (mma.sync) and b on sm_90a
-(warpgroup MMA), a lone number both. This module reads them (so that the headers stay the one place they are
-written) and spans the set: each kernel at every element type, head dim and,
+(programs: the programs that should fit on one SM at once, llkc's
+--min-programs-per-sm, `-` none; `a/b` is a on sm_80 and sm_90, b on
+sm_90a). This module reads them (so that the headers stay the one place
+they are written) and spans the set: each kernel at every element type, head dim and,
 where the kernel takes it, causality; the grouping of query heads is a
 runtime argument. build_ptx.py compiles it, bench.py launches it.
 """
@@ -33,8 +34,9 @@ GROUPS = (1, 4)
 # The headers that hold the tables.
 TABLES = ("fwd.mlir", "bwd_dkdv.mlir")
 
-_ROW = re.compile(r"^//\s+(" + "|".join(KERNELS) + r")\s+(\d+)\s+(\d+)\s+(\d+|-)\s+(\d+(?:/\d+)?)\s+(\d+|-)\s*$")
-# Targets whose dots run on warpgroup MMA: the second of a table's `a/b` warps.
+_ROW = re.compile(r"^//\s+(" + "|".join(KERNELS) + r")\s+(\d+)\s+(\d+)\s+(\d+|-)\s+(\d+)\s+(\d+|-)"
+                  r"\s+((?:\d+|-)(?:/(?:\d+|-))?)\s*$")
+# Targets whose dots run on warpgroup MMA: the second of a table's `a/b`.
 WGMMA_ARCHS = ("sm_90a",)
 
 
@@ -42,12 +44,14 @@ WGMMA_ARCHS = ("sm_90a",)
 class Blocks:
     block_m: int
     block_n: int  # 0: the kernel has no BLOCK_N
-    warps: int  # on sm_80 and sm_90
+    warps: int
     stages: int  # 0: no pipelined loop (llkc's default applies)
-    wgmma_warps: int = 0  # on WGMMA_ARCHS; 0: `warps`
+    # Programs an SM (--min-programs-per-sm) on sm_80/sm_90 and on
+    # WGMMA_ARCHS; 0: none asked.
+    programs: tuple = (0, 0)
 
-    def warps_for(self, arch):
-        return self.wgmma_warps if arch in WGMMA_ARCHS and self.wgmma_warps else self.warps
+    def programs_for(self, arch):
+        return self.programs[arch in WGMMA_ARCHS]
 
 
 @dataclass(frozen=True)
@@ -81,9 +85,11 @@ class Config:
         args = [str(Path(examples) / self.source)]
         for k, v in self.constants().items():
             args += ["-D", f"{k}={v}"]
-        args += ["--num-warps", str(self.blocks.warps_for(arch))]
+        args += ["--num-warps", str(self.blocks.warps)]
         if self.blocks.stages:
             args += ["--num-stages", str(self.blocks.stages)]
+        if self.blocks.programs_for(arch):
+            args += ["--min-programs-per-sm", str(self.blocks.programs_for(arch))]
         return args + ["--arch", arch]
 
 
@@ -95,10 +101,11 @@ def read_blocks(examples=EXAMPLES):
         for line in (Path(examples) / table).read_text().splitlines():
             m = _ROW.match(line)
             if m:
-                kernel, d, bm, bn, warps, stages = m.groups()
-                warps, _, wgmma_warps = warps.partition("/")
-                blocks[(kernel, int(d))] = Blocks(int(bm), 0 if bn == "-" else int(bn), int(warps),
-                                                  0 if stages == "-" else int(stages), int(wgmma_warps or 0))
+                kernel, d, bm, bn, warps, stages, programs = m.groups()
+                mma, _, wgmma = programs.partition("/")
+                number = lambda cell: 0 if cell == "-" else int(cell)
+                blocks[(kernel, int(d))] = Blocks(int(bm), number(bn), int(warps), number(stages),
+                                                  (number(mma), number(wgmma or mma)))
     missing = [(k, d) for k in KERNELS for d in HEAD_DIMS if (k, d) not in blocks]
     if missing:
         raise ValueError(f"no configuration line for {missing} in {', '.join(TABLES)}")

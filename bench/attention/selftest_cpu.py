@@ -127,9 +127,11 @@ check("CSV: % of SDPA and TFLOP/s", abs(r["pct_of_ceiling"] - 100 / 2.1) < 0.1
 blocks = configs.read_blocks()
 check("the headers' tables: every kernel at D 64 and 128", len(blocks) == 8)
 check("fwd D=128: 128 x 64, 8 warps, 3 stages", blocks[("fwd", 128)] == configs.Blocks(128, 64, 8, 3))
-dkdv = blocks[("bwd_dkdv", 64)]
-check("bwd_dkdv D=64: 4 warps on sm_90, 8 on sm_90a", dkdv.warps_for("sm_90") == 4 and dkdv.warps_for("sm_90a") == 8
-      and blocks[("fwd", 128)].warps_for("sm_90a") == 8, str(dkdv))
+fwd64 = blocks[("fwd", 64)]
+check("fwd D=64: 2 programs an SM on sm_90a, none asked on sm_90", fwd64.programs == (0, 2)
+      and configs.Config("fwd", "f16", 64, True, fwd64).llkc_args("sm_90a")[-4:-2] == ["--min-programs-per-sm", "2"]
+      and "--min-programs-per-sm" not in configs.Config("fwd", "f16", 64, True, fwd64).llkc_args("sm_90"), str(fwd64))
+check("bwd_dkdv D=64: 8 warps", blocks[("bwd_dkdv", 64)].warps == 8)
 all_configs = configs.configurations()
 names = {c.name(arch) for c in all_configs for arch in build_ptx.ARCHS}
 check("28 configurations a target, 84 names", len(all_configs) == 28 and len(names) == 84)

@@ -35,19 +35,18 @@
 //
 // The backward's configurations (bench/attention/configs.py reads this
 // table), for T ∈ {f16, bf16}, CAUSAL ∈ {0, 1} and group ∈ {1, 4}: the
-// tutorial's blocks, 8 warps at D = 128 (4 would hold dK and dV in 256
-// registers a thread). Warps a/b: a on sm_80 and sm_90 (mma.sync), b on
-// sm_90a (warpgroup MMA). At D = 64 on sm_90a, 8 warps run the backward
-// 1.4x faster than 4 (two warpgroups share the key block); on mma.sync
-// targets 8 would spill dK/dV's registers.
+// tutorial's blocks, 8 warps (at D = 128 4 would hold dK and dV in 256
+// registers a thread; at D = 64 8 warps run the backward 1.4x faster than
+// 4 on sm_90a and 1.2x on sm_90, and spill 0-16 bytes where 4 spill
+// 700-1100). Programs as fwd.mlir's table.
 //
-//   kernel          D    BLOCK_M  BLOCK_N  warps  stages
-//   bwd_preprocess  64   128      -        4      -
-//   bwd_preprocess  128  128      -        4      -
-//   bwd_dkdv        64   32       128      4/8    3
-//   bwd_dkdv        128  32       128      8      3
-//   bwd_dq          64   128      32       4/8    3
-//   bwd_dq          128  128      32       8      3
+//   kernel          D    BLOCK_M  BLOCK_N  warps  stages  programs
+//   bwd_preprocess  64   128      -        4      -       -
+//   bwd_preprocess  128  128      -        4      -       -
+//   bwd_dkdv        64   32       128      8      3       -
+//   bwd_dkdv        128  32       128      8      3       -
+//   bwd_dq          64   128      32       8      3       -
+//   bwd_dq          128  128      32       8      3       -
 func.func @attn_bwd_dkdv_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
                                 %k: !tile.ptr<${T}> {tile.divisibility = 16},
                                 %v: !tile.ptr<${T}> {tile.divisibility = 16},

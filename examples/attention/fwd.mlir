@@ -37,11 +37,15 @@
 // this table), for T ∈ {f16, bf16}, CAUSAL ∈ {0, 1} and group ∈ {1, 4} (a
 // runtime value): the tutorial's blocks, 8 warps (two warpgroups of 64
 // rows each on sm_90a's wgmma; at D = 64 with 4 warps a thread's S, O, Q
-// and P exceed its 255 registers and ptxas spills).
+// and P exceed its 255 registers and ptxas spills). Programs: those that
+// should fit on one SM (--min-programs-per-sm; `a/b`: a on sm_80 and sm_90,
+// b on sm_90a, `-` none): at D = 64 on sm_90a two of 8 warps fit in 128
+// registers a thread without spills, and run 1.6x (1.7x causal) faster
+// than one.
 //
-//   kernel  D    BLOCK_M  BLOCK_N  warps  stages
-//   fwd     64   128      64       8      3
-//   fwd     128  128      64       8      3
+//   kernel  D    BLOCK_M  BLOCK_N  warps  stages  programs
+//   fwd     64   128      64       8      3       -/2
+//   fwd     128  128      64       8      3       -
 func.func @attn_fwd_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
                            %k: !tile.ptr<${T}> {tile.divisibility = 16},
                            %v: !tile.ptr<${T}> {tile.divisibility = 16},

@@ -64,6 +64,8 @@ CacheKey CacheKey::make(const Source &source, const JITOptions &options,
        (options.numWarps ? std::to_string(*options.numWarps) : "default") + "\n";
   d += "num_stages " +
        (options.numStages ? std::to_string(*options.numStages) : "default") + "\n";
+  if (options.minProgramsPerSM) // (absent otherwise: the keys of before)
+    d += "min_programs_per_sm " + std::to_string(*options.minProgramsPerSM) + "\n";
   if (options.deviceDebug) // (absent otherwise: the keys of before)
     d += "device_debug\n";
   d += "constants";
@@ -84,6 +86,8 @@ static void checkOptions(const JITOptions &options) {
     why = llk::checkNumWarps(*options.numWarps);
   if (!why && options.numStages)
     why = llk::checkNumStages(*options.numStages);
+  if (!why && options.minProgramsPerSM)
+    why = llk::checkMinProgramsPerSM(*options.minProgramsPerSM);
   if (why)
     throw Error(ErrorCode::InvalidArgument, *why);
 }
@@ -98,6 +102,7 @@ CompiledModule llk::rt::compileToPTX(const Source &source, const JITOptions &opt
   compile.target.arch = options.arch;
   compile.numWarps = options.numWarps;
   compile.numStages = options.numStages;
+  compile.minProgramsPerSM = options.minProgramsPerSM;
   compile.constants = options.constants;
   compile.deviceDebug = options.deviceDebug || llk::env::isOn(llk::env::Knob::DeviceDebug);
   compile.target.libdevicePath = llk::env::libdevicePath();

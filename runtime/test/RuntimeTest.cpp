@@ -474,6 +474,9 @@ TEST(CacheKey, DependsOnWhatTheResultDependsOn) {
   JITOptions stages = softmaxOptions();
   stages.numStages = 4;
   EXPECT_NE(base.hash, CacheKey::make(s, stages, "sm_90").hash);
+  JITOptions programs = softmaxOptions();
+  programs.minProgramsPerSM = 2;
+  EXPECT_NE(base.hash, CacheKey::make(s, programs, "sm_90").hash);
   // The compiler's version and build id, and LLVM's version, are part of
   // the key.
   EXPECT_NE(base.description.find("llk 0.1.0 build " + llk::buildId()), std::string::npos)
@@ -1565,6 +1568,9 @@ TEST(Interpreter, OptionsAreCheckedAsOnTheGPU) {
   o = interpreterSoftmax();
   o.numStages = 9;
   expect(o, "--num-stages must be in [1, 8]");
+  o = interpreterSoftmax();
+  o.minProgramsPerSM = 33;
+  expect(o, "--min-programs-per-sm must be in [1, 32]");
   o = interpreterSoftmax();
   o.arch = "sm_90a"; // a good one: the interpreter runs the tile IR anyway
   EXPECT_EQ(optionsError(t.jit, o), "<no error>");

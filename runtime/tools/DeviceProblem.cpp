@@ -50,6 +50,8 @@ tools::DeviceProblem llk::tools::uploadProblem(rt::Device &device, rt::JIT &jit,
     jitOptions.numWarps = problem.numWarps;
   if (problem.numStages)
     jitOptions.numStages = problem.numStages;
+  if (problem.minProgramsPerSM)
+    jitOptions.minProgramsPerSM = problem.minProgramsPerSM;
   jitOptions.arch = arch.empty() ? problem.arch : arch;
   DeviceProblem result{
       jit.compile(rt::Source::fromFile(examplesDir + "/" + check.source),

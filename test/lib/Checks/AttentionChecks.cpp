@@ -29,22 +29,22 @@ using llk::interp::ElemType;
 namespace {
 
 /// One configuration of examples/attention/'s set: the blocks, warps and
-/// stages of each kernel for head dim `d` on `arch` (the tables in fwd.mlir
-/// and bwd_dkdv.mlir's headers: the d64 backward takes 8 warps on sm_90a).
+/// stages and programs an SM of each kernel for head dim `d` on `arch` (the
+/// tables in fwd.mlir and bwd_dkdv.mlir's headers).
 struct Blocks {
   int64_t blockM, blockN;
   unsigned warps, stages;
+  unsigned programs = 0; // --min-programs-per-sm; 0: none asked
 };
 
 enum class Kernel { Fwd, Preprocess, DkDv, Dq };
 
 Blocks blocksOf(Kernel kernel, int64_t d, llvm::StringRef arch = "") {
-  unsigned bwdWarps = d == 64 && arch != "sm_90a" ? 4 : 8;
   switch (kernel) {
-  case Kernel::Fwd: return {128, 64, 8, 3};
+  case Kernel::Fwd: return {128, 64, 8, 3, d == 64 && arch == "sm_90a" ? 2u : 0u};
   case Kernel::Preprocess: return {128, 0, 4, 1};
-  case Kernel::DkDv: return {32, 128, bwdWarps, 3};
-  case Kernel::Dq: return {128, 32, bwdWarps, 3};
+  case Kernel::DkDv: return {32, 128, 8, 3};
+  case Kernel::Dq: return {128, 32, 8, 3};
   }
   return {};
 }
@@ -385,6 +385,7 @@ std::function<void(Problem &)> launch(Kernel kernel, Builder build,
     Blocks blocks = blocksOf(kernel, shape.d, arch);
     p.numWarps = blocks.warps;
     p.numStages = blocks.stages;
+    p.minProgramsPerSM = blocks.programs;
     p.arch = arch;
     build(p, shape, type);
   };

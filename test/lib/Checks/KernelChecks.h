@@ -105,12 +105,13 @@ public:
   std::deque<HostBuffer> buffers; // stable addresses
   std::vector<Arg> args;
   interp::Grid grid;
-  /// Constants bound on top of the check's own, warps per program and
-  /// pipeline stages (0: the kernel's), for shapes that need another
-  /// specialization; the interpreter ignores warps and stages.
+  /// Constants bound on top of the check's own, warps per program, pipeline
+  /// stages and programs an SM (0: the kernel's), for shapes that need
+  /// another specialization; the interpreter ignores all but the constants.
   llk::Constants constants;
   unsigned numWarps = 0;
   unsigned numStages = 0;
+  unsigned minProgramsPerSM = 0;
   /// The GPU target when the kernel needs more than the default (sm_90a:
   /// warpgroup MMA, tensor descriptors); the interpreter ignores it.
   std::string arch;

@@ -46,6 +46,9 @@ struct JITOptions {
   /// Overrides the kernels' tile.num_stages, the shared-memory stages of
   /// software-pipelined dot loops (else theirs, else 3; 1: off).
   std::optional<unsigned> numStages;
+  /// Overrides the kernels' tile.min_programs_per_sm: programs that should
+  /// fit on one SM at once (PTX .minnctapersm; ptxas caps the registers).
+  std::optional<unsigned> minProgramsPerSM;
   /// Keep tile.print and tile.assert (llkc --device-debug); LLK_DEVICE_DEBUG
   /// turns it on for every compile. Otherwise they are erased.
   bool deviceDebug = false;
