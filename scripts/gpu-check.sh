@@ -42,8 +42,7 @@
 #     fused-attention tutorial vs torch SDPA, float64 checks first, the Llama
 #     prompt case last (args go to bench.py: --quick, --modes fwd, ...); the
 #     Llama, GEMM and attention benchmarks launch llk kernels through the
-#     Python package, and `--launcher both` times them through the old CuPy
-#     path too, in the same run, and prints the medians' largest difference;
+#     Python package;
 #     `python` (not in `all`) pytest on the Python package (python/tests)
 #     with LLK_BACKEND=cuda: torch tensors, CuPy arrays, streams, graphs, TMA
 #     descriptors, the autotuner (the args go to pytest); `firstlaunch` (not

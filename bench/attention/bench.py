@@ -31,13 +31,11 @@ the tutorial does, included); SDPA through autograd (its backward is
 o.backward(do)), as a user runs it.
 
 llk's kernels are loaded and launched through the llk package (llk.load of
-build_ptx.py's PTX and metadata); --launcher both times them through the
-CuPy path the benchmark had before as well, in the same rounds (rows
-"llk-old <arch>"), and prints the largest difference of the two medians.
+build_ptx.py's PTX and metadata), each call converting its arguments as a
+user's kernel[grid](*args) does.
 """
 import argparse
 import importlib.util
-import json
 import math
 import statistics
 import sys
@@ -133,9 +131,6 @@ def parse_args(argv=None):
     p.add_argument("--no-checks", action="store_true", help="skip the float64 checks at small shapes")
     p.add_argument("--rounds", type=int, default=ROUNDS)
     p.add_argument("--quick", action="store_true", help="sequences 1k and 4k, one round")
-    p.add_argument("--launcher", choices=("llk", "old", "both"), default="llk",
-                   help="launch llk's kernels through the llk package, the old CuPy path, or both "
-                        "in the same run (rows 'llk <arch>' and 'llk-old <arch>', compared at the end)")
     a = p.parse_args(argv)
     a.modes = a.modes.split(",")
     if not a.modes or any(m not in ("fwd", "bwd") for m in a.modes):
@@ -239,59 +234,17 @@ def load_module(name, path):
     return module
 
 
-class PackageLauncher:
-    """Launches through the llk package: llk.load of build_ptx.py's PTX and
-    its metadata (the arguments checked against it, the dynamic shared
-    memory set from it), each launch on torch's current stream (the
-    tensors' framework's). As OldLauncher does, every call converts its
-    arguments (kernel[grid](*args)): the timed calls cost the host what a
-    user's launch costs, the same on both paths."""
-
-    label = "llk"
-
-    def __init__(self):
-        import llk
-        self.llk = llk
-
-    def load(self, path, entry, meta):
-        return self.llk.load(path, kernel=entry)
-
-    def launch(self, kernel, grid, block, args, shared):
-        kernel.launch(grid, *args)
-
-
-class OldLauncher:
-    """The launch path the benchmark had before the llk package, kept for one
-    comparison run (--launcher old|both) and then deleted: CuPy's RawModule,
-    the metadata's shared bytes set by hand, launches through CuPy."""
-
-    label = "llk-old"
-
-    def __init__(self, cupy, llama_bench):
-        self.cupy = cupy
-        self.cupy_launcher = llama_bench.CupyLauncher(cupy)
-
-    def load(self, path, entry, meta):
-        fn = self.cupy.RawModule(path=str(path)).get_function(entry)
-        if meta.get("dynamic_shared_bytes", 0):
-            fn.max_dynamic_shared_size_bytes = meta["dynamic_shared_bytes"]
-        return fn
-
-    def launch(self, fn, grid, block, args, shared):
-        self.cupy_launcher.launch(fn, grid, block,
-                                  [P(a) if hasattr(a, "data_ptr") else a for a in args], shared)
-
-
 class LlkAttention:
     """examples/attention/'s kernels for one element type, head dim and
-    causality, built for `arch` by build_ptx.py, launched by `launcher`
-    (PackageLauncher or OldLauncher) on torch's current stream; its rows are
-    named "<launcher.label> <arch>"."""
+    causality, built for `arch` by build_ptx.py, loaded by the llk package
+    (the arguments checked against the metadata, the dynamic shared memory
+    set from it) and launched on torch's current stream (the tensors'
+    framework's); its rows are named "llk <arch>"."""
 
-    def __init__(self, ptx_dir, dtype, d, causal, arch, launcher):
+    def __init__(self, ptx_dir, dtype, d, causal, arch):
+        import llk
         self.arch = arch
-        self.launcher = launcher
-        self.name = f"{launcher.label} {arch}"
+        self.name = f"llk {arch}"
         self.kernels = {}
         for config in configs.configurations():
             if config.dtype != dtype or config.d != d or (config.causal != causal and
@@ -300,15 +253,10 @@ class LlkAttention:
             path = Path(ptx_dir) / f"{config.name(arch)}.ptx"
             if not path.exists():
                 raise FileNotFoundError(f"{path}: run bench/attention/build_ptx.py")
-            meta = next(k for k in json.loads(Path(str(path) + ".json").read_text())["kernels"]
-                        if k["name"] == config.entry)
-            fn = launcher.load(path, config.entry, meta)
-            self.kernels[config.kernel] = (config, fn, meta.get("dynamic_shared_bytes", 0),
-                                           meta["num_warps"])
+            self.kernels[config.kernel] = (config, llk.load(path, kernel=config.entry))
 
     def _launch(self, kernel, grid, args):
-        config, fn, shared, warps = self.kernels[kernel]
-        self.launcher.launch(fn, grid, (32 * warps, 1, 1), args, shared)
+        self.kernels[kernel][1].launch(grid, *args)
 
     @staticmethod
     def _strides(t):
@@ -345,29 +293,17 @@ def cdiv(a, b):
     return (a + b - 1) // b
 
 
-def P(t):
-    """A device pointer argument for a CuPy launch."""
-    return np.uint64(t.data_ptr())
-
-
 class Run:
     """What the GPU part shares: torch, the implementations, the CSV."""
 
     def __init__(self, args):
-        import cupy
         import torch
         self.args = args
-        self.torch, self.cupy = torch, cupy
+        self.torch = torch
         self.dtype = {"f16": torch.float16, "bf16": torch.bfloat16}[args.dtype]
         self.tol = TOLERANCES[args.dtype]
         llama_bench = load_module("llama_bench", HERE.parent / "llama" / "bench.py")
         self.llama_bench = llama_bench
-        self.launchers = {"llk": [PackageLauncher()], "old": [OldLauncher(cupy, llama_bench)],
-                          "both": [PackageLauncher(), OldLauncher(cupy, llama_bench)]}[args.launcher]
-        # (kernel, mode and shape, arch) -> {launcher label: median us}.
-        self.launcher_times = {}
-        # launcher label -> the host time of a call of fn, each row (us).
-        self.launcher_host_us = {}
         self.ok = True
         self.llk = {}
         self._cycles_per_us = None
@@ -381,7 +317,7 @@ class Run:
         self.backends = {"flash": SDPBackend.FLASH_ATTENTION, "cudnn": SDPBackend.CUDNN_ATTENTION}
         cap = torch.cuda.get_device_capability()
         self.gpu = f"{torch.cuda.get_device_name()} (sm_{cap[0]}{cap[1]})"
-        software = f"torch {torch.__version__}, cupy {cupy.__version__}, llk launcher {args.launcher}" + (
+        software = f"torch {torch.__version__}, llk package" + (
             "" if args.no_triton else f", triton {self.triton_version}")
         self.csv = results_csv(args, self.gpu, software)
         print(f"device: {self.gpu}, {software}", flush=True)
@@ -390,12 +326,10 @@ class Run:
     def implementations(self, d, causal):
         out = []
         for arch in self.args.archs:
-            for launcher in self.launchers:
-                key = (d, causal, arch, launcher.label)
-                if key not in self.llk:
-                    self.llk[key] = LlkAttention(self.args.ptx_dir, self.args.dtype, d, causal,
-                                                 arch, launcher)
-                out.append(self.llk[key])
+            key = (d, causal, arch)
+            if key not in self.llk:
+                self.llk[key] = LlkAttention(self.args.ptx_dir, self.args.dtype, d, causal, arch)
+            out.append(self.llk[key])
         return out
 
     def tensors(self, shape):
@@ -629,11 +563,6 @@ class Run:
             for name, (run, _, _) in (order[::-1] if r % 2 else order):
                 times[name].append(self.time_ms(run, warm=r > 0))
         median = {name: statistics.median(t) for name, t in times.items()}
-        for impl in self.implementations(shape.d, shape.causal):
-            self.launcher_times.setdefault((kernel, f"{mode} {shape.label()}", impl.arch), {})[
-                impl.launcher.label] = 1e3 * median[impl.name]
-            self.launcher_host_us.setdefault(impl.launcher.label, []).append(
-                self.last_host_us[contenders[impl.name][0]])
         errors = {name: err for name, (_, err, impl) in contenders.items() if impl != "sdpa"}
         rows = timing_rows(kernel, shape, mode, times, errors, backend, tol)
         for row in rows:
@@ -700,11 +629,6 @@ def main(argv=None):
     if not args.no_llama:
         run.llama_prompt()
     run.save()
-    for line in run.llama_bench.launcher_comparison(run.launcher_times):
-        print(line, flush=True)
-    for label, host in run.launcher_host_us.items():
-        print(f"- host time of a timed call through {label} (median over {len(host)} rows): "
-              f"{statistics.median(host):.1f} us", flush=True)
     print(f"{'all checks passed' if run.ok else 'FAILED checks'}; {time.time() - t0:.0f} s"
           + (f"; {args.csv}" if args.csv else ""), flush=True)
     return 0 if run.ok else 1

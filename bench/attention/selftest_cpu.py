@@ -58,11 +58,8 @@ check("--batch-heads, --seqs, --modes, --causal, --dtype, --archs",
       and a.causal == "yes" and a.dtype == "bf16" and a.archs == ["sm_90a"])
 a = bench.parse_args(["--ptx-dir", "p", "--quick"])
 check("--quick: 1k and 4k, one round", a.seqs == [1024, 4096] and a.rounds == 1)
-check("--launcher: the llk package by default; old and both for the comparison run",
-      bench.parse_args(["--ptx-dir", "p"]).launcher == "llk"
-      and bench.parse_args(["--ptx-dir", "p", "--launcher", "both"]).launcher == "both")
 for bad in (["--seqs", "1000"], ["--seqs", "x"], ["--batch-heads", "4*32"], ["--modes", "fwd,back"],
-            ["--head-dims", "96"], ["--archs", "sm_89"], ["--rounds", "0"], ["--launcher", "cupy"], []):
+            ["--head-dims", "96"], ["--archs", "sm_89"], ["--rounds", "0"], ["--launcher", "old"], []):
     check(f"rejects {' '.join(bad) or 'no --ptx-dir'}", rejects((["--ptx-dir", "p"] if bad else []) + bad))
 
 # ---- shapes and FLOP counts
@@ -89,11 +86,6 @@ check("float64 shapes: tails, GQA and n_q < n_k beside Triton's whole blocks",
       and all(x.n_q % 128 == 0 and x.n_q == x.n_k for x, t in checks if t))
 
 # ---- CSV rows
-both = bench.timing_rows("attention_fwd", bench.Shape(1, 4, 4, 256, 256, 64, False), "fwd",
-                         {"sdpa (flash)": [1.0], "llk sm_90a": [2.0], "llk-old sm_90a": [2.02]},
-                         {"llk sm_90a": 1e-3, "llk-old sm_90a": 1e-3}, "flash", 5e-3)
-check("rows: the old launcher's row is impl llk-old",
-      sorted(r["impl"] for r in both) == ["llk", "llk-old", "sdpa"])
 times = {"sdpa (flash)": [1.0, 1.1, 0.9], "llk sm_90": [2.0, 2.2, 2.1], "llk sm_90a": [1.5, 1.6, 1.4],
          "triton": [1.2, 1.3, 1.2]}
 errors = {"llk sm_90": 1e-3, "llk sm_90a": 6e-3, "triton": 2e-3}

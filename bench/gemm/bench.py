@@ -10,9 +10,7 @@ torch + triton + cupy).
 Loads every build/gemm-ptx/gemm{,_tma,_splitk}_<dtype>_<BM>x<BN>x<BK>_w<W>_s<S>*.ptx
 with the llk package (llk.load: the PTX and its <ptx>.json metadata; the
 runtime provides the dynamic shared memory pipelined configurations need
-past 48 KB and encodes the TMA descriptors; --launcher old: the CuPy path
-this benchmark had before, --launcher both: each family's best through both
-in the same rounds, compared), checks each against torch's
+past 48 KB and encodes the TMA descriptors), checks each against torch's
 float64 product (relative Frobenius error of the output; f16 rounding is
 ~2e-4, bf16's 8x that), times every configuration once per GEMM shape and
 keeps the best of each family (as Triton's autotuner does for its configs),
@@ -27,7 +25,6 @@ each as % of cuBLAS.
 import argparse
 import ctypes
 import glob
-import json
 import os
 import re
 import statistics
@@ -123,9 +120,9 @@ class LlkGemm:
     partials, locks and a schedule from the occupancy), gemm_tma_splitk_*
     (both) or gemm_tma_persistent_* (descriptors, one program per slot)."""
 
-    def __init__(self, path, launcher="llk"):
+    def __init__(self, path):
         name = os.path.basename(path)
-        self.path, self.launcher = path, launcher
+        self.path = path
         # Optional tags after the stages: _sm90a (built for sm_90a: dots on
         # wgmma), _late, _pre, _c<N> (build_ptx.sh names them).
         # <source>_<T>: gemm[_tma][_splitk|_persistent], T f16 or bf16; or matmul.
@@ -153,45 +150,20 @@ class LlkGemm:
             self.label += " persistent"
         self.slots = None  # gemm_splitk: programs resident at once (schedule)
         self.prepared = (None, None)
-        if launcher == "llk":
-            # The llk package: the PTX and its metadata (llk.load); the
-            # runtime provides the dynamic shared memory a pipelined kernel
-            # needs past 48 KB, and encodes the TMA descriptors with the box
-            # the metadata gives.
-            self.k = llk.load(path, kernel=self.entry)
-            self.dynamic_shared = self.k.dynamic_shared_bytes
-            # Prefer the largest shared-memory carveout, so that as many
-            # programs fit on an SM as the registers allow (3-4 for the
-            # _c3/_c4 configurations).
-            self.k.set_shared_memory_carveout(100)
-            return
-        # The old launcher (--launcher old|both, kept for one comparison run).
-        self.module = cupy.RawModule(path=path)
-        self.function = self.module.get_function(self.entry)
-        # llkc's launch metadata: a buffer past 48 KB is dynamic shared
-        # memory, which every launch must provide (and opt in to).
-        with open(path + ".json") as f:
-            meta = next(k for k in json.load(f)["kernels"] if k["name"] == self.entry)
-        # gemm_tma: the boxes its A and B descriptors must be encoded with.
-        self.tma_boxes = [p["tma_box"] for p in meta["params"] if p["kind"] == "tensordesc"]
-        self.dynamic_shared = meta.get("dynamic_shared_bytes", 0)
-        if self.dynamic_shared:
-            self.function.max_dynamic_shared_size_bytes = self.dynamic_shared
-        self.function.preferred_shared_memory_carveout = 100
+        # The llk package: the PTX and its metadata (llk.load); the runtime
+        # provides the dynamic shared memory a pipelined kernel needs past
+        # 48 KB, and encodes the TMA descriptors with the box the metadata
+        # gives.
+        self.k = llk.load(path, kernel=self.entry)
+        # Prefer the largest shared-memory carveout, so that as many programs
+        # fit on an SM as the registers allow (3-4 for the _c3/_c4
+        # configurations).
+        self.k.set_shared_memory_carveout(100)
 
     def resident(self):
         """Programs of this kernel resident on the GPU at once."""
         if self.slots is None:
-            if self.launcher == "llk":
-                per_sm = self.k.occupancy()
-            else:
-                programs = ctypes.c_int()
-                check_cu(libcuda().cuOccupancyMaxActiveBlocksPerMultiprocessor(
-                    ctypes.byref(programs), ctypes.c_void_p(self.function.kernel.ptr),
-                    32 * self.warps, ctypes.c_size_t(self.dynamic_shared)),
-                    "cuOccupancyMaxActiveBlocksPerMultiprocessor")
-                per_sm = programs.value
-            self.slots = per_sm * torch.cuda.get_device_properties(0).multi_processor_count
+            self.slots = self.k.occupancy() * torch.cuda.get_device_properties(0).multi_processor_count
         return self.slots
 
     def schedule(self, M, N, K):
@@ -210,31 +182,18 @@ class LlkGemm:
         key = tuple((t.data_ptr(), tuple(t.shape), tuple(t.stride())) for t in (a, b, c))
         if key != self.prepared[0]:
             self.prepared = (key, self.launch(a, b, c))
-        if self.launcher == "llk":
-            self.prepared[1]()  # a bound llk.Launch, on torch's current stream
-        else:
-            grid, args = self.prepared[1]
-            self.function(grid, (32 * self.warps, 1, 1), args, shared_mem=self.dynamic_shared)
+        self.prepared[1]()  # a bound llk.Launch, on torch's current stream
         return c
 
     def launch(self, a, b, c):
         """The launch that computes C = A B: an llk.Launch (Kernel.bind: the
-        arguments converted and checked once), or the old launcher's (grid,
-        args)."""
+        arguments converted and checked once)."""
         M, K = a.shape
         N = b.shape[1]
         gm, gn = triton.cdiv(M, self.bm), triton.cdiv(N, self.bn)
-        package = self.launcher == "llk"
-
-        def tensor(t):
-            return t if package else cupy.asarray(t)
 
         def descriptor(t, index):  # A's is parameter 0, B's parameter 1
-            return self.k.tensor_descriptor(index, t) if package else \
-                encode_tensor_map(t, self.tma_boxes[index])
-
-        def i32(v):
-            return int(v) if package else np.int32(v)
+            return self.k.tensor_descriptor(index, t)
 
         if self.splitk:
             num_full, split_k = self.schedule(M, N, K)
@@ -243,26 +202,22 @@ class LlkGemm:
             # them zero).
             work = torch.empty(max(units, 1) * self.bm * self.bn, dtype=torch.float32, device="cuda")
             locks = torch.zeros(max(gm * gn - num_full, 1), dtype=torch.int32, device="cuda")
-            schedule = (i32(num_full), i32(split_k))
+            schedule = (num_full, split_k)
             if self.tma:
-                args = (descriptor(a, 0), descriptor(b, 1), tensor(c), tensor(work), tensor(locks),
-                        i32(M), i32(N), i32(K), i32(c.stride(0))) + schedule
+                args = (descriptor(a, 0), descriptor(b, 1), c, work, locks, M, N, K,
+                        c.stride(0)) + schedule
             else:
-                args = (tensor(a), tensor(b), tensor(c), tensor(work), tensor(locks), i32(M), i32(N),
-                        i32(K), i32(a.stride(0)), i32(b.stride(0)), i32(c.stride(0))) + schedule
+                args = (a, b, c, work, locks, M, N, K, a.stride(0), b.stride(0),
+                        c.stride(0)) + schedule
             grid = (num_full + units, 1, 1)
         else:
             grid = ((gm * gn, 1, 1) if self.kernel == "matmul" else
                     (min(gm * gn, self.resident()), 1, 1) if self.persistent else (gm, gn, 1))
             if self.tma:
-                args = (descriptor(a, 0), descriptor(b, 1), tensor(c), i32(M), i32(N), i32(K),
-                        i32(c.stride(0)))
+                args = (descriptor(a, 0), descriptor(b, 1), c, M, N, K, c.stride(0))
             else:
-                args = (tensor(a), tensor(b), tensor(c), i32(M), i32(N), i32(K),
-                        i32(a.stride(0)), i32(b.stride(0)), i32(c.stride(0)))
-        if package:
-            return self.k.bind(grid, *args)
-        return grid, args
+                args = (a, b, c, M, N, K, a.stride(0), b.stride(0), c.stride(0))
+        return self.k.bind(grid, *args)
 
 
 _libcuda = None
@@ -319,10 +274,6 @@ def main():
                         help="skip Triton (quick llk vs cuBLAS runs while tuning)")
     parser.add_argument("--csv", default=None,
                         help="write the table's rows as CSV there (default: $OUT/gemm-<dtype>.csv when $OUT is set)")
-    parser.add_argument("--launcher", choices=("llk", "old", "both"), default="llk",
-                        help="how llk kernels are loaded and launched: the llk package (default), the old "
-                        "CuPy/ctypes path, or both: the sweep through the package, then each family's best "
-                        "timed through both in the same rounds (rows 'llk <family>' and 'llk-old <family>')")
     args = parser.parse_args()
     torch.manual_seed(0)
     dev = torch.device("cuda")
@@ -336,16 +287,13 @@ def main():
         timing=f"triton.testing.do_bench; the median of {ROUNDS} rounds in which cuBLAS, Triton and each "
         "llk family's best configuration of the sweep are timed in turn (matmul rows: one do_bench)",
         software=software, llk_ptx=args.ptx_dir,
-        llk_launcher={"llk": "the llk package (llk.load + Kernel.bind)", "old": "CuPy RawModule + ctypes",
-                      "both": "llk: the llk package; llk-old: CuPy RawModule + ctypes"}[args.launcher])
+        llk_launcher="the llk package (llk.load + Kernel.bind)")
 
     dtype, tolerance, gemm_name = DTYPES[args.dtype], TOLERANCES[args.dtype], f"gemm_{args.dtype}"
     # Every GEMM source at this type: gemm, gemm_tma, gemm_splitk, ...
-    sweep_launcher = "old" if args.launcher == "old" else "llk"
-    gemms = [LlkGemm(p, sweep_launcher)
-             for p in sorted(glob.glob(os.path.join(args.ptx_dir, f"gemm*_{args.dtype}_*.ptx")))]
+    gemms = [LlkGemm(p) for p in sorted(glob.glob(os.path.join(args.ptx_dir, f"gemm*_{args.dtype}_*.ptx")))]
     matmuls = [] if args.dtype != "f16" else [
-        LlkGemm(p, sweep_launcher) for p in sorted(glob.glob(os.path.join(args.ptx_dir, "matmul_*.ptx")))]
+        LlkGemm(p) for p in sorted(glob.glob(os.path.join(args.ptx_dir, "matmul_*.ptx")))]
     if not gemms:
         sys.exit(f"no {gemm_name}_*.ptx under {args.ptx_dir}; run bench/gemm/build_ptx.sh")
     ok = True
@@ -382,7 +330,6 @@ def main():
                 ("wgmma+TMA", [g for g in gemms if g.tma])]
     families = [(name, members) for name, members in families if members]
     rows = []
-    launcher_diffs = []  # |llk / old - 1| per family and shape (--launcher both)
     for shape in args.shapes.split(","):
         m, n, k = map(int, shape.split("x"))
         a = torch.randn(m, k, device=dev, dtype=dtype)
@@ -395,7 +342,6 @@ def main():
             return rel_error(g(a, b, c), ref)
 
         best = {}
-        old_errors = {}  # family -> the old launcher's error (--launcher both)
         for name, members in families:
             for g in members:
                 err = poisoned_error(g)
@@ -420,14 +366,6 @@ def main():
         if not args.no_triton:
             contenders.append(("Triton", lambda: triton_matmul(a, b)))
         contenders += [(name, (lambda g=g: g(a, b, c))) for name, (g, _, _) in best.items()]
-        if args.launcher == "both":
-            # Each family's best again through the old launcher, checked first.
-            for name, (g, _, _) in list(best.items()):
-                old = LlkGemm(g.path, "old")
-                err = poisoned_error(old)
-                ok &= err < tolerance
-                old_errors[name] = err
-                contenders.append((f"{name} (old launcher)", (lambda g=old: g(a, b, c))))
         times = {name: [] for name, _ in contenders}
         for _ in range(ROUNDS):
             for name, run in contenders:
@@ -442,24 +380,16 @@ def main():
         if "Triton" in median:
             errors["Triton"] = rel_error(triton_matmul(a, b), ref)
         for name, ms in median.items():
-            family = name.removesuffix(" (old launcher)")
-            g = best[family][0] if family in best else None
-            err = (old_errors[family] if family != name else best[name][2]) if g else errors[name]
-            prefix = "llk-old" if family != name else "llk"
+            g = best[name][0] if name in best else None
+            err = best[name][2] if g else errors[name]
             run_csv.add(kernel=gemm_name, shape=shape,
-                        impl=f"{prefix} {family}" if g else {"cuBLAS": "cublas", "Triton": "triton"}[name],
+                        impl=f"llk {name}" if g else {"cuBLAS": "cublas", "Triton": "triton"}[name],
                         variant=g.label if g else "", timing="do_bench", median_us=1e3 * ms,
                         lo_us=1e3 * min(times[name]), hi_us=1e3 * max(times[name]), ceiling="cuBLAS",
                         ceiling_us=1e3 * median["cuBLAS"], throughput=tflops(m, n, k, ms), unit="TFLOP/s",
                         rel_err=err, tol=tolerance, check="PASS" if err < tolerance else "FAIL")
         rows.append((shape, m, n, k, median["cuBLAS"], median.get("Triton", float("nan")),
                      best_rows))
-        for name in best:
-            if f"{name} (old launcher)" in median:
-                ratio = median[name] / median[f"{name} (old launcher)"]
-                launcher_diffs.append(abs(ratio - 1))
-                print(f"  launchers {shape} {name}: llk package {median[name]:.4f} ms, old "
-                      f"{median[name + ' (old launcher)']:.4f} ms ({100 * (ratio - 1):+.2f}%)")
     print()
     header = f"{'M x N x K':>18s} | {'cuBLAS':>8s} | {'Triton':>8s}"
     for name, _ in families:
@@ -486,10 +416,6 @@ def main():
                         tol=tolerance, check="PASS" if matmul_errors[g.label] < tolerance else "FAIL",
                         notes="grouped order, leaky_relu fused; error at the check shapes; "
                         "ceiling: cuBLAS's plain GEMM in the table's rounds")
-    if launcher_diffs:
-        worst = max(launcher_diffs)
-        print(f"launchers: the largest difference of the medians is {100 * worst:.2f}% over "
-              f"{len(launcher_diffs)} rows ({'within' if worst <= 0.02 else 'OVER'} 2%)")
     print("ALL CHECKS PASSED" if ok else "SOME CHECKS FAILED")
     if csv_path:
         run_csv.fill_ratios()

@@ -375,11 +375,10 @@ class LlkKernels:
     (Kernel.bind), each launch on torch's current stream (a dependent launch
     for a kernel that waits in tile.grid_dependency_wait, when asked)."""
 
-    def __init__(self, ptx_dir, label="llk"):
+    def __init__(self, ptx_dir):
         import llk
         self.llk = llk
         self.dir = Path(ptx_dir) if ptx_dir else None
-        self.label = label
         self.cache = {}
 
     def kernel(self, ptx, entry=None):
@@ -398,52 +397,6 @@ class LlkKernels:
         launch = k.bind(grid, *[a.llk_value() for a in args],
                         dependent=dependent and k.grid_dependency_wait)
         return lambda: launch(torch.cuda.current_stream().cuda_stream)
-
-
-class OldLlkKernels:
-    """The launch path the benchmark had before the llk package, kept for one
-    comparison run (--launcher old|both) and then deleted: the PTX loaded by
-    CuPy's RawModule, the metadata read from the .json (or parsed from the
-    PTX), launches through CuPy or, dependent ones, ctypes cuLaunchKernelEx."""
-
-    def __init__(self, cupy, ptx_dir, label="llk"):
-        self.modules = LlkModules(cupy, ptx_dir)
-        self.launcher = CupyLauncher(cupy)
-        self.label = label
-
-    def bind(self, ptx, entry, grid, args, dependent=False):
-        _, fn, meta, _ = self.modules.get(ptx, entry)
-        self.modules.check_args(meta, args, ptx)
-        grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
-        return self.launcher.bind(fn, grid, (meta["num_warps"] * 32, 1, 1), [x.value for x in args],
-                                  dependent=dependent and bool(meta.get("grid_dependency_wait")))
-
-
-def llk_launchers(which, cupy, ptx_dir):
-    """--launcher: llk (the package), old (the CuPy path) or both (rows
-    "llk" and "llk-old", timed in the same run)."""
-    if which == "llk":
-        return [LlkKernels(ptx_dir)]
-    if which == "old":
-        return [OldLlkKernels(cupy, ptx_dir)]
-    return [LlkKernels(ptx_dir), OldLlkKernels(cupy, ptx_dir, label="llk-old")]
-
-
-def launcher_comparison(results):
-    """Lines comparing the two launchers' medians, row by row ({(kernel,
-    shape, variant): {label: median}}), and the largest difference."""
-    lines, worst = [], 0.0
-    for (kernel, shape, variant), times in results.items():
-        if "llk" in times and "llk-old" in times:
-            ratio = times["llk"] / times["llk-old"]
-            worst = max(worst, abs(ratio - 1.0))
-            lines.append(f"- {kernel} {shape}{' ' + variant if variant else ''}: llk package "
-                         f"{times['llk']:.2f} us, old launcher {times['llk-old']:.2f} us "
-                         f"({100 * (ratio - 1):+.2f}%)")
-    if lines:
-        lines.append(f"- launchers: the largest difference of the medians is {100 * worst:.2f}% "
-                     f"over {len(lines)} rows ({'within' if worst <= 0.02 else 'OVER'} 2%)")
-    return lines
 
 
 # ============================================================ formats (torch)
@@ -975,13 +928,13 @@ def build_cases(a, S, L, tk):
     return cases
 
 
-def build_llk_runs(case, sets, launchers, floor_us, table, dependent=False):
-    """The llk implementation(s) of a case from its launch spec: a list of
-    (label, [callable per input set], note) for each launcher (labels "llk"
-    or "llk:<variant>", "llk-old..." for the old launcher), and a reason
-    when there is none. Rows for variants that cannot run (PTX missing, bad
-    arguments) are added to `table` directly. With `dependent`, kernels that
-    hold tile.grid_dependency_wait are launched as dependent launches."""
+def build_llk_runs(case, sets, kernels, floor_us, table, dependent=False):
+    """The llk implementation(s) of a case from its launch spec, through
+    `kernels` (LlkKernels): a list of (label, [callable per input set], note)
+    (labels "llk" or "llk:<variant>"), and a reason when there is none. Rows
+    for variants that cannot run (PTX missing, bad arguments) are added to
+    `table` directly. With `dependent`, kernels that hold
+    tile.grid_dependency_wait are launched as dependent launches."""
     fn = llk_specs.SPECS.get(case.kernel)
     if fn is None:
         return [], "no launch spec"
@@ -1003,27 +956,26 @@ def build_llk_runs(case, sets, launchers, floor_us, table, dependent=False):
         return [], "spec: shape not supported"
     variants = list(specs[0].keys()) if isinstance(specs[0], dict) else [None]
     runs, reasons = [], []
-    for launcher in launchers:
-        for v in variants:
-            label = launcher.label if v is None else f"{launcher.label}:{v}"
-            try:
-                bound = [[launcher.bind(ln.ptx, ln.entry, ln.grid, ln.args, dependent=dependent)
-                          for ln in (s[v] if v is not None else s)] for s in specs]
-            except Exception as e:
-                if not isinstance(e, LlkMissing):
-                    traceback.print_exc()
-                msg = str(e).splitlines()[0] if str(e) else type(e).__name__
-                reasons.append(f"{label}: {msg}")
-                table.add(case, label, floor_us, check="skip" if isinstance(e, LlkMissing) else "ERROR",
-                          notes=msg)
-                continue
+    for v in variants:
+        label = "llk" if v is None else f"llk:{v}"
+        try:
+            bound = [[kernels.bind(ln.ptx, ln.entry, ln.grid, ln.args, dependent=dependent)
+                      for ln in (s[v] if v is not None else s)] for s in specs]
+        except Exception as e:
+            if not isinstance(e, LlkMissing):
+                traceback.print_exc()
+            msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+            reasons.append(f"{label}: {msg}")
+            table.add(case, label, floor_us, check="skip" if isinstance(e, LlkMissing) else "ERROR",
+                      notes=msg)
+            continue
 
-            def runner(steps):
-                def r():
-                    for step in steps:
-                        step()
-                return r
-            runs.append((label, [runner(s) for s in bound], ""))
+        def runner(steps):
+            def r():
+                for step in steps:
+                    step()
+            return r
+        runs.append((label, [runner(s) for s in bound], ""))
     return runs, ("; ".join(reasons) if not runs else None)
 
 
@@ -1083,9 +1035,6 @@ def main():
                     "implementations launch as usual")
     ap.add_argument("--csv", default=None,
                     help="write the rows as CSV there (default: $OUT/llama[-graph][-dependent].csv when $OUT is set)")
-    ap.add_argument("--launcher", choices=("llk", "old", "both"), default="llk",
-                    help="how llk kernels are loaded and launched: the llk package (default), the old "
-                    "CuPy/ctypes path, or both in the same run (rows llk and llk-old, compared at the end)")
     a = ap.parse_args()
 
     import cupy
@@ -1104,7 +1053,7 @@ def main():
 
     L = CupyLauncher(cupy)
     S = SeedModule(cupy, arch) if "seed" in impls else None
-    launchers = llk_launchers(a.launcher, cupy, a.ptx_dir) if "llk" in impls else []
+    kernels = LlkKernels(a.ptx_dir) if "llk" in impls else None
     timer = Timer(a.batches, graph=a.graph)
 
     copy_bw = copy_bandwidth(timer)
@@ -1123,8 +1072,7 @@ def main():
         software=f"torch {torch.__version__}, triton {triton.__version__}, cupy {cupy.__version__}; "
         f"seed CUDA: {S.how if S else 'not run'}",
         random_seed=seed, llk_ptx=a.ptx_dir or "(none: llk rows skipped)",
-        llk_launcher={"llk": "the llk package (llk.load + Kernel.bind)", "old": "CuPy RawModule + ctypes",
-                      "both": "llk: the llk package; llk-old: CuPy RawModule + ctypes"}[a.launcher])
+        llk_launcher="the llk package (llk.load + Kernel.bind)")
     table = Table(run_csv, timing)
 
     header = [
@@ -1147,7 +1095,6 @@ def main():
     ]
     summary = []
     failures = 0
-    launcher_times = {}  # (kernel, shape, variant) -> {"llk" | "llk-old": median us}
 
     cases = build_cases(a, S, L, tk)
     dead = False
@@ -1185,7 +1132,7 @@ def main():
             runs.append(("seed-cuda", [(lambda t=t: case.seed(t)) for t in sets], case.seed_note))
         llk_note = None      # why no llk row ran (summary)
         if "llk" in impls:
-            llk_runs, llk_note = build_llk_runs(case, sets, launchers, floor_us, table, dependent=a.dependent)
+            llk_runs, llk_note = build_llk_runs(case, sets, kernels, floor_us, table, dependent=a.dependent)
             runs = llk_runs + runs
             if llk_note and not llk_note.startswith("llk"):  # no per-variant row was written
                 table.add(case, "llk", floor_us, check="skip", notes=llk_note)
@@ -1209,9 +1156,6 @@ def main():
                 if not ok:
                     failures += 1
                 results[label] = (tm.median, ok, pct)
-                if label.startswith("llk") and ok:
-                    impl, _, variant = label.partition(":")
-                    launcher_times.setdefault((case.kernel, case.label, variant), {})[impl] = tm.median
             except Exception as e:
                 failures += 1
                 msg = str(e).splitlines()[0] if str(e) else type(e).__name__
@@ -1246,9 +1190,6 @@ def main():
         del sets, t0, inputs, outs, runs
         torch.cuda.empty_cache()
 
-    comparison = launcher_comparison(launcher_times)
-    if comparison:
-        summary += ["", "Launchers (the same PTX; median per launch):"] + comparison
     text = "\n".join(header + table.lines + ["", "Speed ratios are times: llk/triton = Triton time ÷ llk time "
                                       "(above 1: llk is faster); % of copy = floor ÷ time.", ""] + summary) + "\n"
     print(text)
