@@ -3,7 +3,7 @@
 kernel written after Triton 3.6's fused-attention tutorial
 (triton_attention.py) vs torch's scaled_dot_product_attention on its fastest
 backend here (flash or cuDNN, named in the output), on the GPU machine
-(torch, Triton, CuPy, NumPy).
+(torch, Triton, NumPy, the llk package).
 
     bench/attention/build_ptx.py build/attention-ptx --archs sm_90,sm_90a   # here
     python3 bench/attention/bench.py --ptx-dir build/attention-ptx [options]
@@ -35,7 +35,6 @@ build_ptx.py's PTX and metadata), each call converting its arguments as a
 user's kernel[grid](*args) does.
 """
 import argparse
-import importlib.util
 import math
 import statistics
 import sys
@@ -227,13 +226,6 @@ def results_csv(args, gpu, software):
 
 
 # ======================================================================== GPU
-def load_module(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 class LlkAttention:
     """examples/attention/'s kernels for one element type, head dim and
     causality, built for `arch` by build_ptx.py, loaded by the llk package
@@ -302,8 +294,6 @@ class Run:
         self.torch = torch
         self.dtype = {"f16": torch.float16, "bf16": torch.bfloat16}[args.dtype]
         self.tol = TOLERANCES[args.dtype]
-        llama_bench = load_module("llama_bench", HERE.parent / "llama" / "bench.py")
-        self.llama_bench = llama_bench
         self.ok = True
         self.llk = {}
         self._cycles_per_us = None
@@ -410,7 +400,7 @@ class Run:
     def cycles_per_us(self):
         """The spin's clock (torch.cuda._sleep counts cycles), measured once."""
         if self._cycles_per_us is None:
-            self._cycles_per_us = self.llama_bench.spin_cycles_per_us()
+            self._cycles_per_us = benchlib.spin_cycles_per_us()
         return self._cycles_per_us
 
     def check(self, label, err, tol):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compiles every configuration of examples/attention/ (configs.py: each
-kernel at f16 and bf16, D 64 and 128, causal or not, with its blocks, warps
-and stages) to PTX for each target, assembles each with `ptxas -v`, and
+kernel at f16 and bf16, D 64 and 128, causal or not, with its blocks, warps,
+stages and programs an SM) to PTX for each target, assembles each with `ptxas -v`, and
 prints one line a configuration with ptxas's registers, spills and stack
 (local memory), then "N configurations compiled and assembled, M failed".
 

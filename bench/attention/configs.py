@@ -7,9 +7,9 @@ dim:
     //   kernel  D    BLOCK_M  BLOCK_N  warps  stages  programs
     //   fwd     64   128      64       8      3       -/2
 
-(programs: the programs that should fit on one SM at once, llkc's
---min-programs-per-sm, `-` none; `a/b` is a on sm_80 and sm_90, b on
-sm_90a). This module reads them (so that the headers stay the one place
+(programs, which may be left out: the programs that should fit on one SM
+at once, llkc's --min-programs-per-sm, `-` none; `a/b` is a on sm_80 and
+sm_90, b on sm_90a). This module reads them (so that the headers stay the one place
 they are written) and spans the set: each kernel at every element type, head dim and,
 where the kernel takes it, causality; the grouping of query heads is a
 runtime argument. build_ptx.py compiles it, bench.py launches it.
@@ -35,7 +35,7 @@ GROUPS = (1, 4)
 TABLES = ("fwd.mlir", "bwd_dkdv.mlir")
 
 _ROW = re.compile(r"^//\s+(" + "|".join(KERNELS) + r")\s+(\d+)\s+(\d+)\s+(\d+|-)\s+(\d+)\s+(\d+|-)"
-                  r"\s+((?:\d+|-)(?:/(?:\d+|-))?)\s*$")
+                  r"(?:\s+((?:\d+|-)(?:/(?:\d+|-))?))?\s*$")
 # Targets whose dots run on warpgroup MMA: the second of a table's `a/b`.
 WGMMA_ARCHS = ("sm_90a",)
 
@@ -102,7 +102,7 @@ def read_blocks(examples=EXAMPLES):
             m = _ROW.match(line)
             if m:
                 kernel, d, bm, bn, warps, stages, programs = m.groups()
-                mma, _, wgmma = programs.partition("/")
+                mma, _, wgmma = (programs or "-").partition("/")
                 number = lambda cell: 0 if cell == "-" else int(cell)
                 blocks[(kernel, int(d))] = Blocks(int(bm), number(bn), int(warps), number(stages),
                                                   (number(mma), number(wgmma or mma)))

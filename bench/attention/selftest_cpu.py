@@ -123,7 +123,18 @@ fwd64 = blocks[("fwd", 64)]
 check("fwd D=64: 2 programs an SM on sm_90a, none asked on sm_90", fwd64.programs == (0, 2)
       and configs.Config("fwd", "f16", 64, True, fwd64).llkc_args("sm_90a")[-4:-2] == ["--min-programs-per-sm", "2"]
       and "--min-programs-per-sm" not in configs.Config("fwd", "f16", 64, True, fwd64).llkc_args("sm_90"), str(fwd64))
-check("bwd_dkdv D=64: 8 warps", blocks[("bwd_dkdv", 64)].warps == 8)
+check("the backward at D=64: 8 warps", blocks[("bwd_dkdv", 64)].warps == 8 and blocks[("bwd_dq", 64)].warps == 8)
+with tempfile.TemporaryDirectory() as tmp:
+    for table, rows in (("fwd.mlir", ["fwd     64   128  64  8  3  2", "fwd     128  128  64  8  3"]),
+                        ("bwd_dkdv.mlir", [f"{k}  {d}  32  128  8  3  {p}" for k, p in
+                                           (("bwd_preprocess", "3/-"), ("bwd_dkdv", "-"), ("bwd_dq", "-/-"))
+                                           for d in (64, 128)])):
+        (Path(tmp) / table).write_text("".join(f"//   {r}\n" for r in rows))
+    read = configs.read_blocks(tmp)
+check("programs: a lone number on every target, a/- on mma.sync only, left out or - none",
+      read[("fwd", 64)].programs == (2, 2) and read[("bwd_preprocess", 64)].programs == (3, 0)
+      and read[("fwd", 128)].programs == (0, 0) and read[("bwd_dq", 128)].programs == (0, 0),
+      str({k: v.programs for k, v in read.items()}))
 all_configs = configs.configurations()
 names = {c.name(arch) for c in all_configs for arch in build_ptx.ARCHS}
 check("28 configurations a target, 84 names", len(all_configs) == 28 and len(names) == 84)

@@ -253,3 +253,17 @@ def latest_best(entries):
         if passing:
             best[key] = min(passing, key=lambda f: f[0]["median_us"])
     return best
+
+
+def spin_cycles_per_us():
+    """The clock of the GPU spin torch.cuda._sleep (which counts cycles):
+    cycles a microsecond, from a 20M-cycle spin timed by CUDA events."""
+    import torch
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    torch.cuda._sleep(1_000_000)
+    torch.cuda.synchronize()
+    start.record()
+    torch.cuda._sleep(20_000_000)
+    end.record()
+    end.synchronize()
+    return 20_000_000 / (start.elapsed_time(end) * 1000.0)

@@ -58,19 +58,6 @@ def cdiv(a, b):
 
 
 # ===================================================================== timing
-def spin_cycles_per_us():
-    """The clock of the GPU spin torch.cuda._sleep (which counts cycles):
-    cycles a microsecond, from a 20M-cycle spin timed by CUDA events."""
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    torch.cuda._sleep(1_000_000)
-    torch.cuda.synchronize()
-    start.record()
-    torch.cuda._sleep(20_000_000)
-    end.record()
-    end.synchronize()
-    return 20_000_000 / (start.elapsed_time(end) * 1000.0)
-
-
 class Timer:
     """Median time per launch. Each sample is one batch of k back-to-back
     launches between two CUDA events, divided by k; the batch is queued behind
@@ -93,7 +80,7 @@ class Timer:
         self.cyc_per_us = 1500.0
         self.flush = None
         if self.has_sleep:
-            self.cyc_per_us = spin_cycles_per_us()
+            self.cyc_per_us = benchlib.spin_cycles_per_us()
         else:  # fallback: keep the GPU busy with a large memset
             self.flush = torch.empty(64 * 2**20, dtype=torch.int32, device="cuda")
 

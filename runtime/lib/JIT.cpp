@@ -426,6 +426,8 @@ CacheKey Autotuner::recordKey(const std::string &key) const {
     d += " " + name + "=" + value.str();
   if (base_.numStages)
     d += " num_stages=" + std::to_string(*base_.numStages);
+  if (base_.minProgramsPerSM) // (absent otherwise: the records of before)
+    d += " min_programs_per_sm=" + std::to_string(*base_.minProgramsPerSM);
   d += "\nconfigs " + std::to_string(configs_.size()) + "\n";
   for (const Config &c : configs_)
     d += c.str() + "\n";

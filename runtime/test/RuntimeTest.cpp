@@ -587,6 +587,18 @@ TEST(JIT, PipelinedGemmNeedsDynamicSharedMemory) {
   fs::remove_all(jit.cache().directory());
 }
 
+TEST(JIT, MinProgramsPerSMReachesThePTX) {
+  JIT jit(std::make_shared<Cache>(freshDirectory("programs")));
+  JITOptions o;
+  o.constants = {{"BLOCK", 1024}};
+  o.arch = "sm_90";
+  Source add = Source::fromFile(examplePath("vector_add.mlir"));
+  EXPECT_EQ(jit.compileModule(add, o).ptx.find(".minnctapersm"), std::string::npos);
+  o.minProgramsPerSM = 2;
+  EXPECT_NE(jit.compileModule(add, o).ptx.find(".minnctapersm 2"), std::string::npos);
+  fs::remove_all(jit.cache().directory());
+}
+
 TEST(JIT, TypeConstantSpecializesTheGemm) {
   JIT jit(std::make_shared<Cache>(freshDirectory("gemm-bf16")));
   JITOptions o;

@@ -50,9 +50,10 @@ tools::DeviceProblem llk::tools::uploadProblem(rt::Device &device, rt::JIT &jit,
     jitOptions.numWarps = problem.numWarps;
   if (problem.numStages)
     jitOptions.numStages = problem.numStages;
-  if (problem.minProgramsPerSM)
-    jitOptions.minProgramsPerSM = problem.minProgramsPerSM;
   jitOptions.arch = arch.empty() ? problem.arch : arch;
+  if (unsigned programs = jitOptions.arch == "sm_90a" ? problem.wgmmaMinProgramsPerSM
+                                                      : problem.minProgramsPerSM)
+    jitOptions.minProgramsPerSM = programs;
   DeviceProblem result{
       jit.compile(rt::Source::fromFile(examplesDir + "/" + check.source),
                   jitOptions, check.kernel),

@@ -29,20 +29,20 @@ using llk::interp::ElemType;
 namespace {
 
 /// One configuration of examples/attention/'s set: the blocks, warps and
-/// stages and programs an SM of each kernel for head dim `d` on `arch` (the
-/// tables in fwd.mlir and bwd_dkdv.mlir's headers).
+/// stages and programs an SM (on sm_80/sm_90, on sm_90a) of each kernel for
+/// head dim `d` (the tables in fwd.mlir and bwd_dkdv.mlir's headers).
 struct Blocks {
   int64_t blockM, blockN;
   unsigned warps, stages;
-  unsigned programs = 0; // --min-programs-per-sm; 0: none asked
+  unsigned programs = 0, wgmmaPrograms = 0; // 0: none asked
 };
 
 enum class Kernel { Fwd, Preprocess, DkDv, Dq };
 
-Blocks blocksOf(Kernel kernel, int64_t d, llvm::StringRef arch = "") {
+Blocks blocksOf(Kernel kernel, int64_t d) {
   switch (kernel) {
-  case Kernel::Fwd: return {128, 64, 8, 3, d == 64 && arch == "sm_90a" ? 2u : 0u};
-  case Kernel::Preprocess: return {128, 0, 4, 1};
+  case Kernel::Fwd: return {128, 64, 8, 3, 0, d == 64 ? 2u : 0u};
+  case Kernel::Preprocess: return {128, 0, 4, 0};
   case Kernel::DkDv: return {32, 128, 8, 3};
   case Kernel::Dq: return {128, 32, 8, 3};
   }
@@ -382,10 +382,11 @@ std::function<void(Problem &)> launch(Kernel kernel, Builder build,
                                       AttnShape shape, ElemType type,
                                       std::string arch = "") {
   return [=](Problem &p) {
-    Blocks blocks = blocksOf(kernel, shape.d, arch);
+    Blocks blocks = blocksOf(kernel, shape.d);
     p.numWarps = blocks.warps;
     p.numStages = blocks.stages;
     p.minProgramsPerSM = blocks.programs;
+    p.wgmmaMinProgramsPerSM = blocks.wgmmaPrograms;
     p.arch = arch;
     build(p, shape, type);
   };

@@ -108,10 +108,12 @@ public:
   /// Constants bound on top of the check's own, warps per program, pipeline
   /// stages and programs an SM (0: the kernel's), for shapes that need
   /// another specialization; the interpreter ignores all but the constants.
+  /// The programs an SM are per target, as the attention tables' `a/b`: on
+  /// sm_80/sm_90 and on sm_90a, chosen when the problem is compiled for one.
   llk::Constants constants;
   unsigned numWarps = 0;
   unsigned numStages = 0;
-  unsigned minProgramsPerSM = 0;
+  unsigned minProgramsPerSM = 0, wgmmaMinProgramsPerSM = 0;
   /// The GPU target when the kernel needs more than the default (sm_90a:
   /// warpgroup MMA, tensor descriptors); the interpreter ignores it.
   std::string arch;
