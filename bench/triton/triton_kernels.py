@@ -34,7 +34,7 @@ TUTORIALS = {
                             "attention/triton_attention.py:_attn_bwd"],
                            ["attention/fwd.mlir", "attention/bwd_preprocess.mlir", "attention/bwd_dkdv.mlir",
                             "attention/bwd_dq.mlir"],
-                           "over 2x: the attention kernels are in the explicit forms, not yet the short ones"),
+                           "over 2x: in the short forms, the loop-invariant index tiles, the mask shapes, the zero tiles for `other` and math.fma still take a line each"),
     "07 libdevice asin": (["asin_kernel"], ["triton/07_libdevice_asin.mlir"]),
     "08 grouped GEMM": (["grouped_matmul_kernel"], ["triton/08_grouped_gemm.mlir"],
                         "over 2x by its 6 tile.multiple_of lines (2.00x without): the addresses and "

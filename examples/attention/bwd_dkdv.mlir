@@ -47,22 +47,12 @@
 //   bwd_dkdv        128  32       128      8      3       -
 //   bwd_dq          64   128      32       8      3       -
 //   bwd_dq          128  128      32       8      3       -
-func.func @attn_bwd_dkdv_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
-                                %k: !tile.ptr<${T}> {tile.divisibility = 16},
-                                %v: !tile.ptr<${T}> {tile.divisibility = 16},
-                                %do: !tile.ptr<${T}> {tile.divisibility = 16},
-                                %lse: !tile.ptr<f32> {tile.divisibility = 16},
-                                %delta: !tile.ptr<f32> {tile.divisibility = 16},
-                                %dk: !tile.ptr<${T}> {tile.divisibility = 16},
-                                %dv: !tile.ptr<${T}> {tile.divisibility = 16},
-                                %n_q: i32, %n_k: i32, %heads: i32, %group: i32,
-                                %stride_qb: i32 {tile.divisibility = 8},
-                                %stride_qh: i32 {tile.divisibility = 8},
-                                %stride_qm: i32 {tile.divisibility = 8},
-                                %stride_kb: i32 {tile.divisibility = 8},
-                                %stride_kh: i32 {tile.divisibility = 8},
-                                %stride_km: i32 {tile.divisibility = 8},
-                                %sm_scale: f32) {
+func.func @attn_bwd_dkdv_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16}, %k: !tile.ptr<${T}> {tile.divisibility = 16},
+    %v: !tile.ptr<${T}> {tile.divisibility = 16}, %do: !tile.ptr<${T}> {tile.divisibility = 16}, %lse: !tile.ptr<f32> {tile.divisibility = 16},
+    %delta: !tile.ptr<f32> {tile.divisibility = 16}, %dk: !tile.ptr<${T}> {tile.divisibility = 16},
+    %dv: !tile.ptr<${T}> {tile.divisibility = 16}, %n_q: i32, %n_k: i32, %heads: i32, %group: i32,
+    %stride_qb: i32 {tile.divisibility = 8}, %stride_qh: i32 {tile.divisibility = 8}, %stride_qm: i32 {tile.divisibility = 8},
+    %stride_kb: i32 {tile.divisibility = 8}, %stride_kh: i32 {tile.divisibility = 8}, %stride_km: i32 {tile.divisibility = 8}, %sm_scale: f32) {
   %start_n = tile.program_id x
   %bhk = tile.program_id y
   %heads_kv = arith.divsi %heads, %group : i32
@@ -72,11 +62,11 @@ func.func @attn_bwd_dkdv_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
   %c1 = arith.constant 1 : i32
   %bm = arith.constant ${BLOCK_M} : i32
   %bn = arith.constant ${BLOCK_N} : i32
-  %causal_c = arith.constant ${CAUSAL} : i32
-  %causal = arith.cmpi ne, %causal_c, %c0 : i32
+  %causal = arith.constant ${CAUSAL} : i1
   %log2e = arith.constant 1.44269504 : f32
   %qk_scale = arith.mulf %sm_scale, %log2e : f32
 
+  // This KV head's K, V, dK, dV.
   %kb_off = arith.muli %b, %stride_kb : i32
   %kh_off = arith.muli %hk, %stride_kh : i32
   %k_off = arith.addi %kb_off, %kh_off : i32
@@ -88,54 +78,44 @@ func.func @attn_bwd_dkdv_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
 
   // Keys n0 .. n0 + BLOCK_N - 1 (rows of K, V, dK, dV), rows past n_k masked.
   %n0 = arith.muli %start_n, %bn : i32
-  %range_n = tile.make_range 0 to ${BLOCK_N} : tensor<${BLOCK_N}xi32>
-  %n0s = tile.splat %n0 : i32 -> tensor<${BLOCK_N}xi32>
-  %offs_n = arith.addi %n0s, %range_n : tensor<${BLOCK_N}xi32>
-  %offs_m = tile.make_range 0 to ${BLOCK_M} : tensor<${BLOCK_M}xi32>
-  %offs_d = tile.make_range 0 to ${D} : tensor<${D}xi32>
-  %n_col = tile.expand_dims %offs_n axis = 1 : tensor<${BLOCK_N}xi32> -> tensor<${BLOCK_N}x1xi32>
+  %range_n = tile.make_range 0 to ${BLOCK_N}
+  %offs_n = tile.add %n0, %range_n : i32, tensor<${BLOCK_N}xi32>
+  %offs_m = tile.make_range 0 to ${BLOCK_M}
+  %offs_d = tile.make_range 0 to ${D}
+  %n_col = tile.expand_dims %offs_n axis = 1 : tensor<${BLOCK_N}xi32>
+  // (kv_rows in the explicit form: with n_ok's, both short, the layout pass
+  // copies n_col's index code in another order and the PTX comes out permuted.)
   %skm = tile.splat %stride_km : i32 -> tensor<${BLOCK_N}x1xi32>
   %kv_rows = arith.muli %n_col, %skm : tensor<${BLOCK_N}x1xi32>
-  %kv_rows_b = tile.broadcast %kv_rows : tensor<${BLOCK_N}x1xi32> -> tensor<${BLOCK_N}x${D}xi32>
-  %d_row = tile.expand_dims %offs_d axis = 0 : tensor<${D}xi32> -> tensor<1x${D}xi32>
-  %d_row_n = tile.broadcast %d_row : tensor<1x${D}xi32> -> tensor<${BLOCK_N}x${D}xi32>
-  %kv_offs = arith.addi %kv_rows_b, %d_row_n : tensor<${BLOCK_N}x${D}xi32>
-  %n_ks = tile.splat %n_k : i32 -> tensor<${BLOCK_N}x1xi32>
-  %n_ok = arith.cmpi slt, %n_col, %n_ks : tensor<${BLOCK_N}x1xi32>
+  %kv_offs = tile.add %kv_rows, %offs_d : tensor<${BLOCK_N}x1xi32>, tensor<${D}xi32>
+  %n_ok = tile.cmp lt %n_col, %n_k : tensor<${BLOCK_N}x1xi32>, i32
   %kv_mask = tile.broadcast %n_ok : tensor<${BLOCK_N}x1xi1> -> tensor<${BLOCK_N}x${D}xi1>
   %zero_kv = arith.constant dense<0.0> : tensor<${BLOCK_N}x${D}x${T}>
-  %k_heads = tile.splat %k_head : !tile.ptr<${T}> -> tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>
-  %k_ptrs = tile.addptr %k_heads, %kv_offs : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_N}x${D}xi32>
+  %k_ptrs = tile.addptr %k_head, %kv_offs : !tile.ptr<${T}>, tensor<${BLOCK_N}x${D}xi32>
   %kv = tile.load %k_ptrs mask %kv_mask other %zero_kv : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>
-  %v_heads = tile.splat %v_head : !tile.ptr<${T}> -> tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>
-  %v_ptrs = tile.addptr %v_heads, %kv_offs : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_N}x${D}xi32>
+  %v_ptrs = tile.addptr %v_head, %kv_offs : !tile.ptr<${T}>, tensor<${BLOCK_N}x${D}xi32>
   %vv = tile.load %v_ptrs mask %kv_mask other %zero_kv : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>
 
   // Query-row offsets of a block (m added per step): Qᵀ / dOᵀ [D x BLOCK_M]
   // at offs_d[:, None] + offs_m[None, :] * stride_qm, Q / dO [BLOCK_M x D]
   // at offs_m[:, None] * stride_qm + offs_d[None, :].
-  %d_col = tile.expand_dims %offs_d axis = 1 : tensor<${D}xi32> -> tensor<${D}x1xi32>
-  %d_col_b = tile.broadcast %d_col : tensor<${D}x1xi32> -> tensor<${D}x${BLOCK_M}xi32>
-  %m_row = tile.expand_dims %offs_m axis = 0 : tensor<${BLOCK_M}xi32> -> tensor<1x${BLOCK_M}xi32>
-  %sqm_r = tile.splat %stride_qm : i32 -> tensor<1x${BLOCK_M}xi32>
-  %qt_cols = arith.muli %m_row, %sqm_r : tensor<1x${BLOCK_M}xi32>
-  %qt_cols_b = tile.broadcast %qt_cols : tensor<1x${BLOCK_M}xi32> -> tensor<${D}x${BLOCK_M}xi32>
-  %qt_offs = arith.addi %d_col_b, %qt_cols_b : tensor<${D}x${BLOCK_M}xi32>
+  %d_col = tile.expand_dims %offs_d axis = 1 : tensor<${D}xi32>
+  %m_row = tile.expand_dims %offs_m axis = 0 : tensor<${BLOCK_M}xi32>
+  %qt_cols = tile.mul %m_row, %stride_qm : tensor<1x${BLOCK_M}xi32>, i32
+  %qt_offs = tile.add %d_col, %qt_cols : tensor<${D}x1xi32>, tensor<1x${BLOCK_M}xi32>
   %m_row_t = tile.broadcast %m_row : tensor<1x${BLOCK_M}xi32> -> tensor<${D}x${BLOCK_M}xi32>
-  %m_col = tile.expand_dims %offs_m axis = 1 : tensor<${BLOCK_M}xi32> -> tensor<${BLOCK_M}x1xi32>
-  %sqm_c = tile.splat %stride_qm : i32 -> tensor<${BLOCK_M}x1xi32>
-  %q_rows = arith.muli %m_col, %sqm_c : tensor<${BLOCK_M}x1xi32>
-  %q_rows_b = tile.broadcast %q_rows : tensor<${BLOCK_M}x1xi32> -> tensor<${BLOCK_M}x${D}xi32>
-  %d_row_m = tile.broadcast %d_row : tensor<1x${D}xi32> -> tensor<${BLOCK_M}x${D}xi32>
-  %q_offs = arith.addi %q_rows_b, %d_row_m : tensor<${BLOCK_M}x${D}xi32>
+  %m_col = tile.expand_dims %offs_m axis = 1 : tensor<${BLOCK_M}xi32>
+  %q_rows = tile.mul %m_col, %stride_qm : tensor<${BLOCK_M}x1xi32>, i32
+  %q_offs = tile.add %q_rows, %offs_d : tensor<${BLOCK_M}x1xi32>, tensor<${D}xi32>
   %m_col_q = tile.broadcast %m_col : tensor<${BLOCK_M}x1xi32> -> tensor<${BLOCK_M}x${D}xi32>
   %zero_qt = arith.constant dense<0.0> : tensor<${D}x${BLOCK_M}x${T}>
   %zero_q = arith.constant dense<0.0> : tensor<${BLOCK_M}x${D}x${T}>
   %zero_m = arith.constant dense<0.0> : tensor<${BLOCK_M}xf32>
   %zero_st = arith.constant dense<0.0> : tensor<${BLOCK_N}x${BLOCK_M}xf32>
+  // -lse2[None, :] as -0.0 - lse2: exactly the negation (LLVM makes it fneg).
+  %mzero_st = arith.constant dense<-0.0> : tensor<${BLOCK_N}x${BLOCK_M}xf32>
   %zero_acc = arith.constant dense<0.0> : tensor<${BLOCK_N}x${D}xf32>
   %qk_scales = tile.splat %qk_scale : f32 -> tensor<${BLOCK_N}x${BLOCK_M}xf32>
-  %log2es = arith.constant dense<1.44269504> : tensor<${BLOCK_M}xf32>
 
   // The query blocks (aligned to BLOCK_M) that see any of these keys start
   // at m_lo (row n0 - shift sees key n0); those from m_mid on (row
@@ -161,8 +141,7 @@ func.func @attn_bwd_dkdv_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
   // BLOCK_M] in registers: query row m + c is in range where c < n_q - m,
   // and sees key n0 + r where n0 + r <= c + shift + m.
   %n_col_s = tile.broadcast %n_col : tensor<${BLOCK_N}x1xi32> -> tensor<${BLOCK_N}x${BLOCK_M}xi32>
-  %dk_acc, %dv_acc = scf.for %g = %c0 to %group step %c1
-      iter_args(%dk_g = %zero_acc, %dv_g = %zero_acc)
+  %dk_acc, %dv_acc = scf.for %g = %c0 to %group step %c1 iter_args(%dk_g = %zero_acc, %dv_g = %zero_acc)
       -> (tensor<${BLOCK_N}x${D}xf32>, tensor<${BLOCK_N}x${D}xf32>) : i32 {
     // Query head h of this KV head, its Q, dO, lse and delta.
     %hk_g = arith.muli %hk, %group : i32
@@ -176,130 +155,97 @@ func.func @attn_bwd_dkdv_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
     %row_off = arith.muli %bh, %n_q : i32
     %lse_head = tile.addptr %lse, %row_off : !tile.ptr<f32>, i32
     %delta_head = tile.addptr %delta, %row_off : !tile.ptr<f32>, i32
-    %q_heads_t = tile.splat %q_head : !tile.ptr<${T}> -> tensor<${D}x${BLOCK_M}x!tile.ptr<${T}>>
-    %qt_base = tile.addptr %q_heads_t, %qt_offs : tensor<${D}x${BLOCK_M}x!tile.ptr<${T}>>, tensor<${D}x${BLOCK_M}xi32>
-    %do_heads_t = tile.splat %do_head : !tile.ptr<${T}> -> tensor<${D}x${BLOCK_M}x!tile.ptr<${T}>>
-    %dot_base = tile.addptr %do_heads_t, %qt_offs : tensor<${D}x${BLOCK_M}x!tile.ptr<${T}>>, tensor<${D}x${BLOCK_M}xi32>
-    %q_heads = tile.splat %q_head : !tile.ptr<${T}> -> tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>
-    %q_base = tile.addptr %q_heads, %q_offs : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_M}x${D}xi32>
-    %do_heads = tile.splat %do_head : !tile.ptr<${T}> -> tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>
-    %do_base = tile.addptr %do_heads, %q_offs : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_M}x${D}xi32>
-    %lse_heads = tile.splat %lse_head : !tile.ptr<f32> -> tensor<${BLOCK_M}x!tile.ptr<f32>>
-    %lse_base = tile.addptr %lse_heads, %offs_m : tensor<${BLOCK_M}x!tile.ptr<f32>>, tensor<${BLOCK_M}xi32>
-    %delta_heads = tile.splat %delta_head : !tile.ptr<f32> -> tensor<${BLOCK_M}x!tile.ptr<f32>>
-    %delta_base = tile.addptr %delta_heads, %offs_m : tensor<${BLOCK_M}x!tile.ptr<f32>>, tensor<${BLOCK_M}xi32>
+    %qt_base = tile.addptr %q_head, %qt_offs : !tile.ptr<${T}>, tensor<${D}x${BLOCK_M}xi32>
+    %dot_base = tile.addptr %do_head, %qt_offs : !tile.ptr<${T}>, tensor<${D}x${BLOCK_M}xi32>
+    %q_base = tile.addptr %q_head, %q_offs : !tile.ptr<${T}>, tensor<${BLOCK_M}x${D}xi32>
+    %do_base = tile.addptr %do_head, %q_offs : !tile.ptr<${T}>, tensor<${BLOCK_M}x${D}xi32>
+    %lse_base = tile.addptr %lse_head, %offs_m : !tile.ptr<f32>, tensor<${BLOCK_M}xi32>
+    %delta_base = tile.addptr %delta_head, %offs_m : !tile.ptr<f32>, tensor<${BLOCK_M}xi32>
 
     // Stage 1: the query blocks across the diagonal, masked.
-    %dk_1, %dv_1 = scf.for %m = %m_lo to %m_diag_end step %bm
-        iter_args(%dk_i = %dk_g, %dv_i = %dv_g)
+    %dk_1, %dv_1 = scf.for %m = %m_lo to %m_diag_end step %bm iter_args(%dk_i = %dk_g, %dv_i = %dv_g)
         -> (tensor<${BLOCK_N}x${D}xf32>, tensor<${BLOCK_N}x${D}xf32>) : i32 {
       %m_off = arith.muli %m, %stride_qm : i32
       %q_left = arith.subi %n_q, %m : i32
-      %q_lefts_t = tile.splat %q_left : i32 -> tensor<${D}x${BLOCK_M}xi32>
-      %ok_t = arith.cmpi slt, %m_row_t, %q_lefts_t : tensor<${D}x${BLOCK_M}xi32>
-      %m_offs_t = tile.splat %m_off : i32 -> tensor<${D}x${BLOCK_M}xi32>
-      %qt_ptrs = tile.addptr %qt_base, %m_offs_t : tensor<${D}x${BLOCK_M}x!tile.ptr<${T}>>, tensor<${D}x${BLOCK_M}xi32>
+      %ok_t = tile.cmp lt %m_row_t, %q_left : tensor<${D}x${BLOCK_M}xi32>, i32
+      %qt_ptrs = tile.addptr %qt_base, %m_off : tensor<${D}x${BLOCK_M}x!tile.ptr<${T}>>, i32
       %qt = tile.load %qt_ptrs mask %ok_t other %zero_qt : tensor<${D}x${BLOCK_M}x!tile.ptr<${T}>>
-      %ms_v = tile.splat %m : i32 -> tensor<${BLOCK_M}xi32>
-      %q_lefts_v = tile.splat %q_left : i32 -> tensor<${BLOCK_M}xi32>
-      %ok_v = arith.cmpi slt, %offs_m, %q_lefts_v : tensor<${BLOCK_M}xi32>
-      %lse_ptrs = tile.addptr %lse_base, %ms_v : tensor<${BLOCK_M}x!tile.ptr<f32>>, tensor<${BLOCK_M}xi32>
+      %ok_v = tile.cmp lt %offs_m, %q_left : tensor<${BLOCK_M}xi32>, i32
+      %lse_ptrs = tile.addptr %lse_base, %m : tensor<${BLOCK_M}x!tile.ptr<f32>>, i32
       %lse_m = tile.load %lse_ptrs mask %ok_v other %zero_m : tensor<${BLOCK_M}x!tile.ptr<f32>>
-      %qkt = tile.dot %kv, %qt, %zero_st : tensor<${BLOCK_N}x${D}x${T}>, tensor<${D}x${BLOCK_M}x${T}> -> tensor<${BLOCK_N}x${BLOCK_M}xf32>
-      %lse2 = arith.mulf %lse_m, %log2es : tensor<${BLOCK_M}xf32>
-      %lse2_r = tile.expand_dims %lse2 axis = 0 : tensor<${BLOCK_M}xf32> -> tensor<1x${BLOCK_M}xf32>
-      %lse2_b = tile.broadcast %lse2_r : tensor<1x${BLOCK_M}xf32> -> tensor<${BLOCK_N}x${BLOCK_M}xf32>
-      %neg_lse2 = arith.negf %lse2_b : tensor<${BLOCK_N}x${BLOCK_M}xf32>
+      %qkt = tile.dot %kv, %qt, %zero_st : tensor<${BLOCK_N}x${D}x${T}>, tensor<${D}x${BLOCK_M}x${T}>
+      %lse2 = tile.mul %lse_m, %log2e : tensor<${BLOCK_M}xf32>, f32
+      %neg_lse2 = tile.sub %mzero_st, %lse2 : tensor<${BLOCK_N}x${BLOCK_M}xf32>, tensor<${BLOCK_M}xf32>
       %s = math.fma %qkt, %qk_scales, %neg_lse2 : tensor<${BLOCK_N}x${BLOCK_M}xf32>
       %p_all = math.exp2 %s : tensor<${BLOCK_N}x${BLOCK_M}xf32>
       %col_shift = arith.addi %shift, %m : i32
-      %col_shifts = tile.splat %col_shift : i32 -> tensor<1x${BLOCK_M}xi32>
-      %col_lim = arith.addi %m_row, %col_shifts : tensor<1x${BLOCK_M}xi32>
-      %col_lim_b = tile.broadcast %col_lim : tensor<1x${BLOCK_M}xi32> -> tensor<${BLOCK_N}x${BLOCK_M}xi32>
-      %seen = arith.cmpi sle, %n_col_s, %col_lim_b : tensor<${BLOCK_N}x${BLOCK_M}xi32>
+      %col_lim = tile.add %m_row, %col_shift : tensor<1x${BLOCK_M}xi32>, i32
+      %seen = tile.cmp le %n_col_s, %col_lim : tensor<${BLOCK_N}x${BLOCK_M}xi32>, tensor<1x${BLOCK_M}xi32>
       %pt = arith.select %seen, %p_all, %zero_st : tensor<${BLOCK_N}x${BLOCK_M}xi1>, tensor<${BLOCK_N}x${BLOCK_M}xf32>
-      %q_lefts_q = tile.splat %q_left : i32 -> tensor<${BLOCK_M}x${D}xi32>
-      %ok_q = arith.cmpi slt, %m_col_q, %q_lefts_q : tensor<${BLOCK_M}x${D}xi32>
-      %m_offs_q = tile.splat %m_off : i32 -> tensor<${BLOCK_M}x${D}xi32>
-      %do_ptrs = tile.addptr %do_base, %m_offs_q : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_M}x${D}xi32>
+      %ok_q = tile.cmp lt %m_col_q, %q_left : tensor<${BLOCK_M}x${D}xi32>, i32
+      %do_ptrs = tile.addptr %do_base, %m_off : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>, i32
       %dov = tile.load %do_ptrs mask %ok_q other %zero_q : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>
       %ptt = tile.cast %pt : tensor<${BLOCK_N}x${BLOCK_M}xf32> to tensor<${BLOCK_N}x${BLOCK_M}x${T}>
-      %dv_n = tile.dot %ptt, %dov, %dv_i : tensor<${BLOCK_N}x${BLOCK_M}x${T}>, tensor<${BLOCK_M}x${D}x${T}> -> tensor<${BLOCK_N}x${D}xf32>
-      %delta_ptrs = tile.addptr %delta_base, %ms_v : tensor<${BLOCK_M}x!tile.ptr<f32>>, tensor<${BLOCK_M}xi32>
+      %dv_n = tile.dot %ptt, %dov, %dv_i : tensor<${BLOCK_N}x${BLOCK_M}x${T}>, tensor<${BLOCK_M}x${D}x${T}>
+      %delta_ptrs = tile.addptr %delta_base, %m : tensor<${BLOCK_M}x!tile.ptr<f32>>, i32
       %di = tile.load %delta_ptrs mask %ok_v other %zero_m : tensor<${BLOCK_M}x!tile.ptr<f32>>
-      %dot_ptrs = tile.addptr %dot_base, %m_offs_t : tensor<${D}x${BLOCK_M}x!tile.ptr<${T}>>, tensor<${D}x${BLOCK_M}xi32>
+      %dot_ptrs = tile.addptr %dot_base, %m_off : tensor<${D}x${BLOCK_M}x!tile.ptr<${T}>>, i32
       %dotv = tile.load %dot_ptrs mask %ok_t other %zero_qt : tensor<${D}x${BLOCK_M}x!tile.ptr<${T}>>
-      %dpt = tile.dot %vv, %dotv, %zero_st : tensor<${BLOCK_N}x${D}x${T}>, tensor<${D}x${BLOCK_M}x${T}> -> tensor<${BLOCK_N}x${BLOCK_M}xf32>
-      %di_r = tile.expand_dims %di axis = 0 : tensor<${BLOCK_M}xf32> -> tensor<1x${BLOCK_M}xf32>
-      %di_b = tile.broadcast %di_r : tensor<1x${BLOCK_M}xf32> -> tensor<${BLOCK_N}x${BLOCK_M}xf32>
-      %dp_d = arith.subf %dpt, %di_b : tensor<${BLOCK_N}x${BLOCK_M}xf32>
+      %dpt = tile.dot %vv, %dotv, %zero_st : tensor<${BLOCK_N}x${D}x${T}>, tensor<${D}x${BLOCK_M}x${T}>
+      %dp_d = tile.sub %dpt, %di : tensor<${BLOCK_N}x${BLOCK_M}xf32>, tensor<${BLOCK_M}xf32>
       %dst = arith.mulf %pt, %dp_d : tensor<${BLOCK_N}x${BLOCK_M}xf32>
       %dstt = tile.cast %dst : tensor<${BLOCK_N}x${BLOCK_M}xf32> to tensor<${BLOCK_N}x${BLOCK_M}x${T}>
-      %q_ptrs = tile.addptr %q_base, %m_offs_q : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_M}x${D}xi32>
+      %q_ptrs = tile.addptr %q_base, %m_off : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>, i32
       %qv = tile.load %q_ptrs mask %ok_q other %zero_q : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>
-      %dk_n = tile.dot %dstt, %qv, %dk_i : tensor<${BLOCK_N}x${BLOCK_M}x${T}>, tensor<${BLOCK_M}x${D}x${T}> -> tensor<${BLOCK_N}x${D}xf32>
+      %dk_n = tile.dot %dstt, %qv, %dk_i : tensor<${BLOCK_N}x${BLOCK_M}x${T}>, tensor<${BLOCK_M}x${D}x${T}>
       scf.yield %dk_n, %dv_n : tensor<${BLOCK_N}x${D}xf32>, tensor<${BLOCK_N}x${D}xf32>
     }
 
     // Stage 2: the query blocks below the diagonal (all of them without
     // causality), no mask but the rows past n_q, which read as zeros.
-    %dk_2, %dv_2 = scf.for %m = %m_mid to %n_q step %bm
-        iter_args(%dk_i = %dk_1, %dv_i = %dv_1)
+    %dk_2, %dv_2 = scf.for %m = %m_mid to %n_q step %bm iter_args(%dk_i = %dk_1, %dv_i = %dv_1)
         -> (tensor<${BLOCK_N}x${D}xf32>, tensor<${BLOCK_N}x${D}xf32>) : i32 {
       %m_off = arith.muli %m, %stride_qm : i32
       %q_left = arith.subi %n_q, %m : i32
-      %q_lefts_t = tile.splat %q_left : i32 -> tensor<${D}x${BLOCK_M}xi32>
-      %ok_t = arith.cmpi slt, %m_row_t, %q_lefts_t : tensor<${D}x${BLOCK_M}xi32>
-      %m_offs_t = tile.splat %m_off : i32 -> tensor<${D}x${BLOCK_M}xi32>
-      %qt_ptrs = tile.addptr %qt_base, %m_offs_t : tensor<${D}x${BLOCK_M}x!tile.ptr<${T}>>, tensor<${D}x${BLOCK_M}xi32>
+      %ok_t = tile.cmp lt %m_row_t, %q_left : tensor<${D}x${BLOCK_M}xi32>, i32
+      %qt_ptrs = tile.addptr %qt_base, %m_off : tensor<${D}x${BLOCK_M}x!tile.ptr<${T}>>, i32
       %qt = tile.load %qt_ptrs mask %ok_t other %zero_qt : tensor<${D}x${BLOCK_M}x!tile.ptr<${T}>>
-      %ms_v = tile.splat %m : i32 -> tensor<${BLOCK_M}xi32>
-      %q_lefts_v = tile.splat %q_left : i32 -> tensor<${BLOCK_M}xi32>
-      %ok_v = arith.cmpi slt, %offs_m, %q_lefts_v : tensor<${BLOCK_M}xi32>
-      %lse_ptrs = tile.addptr %lse_base, %ms_v : tensor<${BLOCK_M}x!tile.ptr<f32>>, tensor<${BLOCK_M}xi32>
+      %ok_v = tile.cmp lt %offs_m, %q_left : tensor<${BLOCK_M}xi32>, i32
+      %lse_ptrs = tile.addptr %lse_base, %m : tensor<${BLOCK_M}x!tile.ptr<f32>>, i32
       %lse_m = tile.load %lse_ptrs mask %ok_v other %zero_m : tensor<${BLOCK_M}x!tile.ptr<f32>>
-      %qkt = tile.dot %kv, %qt, %zero_st : tensor<${BLOCK_N}x${D}x${T}>, tensor<${D}x${BLOCK_M}x${T}> -> tensor<${BLOCK_N}x${BLOCK_M}xf32>
-      %lse2 = arith.mulf %lse_m, %log2es : tensor<${BLOCK_M}xf32>
-      %lse2_r = tile.expand_dims %lse2 axis = 0 : tensor<${BLOCK_M}xf32> -> tensor<1x${BLOCK_M}xf32>
-      %lse2_b = tile.broadcast %lse2_r : tensor<1x${BLOCK_M}xf32> -> tensor<${BLOCK_N}x${BLOCK_M}xf32>
-      %neg_lse2 = arith.negf %lse2_b : tensor<${BLOCK_N}x${BLOCK_M}xf32>
+      %qkt = tile.dot %kv, %qt, %zero_st : tensor<${BLOCK_N}x${D}x${T}>, tensor<${D}x${BLOCK_M}x${T}>
+      %lse2 = tile.mul %lse_m, %log2e : tensor<${BLOCK_M}xf32>, f32
+      %neg_lse2 = tile.sub %mzero_st, %lse2 : tensor<${BLOCK_N}x${BLOCK_M}xf32>, tensor<${BLOCK_M}xf32>
       %s = math.fma %qkt, %qk_scales, %neg_lse2 : tensor<${BLOCK_N}x${BLOCK_M}xf32>
       %pt = math.exp2 %s : tensor<${BLOCK_N}x${BLOCK_M}xf32>
-      %q_lefts_q = tile.splat %q_left : i32 -> tensor<${BLOCK_M}x${D}xi32>
-      %ok_q = arith.cmpi slt, %m_col_q, %q_lefts_q : tensor<${BLOCK_M}x${D}xi32>
-      %m_offs_q = tile.splat %m_off : i32 -> tensor<${BLOCK_M}x${D}xi32>
-      %do_ptrs = tile.addptr %do_base, %m_offs_q : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_M}x${D}xi32>
+      %ok_q = tile.cmp lt %m_col_q, %q_left : tensor<${BLOCK_M}x${D}xi32>, i32
+      %do_ptrs = tile.addptr %do_base, %m_off : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>, i32
       %dov = tile.load %do_ptrs mask %ok_q other %zero_q : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>
       %ptt = tile.cast %pt : tensor<${BLOCK_N}x${BLOCK_M}xf32> to tensor<${BLOCK_N}x${BLOCK_M}x${T}>
-      %dv_n = tile.dot %ptt, %dov, %dv_i : tensor<${BLOCK_N}x${BLOCK_M}x${T}>, tensor<${BLOCK_M}x${D}x${T}> -> tensor<${BLOCK_N}x${D}xf32>
-      %delta_ptrs = tile.addptr %delta_base, %ms_v : tensor<${BLOCK_M}x!tile.ptr<f32>>, tensor<${BLOCK_M}xi32>
+      %dv_n = tile.dot %ptt, %dov, %dv_i : tensor<${BLOCK_N}x${BLOCK_M}x${T}>, tensor<${BLOCK_M}x${D}x${T}>
+      %delta_ptrs = tile.addptr %delta_base, %m : tensor<${BLOCK_M}x!tile.ptr<f32>>, i32
       %di = tile.load %delta_ptrs mask %ok_v other %zero_m : tensor<${BLOCK_M}x!tile.ptr<f32>>
-      %dot_ptrs = tile.addptr %dot_base, %m_offs_t : tensor<${D}x${BLOCK_M}x!tile.ptr<${T}>>, tensor<${D}x${BLOCK_M}xi32>
+      %dot_ptrs = tile.addptr %dot_base, %m_off : tensor<${D}x${BLOCK_M}x!tile.ptr<${T}>>, i32
       %dotv = tile.load %dot_ptrs mask %ok_t other %zero_qt : tensor<${D}x${BLOCK_M}x!tile.ptr<${T}>>
-      %dpt = tile.dot %vv, %dotv, %zero_st : tensor<${BLOCK_N}x${D}x${T}>, tensor<${D}x${BLOCK_M}x${T}> -> tensor<${BLOCK_N}x${BLOCK_M}xf32>
-      %di_r = tile.expand_dims %di axis = 0 : tensor<${BLOCK_M}xf32> -> tensor<1x${BLOCK_M}xf32>
-      %di_b = tile.broadcast %di_r : tensor<1x${BLOCK_M}xf32> -> tensor<${BLOCK_N}x${BLOCK_M}xf32>
-      %dp_d = arith.subf %dpt, %di_b : tensor<${BLOCK_N}x${BLOCK_M}xf32>
+      %dpt = tile.dot %vv, %dotv, %zero_st : tensor<${BLOCK_N}x${D}x${T}>, tensor<${D}x${BLOCK_M}x${T}>
+      %dp_d = tile.sub %dpt, %di : tensor<${BLOCK_N}x${BLOCK_M}xf32>, tensor<${BLOCK_M}xf32>
       %dst = arith.mulf %pt, %dp_d : tensor<${BLOCK_N}x${BLOCK_M}xf32>
       %dstt = tile.cast %dst : tensor<${BLOCK_N}x${BLOCK_M}xf32> to tensor<${BLOCK_N}x${BLOCK_M}x${T}>
-      %q_ptrs = tile.addptr %q_base, %m_offs_q : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_M}x${D}xi32>
+      %q_ptrs = tile.addptr %q_base, %m_off : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>, i32
       %qv = tile.load %q_ptrs mask %ok_q other %zero_q : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>
-      %dk_n = tile.dot %dstt, %qv, %dk_i : tensor<${BLOCK_N}x${BLOCK_M}x${T}>, tensor<${BLOCK_M}x${D}x${T}> -> tensor<${BLOCK_N}x${D}xf32>
+      %dk_n = tile.dot %dstt, %qv, %dk_i : tensor<${BLOCK_N}x${BLOCK_M}x${T}>, tensor<${BLOCK_M}x${D}x${T}>
       scf.yield %dk_n, %dv_n : tensor<${BLOCK_N}x${D}xf32>, tensor<${BLOCK_N}x${D}xf32>
     }
     scf.yield %dk_2, %dv_2 : tensor<${BLOCK_N}x${D}xf32>, tensor<${BLOCK_N}x${D}xf32>
   }
 
   // dK = sm_scale · Σ dsᵀ·Q (the scores' scale), dV as summed; in T.
-  %sm_scales = tile.splat %sm_scale : f32 -> tensor<${BLOCK_N}x${D}xf32>
-  %dk_s = arith.mulf %dk_acc, %sm_scales : tensor<${BLOCK_N}x${D}xf32>
+  %dk_s = tile.mul %dk_acc, %sm_scale : tensor<${BLOCK_N}x${D}xf32>, f32
   %dk_t = tile.cast %dk_s : tensor<${BLOCK_N}x${D}xf32> to tensor<${BLOCK_N}x${D}x${T}>
   %dv_t = tile.cast %dv_acc : tensor<${BLOCK_N}x${D}xf32> to tensor<${BLOCK_N}x${D}x${T}>
-  %dk_heads = tile.splat %dk_head : !tile.ptr<${T}> -> tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>
-  %dk_ptrs = tile.addptr %dk_heads, %kv_offs : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_N}x${D}xi32>
+  %dk_ptrs = tile.addptr %dk_head, %kv_offs : !tile.ptr<${T}>, tensor<${BLOCK_N}x${D}xi32>
   tile.store %dk_t, %dk_ptrs mask %kv_mask : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>
-  %dv_heads = tile.splat %dv_head : !tile.ptr<${T}> -> tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>
-  %dv_ptrs = tile.addptr %dv_heads, %kv_offs : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_N}x${D}xi32>
+  %dv_ptrs = tile.addptr %dv_head, %kv_offs : !tile.ptr<${T}>, tensor<${BLOCK_N}x${D}xi32>
   tile.store %dv_t, %dv_ptrs mask %kv_mask : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>
   return
 }

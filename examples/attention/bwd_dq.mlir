@@ -22,21 +22,11 @@
 //         multiples of 8), sm_scale
 //
 // Configurations: bwd_dkdv.mlir's table.
-func.func @attn_bwd_dq_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
-                              %k: !tile.ptr<${T}> {tile.divisibility = 16},
-                              %v: !tile.ptr<${T}> {tile.divisibility = 16},
-                              %do: !tile.ptr<${T}> {tile.divisibility = 16},
-                              %lse: !tile.ptr<f32> {tile.divisibility = 16},
-                              %delta: !tile.ptr<f32> {tile.divisibility = 16},
-                              %dq: !tile.ptr<${T}> {tile.divisibility = 16},
-                              %n_q: i32, %n_k: i32, %heads: i32, %group: i32,
-                              %stride_qb: i32 {tile.divisibility = 8},
-                              %stride_qh: i32 {tile.divisibility = 8},
-                              %stride_qm: i32 {tile.divisibility = 8},
-                              %stride_kb: i32 {tile.divisibility = 8},
-                              %stride_kh: i32 {tile.divisibility = 8},
-                              %stride_km: i32 {tile.divisibility = 8},
-                              %sm_scale: f32) {
+func.func @attn_bwd_dq_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16}, %k: !tile.ptr<${T}> {tile.divisibility = 16},
+    %v: !tile.ptr<${T}> {tile.divisibility = 16}, %do: !tile.ptr<${T}> {tile.divisibility = 16}, %lse: !tile.ptr<f32> {tile.divisibility = 16},
+    %delta: !tile.ptr<f32> {tile.divisibility = 16}, %dq: !tile.ptr<${T}> {tile.divisibility = 16}, %n_q: i32, %n_k: i32, %heads: i32,
+    %group: i32, %stride_qb: i32 {tile.divisibility = 8}, %stride_qh: i32 {tile.divisibility = 8}, %stride_qm: i32 {tile.divisibility = 8},
+    %stride_kb: i32 {tile.divisibility = 8}, %stride_kh: i32 {tile.divisibility = 8}, %stride_km: i32 {tile.divisibility = 8}, %sm_scale: f32) {
   %start_m = tile.program_id x
   %bh = tile.program_id y
   %b = arith.divsi %bh, %heads : i32
@@ -46,8 +36,7 @@ func.func @attn_bwd_dq_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
   %c1 = arith.constant 1 : i32
   %bm = arith.constant ${BLOCK_M} : i32
   %bn = arith.constant ${BLOCK_N} : i32
-  %causal_c = arith.constant ${CAUSAL} : i32
-  %causal = arith.cmpi ne, %causal_c, %c0 : i32
+  %causal = arith.constant ${CAUSAL} : i1
   %log2e = arith.constant 1.44269504 : f32
   %qk_scale = arith.mulf %sm_scale, %log2e : f32
 
@@ -63,73 +52,53 @@ func.func @attn_bwd_dq_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
   %k_head = tile.addptr %k, %k_off : !tile.ptr<${T}>, i32
   %v_head = tile.addptr %v, %k_off : !tile.ptr<${T}>, i32
 
-  // Q and dO [BLOCK_M x D], rows past n_q masked; lse and delta of the rows.
+  // Q and dO [BLOCK_M x D] at offs_m[:, None] * stride_qm + offs_d[None, :],
+  // rows past n_q masked; lse and delta of the rows.
   %m0 = arith.muli %start_m, %bm : i32
-  %range_m = tile.make_range 0 to ${BLOCK_M} : tensor<${BLOCK_M}xi32>
-  %m0s = tile.splat %m0 : i32 -> tensor<${BLOCK_M}xi32>
-  %offs_m = arith.addi %m0s, %range_m : tensor<${BLOCK_M}xi32>
-  %offs_n = tile.make_range 0 to ${BLOCK_N} : tensor<${BLOCK_N}xi32>
-  %offs_d = tile.make_range 0 to ${D} : tensor<${D}xi32>
-  %m_col = tile.expand_dims %offs_m axis = 1 : tensor<${BLOCK_M}xi32> -> tensor<${BLOCK_M}x1xi32>
-  %sqm = tile.splat %stride_qm : i32 -> tensor<${BLOCK_M}x1xi32>
-  %q_rows = arith.muli %m_col, %sqm : tensor<${BLOCK_M}x1xi32>
-  %q_rows_b = tile.broadcast %q_rows : tensor<${BLOCK_M}x1xi32> -> tensor<${BLOCK_M}x${D}xi32>
-  %d_row = tile.expand_dims %offs_d axis = 0 : tensor<${D}xi32> -> tensor<1x${D}xi32>
-  %d_row_m = tile.broadcast %d_row : tensor<1x${D}xi32> -> tensor<${BLOCK_M}x${D}xi32>
-  %q_offs = arith.addi %q_rows_b, %d_row_m : tensor<${BLOCK_M}x${D}xi32>
-  %n_qs = tile.splat %n_q : i32 -> tensor<${BLOCK_M}x1xi32>
-  %m_ok = arith.cmpi slt, %m_col, %n_qs : tensor<${BLOCK_M}x1xi32>
+  %range_m = tile.make_range 0 to ${BLOCK_M}
+  %offs_m = tile.add %m0, %range_m : i32, tensor<${BLOCK_M}xi32>
+  %offs_n = tile.make_range 0 to ${BLOCK_N}
+  %offs_d = tile.make_range 0 to ${D}
+  %m_col = tile.expand_dims %offs_m axis = 1 : tensor<${BLOCK_M}xi32>
+  %q_rows = tile.mul %m_col, %stride_qm : tensor<${BLOCK_M}x1xi32>, i32
+  %q_offs = tile.add %q_rows, %offs_d : tensor<${BLOCK_M}x1xi32>, tensor<${D}xi32>
+  %m_ok = tile.cmp lt %m_col, %n_q : tensor<${BLOCK_M}x1xi32>, i32
   %q_mask = tile.broadcast %m_ok : tensor<${BLOCK_M}x1xi1> -> tensor<${BLOCK_M}x${D}xi1>
   %zero_q = arith.constant dense<0.0> : tensor<${BLOCK_M}x${D}x${T}>
-  %q_heads = tile.splat %q_head : !tile.ptr<${T}> -> tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>
-  %q_ptrs = tile.addptr %q_heads, %q_offs : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_M}x${D}xi32>
+  %q_ptrs = tile.addptr %q_head, %q_offs : !tile.ptr<${T}>, tensor<${BLOCK_M}x${D}xi32>
   %qv = tile.load %q_ptrs mask %q_mask other %zero_q : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>
-  %do_heads = tile.splat %do_head : !tile.ptr<${T}> -> tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>
-  %do_ptrs = tile.addptr %do_heads, %q_offs : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_M}x${D}xi32>
+  %do_ptrs = tile.addptr %do_head, %q_offs : !tile.ptr<${T}>, tensor<${BLOCK_M}x${D}xi32>
   %dov = tile.load %do_ptrs mask %q_mask other %zero_q : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>
   %row_off = arith.muli %bh, %n_q : i32
   %lse_head = tile.addptr %lse, %row_off : !tile.ptr<f32>, i32
   %delta_head = tile.addptr %delta, %row_off : !tile.ptr<f32>, i32
-  %n_qs1 = tile.splat %n_q : i32 -> tensor<${BLOCK_M}xi32>
-  %row_ok = arith.cmpi slt, %offs_m, %n_qs1 : tensor<${BLOCK_M}xi32>
+  %row_ok = tile.cmp lt %offs_m, %n_q : tensor<${BLOCK_M}xi32>, i32
   %zero_m = arith.constant dense<0.0> : tensor<${BLOCK_M}xf32>
-  %lse_heads = tile.splat %lse_head : !tile.ptr<f32> -> tensor<${BLOCK_M}x!tile.ptr<f32>>
-  %lse_ptrs = tile.addptr %lse_heads, %offs_m : tensor<${BLOCK_M}x!tile.ptr<f32>>, tensor<${BLOCK_M}xi32>
+  %lse_ptrs = tile.addptr %lse_head, %offs_m : !tile.ptr<f32>, tensor<${BLOCK_M}xi32>
   %lse_m = tile.load %lse_ptrs mask %row_ok other %zero_m : tensor<${BLOCK_M}x!tile.ptr<f32>>
-  %delta_heads = tile.splat %delta_head : !tile.ptr<f32> -> tensor<${BLOCK_M}x!tile.ptr<f32>>
-  %delta_ptrs = tile.addptr %delta_heads, %offs_m : tensor<${BLOCK_M}x!tile.ptr<f32>>, tensor<${BLOCK_M}xi32>
+  %delta_ptrs = tile.addptr %delta_head, %offs_m : !tile.ptr<f32>, tensor<${BLOCK_M}xi32>
   %di = tile.load %delta_ptrs mask %row_ok other %zero_m : tensor<${BLOCK_M}x!tile.ptr<f32>>
-  %log2es = arith.constant dense<1.44269504> : tensor<${BLOCK_M}xf32>
-  %lse2 = arith.mulf %lse_m, %log2es : tensor<${BLOCK_M}xf32>
-  %lse2_c = tile.expand_dims %lse2 axis = 1 : tensor<${BLOCK_M}xf32> -> tensor<${BLOCK_M}x1xf32>
+  %lse2 = tile.mul %lse_m, %log2e : tensor<${BLOCK_M}xf32>, f32
+  %lse2_c = tile.expand_dims %lse2 axis = 1 : tensor<${BLOCK_M}xf32>
   %lse2_b = tile.broadcast %lse2_c : tensor<${BLOCK_M}x1xf32> -> tensor<${BLOCK_M}x${BLOCK_N}xf32>
   %neg_lse2 = arith.negf %lse2_b : tensor<${BLOCK_M}x${BLOCK_N}xf32>
-  %di_c = tile.expand_dims %di axis = 1 : tensor<${BLOCK_M}xf32> -> tensor<${BLOCK_M}x1xf32>
+  %di_c = tile.expand_dims %di axis = 1 : tensor<${BLOCK_M}xf32>
   %di_b = tile.broadcast %di_c : tensor<${BLOCK_M}x1xf32> -> tensor<${BLOCK_M}x${BLOCK_N}xf32>
 
   // Kᵀ and Vᵀ [D x BLOCK_N] at offs_d[:, None] + offs_n[None, :] * stride_km;
   // K [BLOCK_N x D] at offs_n[:, None] * stride_km + offs_d[None, :].
-  %d_col = tile.expand_dims %offs_d axis = 1 : tensor<${D}xi32> -> tensor<${D}x1xi32>
-  %d_col_b = tile.broadcast %d_col : tensor<${D}x1xi32> -> tensor<${D}x${BLOCK_N}xi32>
-  %n_row = tile.expand_dims %offs_n axis = 0 : tensor<${BLOCK_N}xi32> -> tensor<1x${BLOCK_N}xi32>
-  %skm_r = tile.splat %stride_km : i32 -> tensor<1x${BLOCK_N}xi32>
-  %kt_cols = arith.muli %n_row, %skm_r : tensor<1x${BLOCK_N}xi32>
-  %kt_cols_b = tile.broadcast %kt_cols : tensor<1x${BLOCK_N}xi32> -> tensor<${D}x${BLOCK_N}xi32>
-  %kt_offs = arith.addi %d_col_b, %kt_cols_b : tensor<${D}x${BLOCK_N}xi32>
-  %k_heads_t = tile.splat %k_head : !tile.ptr<${T}> -> tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>
-  %kt_base = tile.addptr %k_heads_t, %kt_offs : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>, tensor<${D}x${BLOCK_N}xi32>
-  %v_heads_t = tile.splat %v_head : !tile.ptr<${T}> -> tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>
-  %vt_base = tile.addptr %v_heads_t, %kt_offs : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>, tensor<${D}x${BLOCK_N}xi32>
+  %d_col = tile.expand_dims %offs_d axis = 1 : tensor<${D}xi32>
+  %n_row = tile.expand_dims %offs_n axis = 0 : tensor<${BLOCK_N}xi32>
+  %kt_cols = tile.mul %n_row, %stride_km : tensor<1x${BLOCK_N}xi32>, i32
+  %kt_offs = tile.add %d_col, %kt_cols : tensor<${D}x1xi32>, tensor<1x${BLOCK_N}xi32>
+  %kt_base = tile.addptr %k_head, %kt_offs : !tile.ptr<${T}>, tensor<${D}x${BLOCK_N}xi32>
+  %vt_base = tile.addptr %v_head, %kt_offs : !tile.ptr<${T}>, tensor<${D}x${BLOCK_N}xi32>
   %n_row_t = tile.broadcast %n_row : tensor<1x${BLOCK_N}xi32> -> tensor<${D}x${BLOCK_N}xi32>
   %n_row_s = tile.broadcast %n_row : tensor<1x${BLOCK_N}xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
-  %n_col = tile.expand_dims %offs_n axis = 1 : tensor<${BLOCK_N}xi32> -> tensor<${BLOCK_N}x1xi32>
-  %skm_c = tile.splat %stride_km : i32 -> tensor<${BLOCK_N}x1xi32>
-  %k_rows = arith.muli %n_col, %skm_c : tensor<${BLOCK_N}x1xi32>
-  %k_rows_b = tile.broadcast %k_rows : tensor<${BLOCK_N}x1xi32> -> tensor<${BLOCK_N}x${D}xi32>
-  %d_row_n = tile.broadcast %d_row : tensor<1x${D}xi32> -> tensor<${BLOCK_N}x${D}xi32>
-  %k_offs = arith.addi %k_rows_b, %d_row_n : tensor<${BLOCK_N}x${D}xi32>
-  %k_heads = tile.splat %k_head : !tile.ptr<${T}> -> tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>
-  %k_base = tile.addptr %k_heads, %k_offs : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_N}x${D}xi32>
+  %n_col = tile.expand_dims %offs_n axis = 1 : tensor<${BLOCK_N}xi32>
+  %k_rows = tile.mul %n_col, %stride_km : tensor<${BLOCK_N}x1xi32>, i32
+  %k_offs = tile.add %k_rows, %offs_d : tensor<${BLOCK_N}x1xi32>, tensor<${D}xi32>
+  %k_base = tile.addptr %k_head, %k_offs : !tile.ptr<${T}>, tensor<${BLOCK_N}x${D}xi32>
   %n_col_k = tile.broadcast %n_col : tensor<${BLOCK_N}x1xi32> -> tensor<${BLOCK_N}x${D}xi32>
 
   // The forward's key stages (see fwd.mlir).
@@ -149,80 +118,65 @@ func.func @attn_bwd_dq_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
   %qk_scales = tile.splat %qk_scale : f32 -> tensor<${BLOCK_M}x${BLOCK_N}xf32>
 
   // Stage 1: keys every row sees, no mask.
-  %dq1 = scf.for %n = %c0 to %n_mid step %bn iter_args(%dq_i = %zero_acc)
-      -> (tensor<${BLOCK_M}x${D}xf32>) : i32 {
+  %dq1 = scf.for %n = %c0 to %n_mid step %bn iter_args(%dq_i = %zero_acc) -> (tensor<${BLOCK_M}x${D}xf32>) : i32 {
     %n_off = arith.muli %n, %stride_km : i32
-    %n_offs_t = tile.splat %n_off : i32 -> tensor<${D}x${BLOCK_N}xi32>
-    %kt_ptrs = tile.addptr %kt_base, %n_offs_t : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>, tensor<${D}x${BLOCK_N}xi32>
+    %kt_ptrs = tile.addptr %kt_base, %n_off : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>, i32
     %kt = tile.load %kt_ptrs : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>
-    %qk = tile.dot %qv, %kt, %zero_s : tensor<${BLOCK_M}x${D}x${T}>, tensor<${D}x${BLOCK_N}x${T}> -> tensor<${BLOCK_M}x${BLOCK_N}xf32>
+    %qk = tile.dot %qv, %kt, %zero_s : tensor<${BLOCK_M}x${D}x${T}>, tensor<${D}x${BLOCK_N}x${T}>
     %s = math.fma %qk, %qk_scales, %neg_lse2 : tensor<${BLOCK_M}x${BLOCK_N}xf32>
     %p = math.exp2 %s : tensor<${BLOCK_M}x${BLOCK_N}xf32>
-    %vt_ptrs = tile.addptr %vt_base, %n_offs_t : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>, tensor<${D}x${BLOCK_N}xi32>
+    %vt_ptrs = tile.addptr %vt_base, %n_off : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>, i32
     %vt = tile.load %vt_ptrs : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>
-    %dp = tile.dot %dov, %vt, %zero_s : tensor<${BLOCK_M}x${D}x${T}>, tensor<${D}x${BLOCK_N}x${T}> -> tensor<${BLOCK_M}x${BLOCK_N}xf32>
+    %dp = tile.dot %dov, %vt, %zero_s : tensor<${BLOCK_M}x${D}x${T}>, tensor<${D}x${BLOCK_N}x${T}>
     %dp_d = arith.subf %dp, %di_b : tensor<${BLOCK_M}x${BLOCK_N}xf32>
     %ds = arith.mulf %p, %dp_d : tensor<${BLOCK_M}x${BLOCK_N}xf32>
     %dst = tile.cast %ds : tensor<${BLOCK_M}x${BLOCK_N}xf32> to tensor<${BLOCK_M}x${BLOCK_N}x${T}>
-    %n_offs_k = tile.splat %n_off : i32 -> tensor<${BLOCK_N}x${D}xi32>
-    %k_ptrs = tile.addptr %k_base, %n_offs_k : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_N}x${D}xi32>
+    %k_ptrs = tile.addptr %k_base, %n_off : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>, i32
     %kv = tile.load %k_ptrs : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>
-    %dq_n = tile.dot %dst, %kv, %dq_i : tensor<${BLOCK_M}x${BLOCK_N}x${T}>, tensor<${BLOCK_N}x${D}x${T}> -> tensor<${BLOCK_M}x${D}xf32>
+    %dq_n = tile.dot %dst, %kv, %dq_i : tensor<${BLOCK_M}x${BLOCK_N}x${T}>, tensor<${BLOCK_N}x${D}x${T}>
     scf.yield %dq_n : tensor<${BLOCK_M}x${D}xf32>
   }
 
-  // Stage 2: the diagonal and the last, partial block, masked.
+  // Stage 2: the diagonal and the last, partial block, masked. Masks compare
+  // loop-invariant index tiles with per-step values, so that each stays in
+  // its own layout and none is kept a whole [BLOCK_M x BLOCK_N] in
+  // registers: row i keeps key n + c where c < n_k - n and c <= i + shift - n.
   %zero_kt = arith.constant dense<0.0> : tensor<${D}x${BLOCK_N}x${T}>
   %zero_k = arith.constant dense<0.0> : tensor<${BLOCK_N}x${D}x${T}>
-  // Masks compare loop-invariant index tiles with per-step values, so that
-  // each stays in its own layout and none is kept a whole [BLOCK_M x
-  // BLOCK_N] in registers: key c of the block at n is in range where
-  // c < n_k - n, and row i sees it where c <= i + shift - n.
-  %dq_acc = scf.for %n = %n_mid to %n_end step %bn iter_args(%dq_i = %dq1)
-      -> (tensor<${BLOCK_M}x${D}xf32>) : i32 {
+  %dq_acc = scf.for %n = %n_mid to %n_end step %bn iter_args(%dq_i = %dq1) -> (tensor<${BLOCK_M}x${D}xf32>) : i32 {
     %n_off = arith.muli %n, %stride_km : i32
-    %n_offs_t = tile.splat %n_off : i32 -> tensor<${D}x${BLOCK_N}xi32>
     %k_left = arith.subi %n_k, %n : i32
-    %k_lefts_t = tile.splat %k_left : i32 -> tensor<${D}x${BLOCK_N}xi32>
-    %ok_t = arith.cmpi slt, %n_row_t, %k_lefts_t : tensor<${D}x${BLOCK_N}xi32>
-    %kt_ptrs = tile.addptr %kt_base, %n_offs_t : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>, tensor<${D}x${BLOCK_N}xi32>
+    %ok_t = tile.cmp lt %n_row_t, %k_left : tensor<${D}x${BLOCK_N}xi32>, i32
+    %kt_ptrs = tile.addptr %kt_base, %n_off : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>, i32
     %kt = tile.load %kt_ptrs mask %ok_t other %zero_kt : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>
-    %qk = tile.dot %qv, %kt, %zero_s : tensor<${BLOCK_M}x${D}x${T}>, tensor<${D}x${BLOCK_N}x${T}> -> tensor<${BLOCK_M}x${BLOCK_N}xf32>
+    %qk = tile.dot %qv, %kt, %zero_s : tensor<${BLOCK_M}x${D}x${T}>, tensor<${D}x${BLOCK_N}x${T}>
     %s = math.fma %qk, %qk_scales, %neg_lse2 : tensor<${BLOCK_M}x${BLOCK_N}xf32>
     %p_all = math.exp2 %s : tensor<${BLOCK_M}x${BLOCK_N}xf32>
-    // Row i keeps key n + c where c < n_k - n and c <= i + shift - n.
-    %k_lefts_s = tile.splat %k_left : i32 -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
-    %in_k = arith.cmpi slt, %n_row_s, %k_lefts_s : tensor<${BLOCK_M}x${BLOCK_N}xi32>
+    %in_k = tile.cmp lt %n_row_s, %k_left : tensor<${BLOCK_M}x${BLOCK_N}xi32>, i32
     %diag_lim = arith.subi %shift, %n : i32
-    %diag_lims = tile.splat %diag_lim : i32 -> tensor<${BLOCK_M}x1xi32>
-    %row_lim = arith.addi %m_col, %diag_lims : tensor<${BLOCK_M}x1xi32>
-    %row_lim_b = tile.broadcast %row_lim : tensor<${BLOCK_M}x1xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
-    %seen = arith.cmpi sle, %n_row_s, %row_lim_b : tensor<${BLOCK_M}x${BLOCK_N}xi32>
+    %row_lim = tile.add %m_col, %diag_lim : tensor<${BLOCK_M}x1xi32>, i32
+    %seen = tile.cmp le %n_row_s, %row_lim : tensor<${BLOCK_M}x${BLOCK_N}xi32>, tensor<${BLOCK_M}x1xi32>
     // Causal, the diagonal keeps keys past n_k from every row < n_q too
     // (i + n_k - n_q < n_k); rows past n_q are not stored.
     %keep = arith.select %causal, %seen, %in_k : tensor<${BLOCK_M}x${BLOCK_N}xi1>
-    %p = arith.select %keep, %p_all, %zero_s : tensor<${BLOCK_M}x${BLOCK_N}xi1>, tensor<${BLOCK_M}x${BLOCK_N}xf32>
-    %vt_ptrs = tile.addptr %vt_base, %n_offs_t : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>, tensor<${D}x${BLOCK_N}xi32>
+    %p = tile.where %keep, %p_all, %zero_s : tensor<${BLOCK_M}x${BLOCK_N}xi1>, tensor<${BLOCK_M}x${BLOCK_N}xf32>
+    %vt_ptrs = tile.addptr %vt_base, %n_off : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>, i32
     %vt = tile.load %vt_ptrs mask %ok_t other %zero_kt : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>
-    %dp = tile.dot %dov, %vt, %zero_s : tensor<${BLOCK_M}x${D}x${T}>, tensor<${D}x${BLOCK_N}x${T}> -> tensor<${BLOCK_M}x${BLOCK_N}xf32>
+    %dp = tile.dot %dov, %vt, %zero_s : tensor<${BLOCK_M}x${D}x${T}>, tensor<${D}x${BLOCK_N}x${T}>
     %dp_d = arith.subf %dp, %di_b : tensor<${BLOCK_M}x${BLOCK_N}xf32>
     %ds = arith.mulf %p, %dp_d : tensor<${BLOCK_M}x${BLOCK_N}xf32>
     %dst = tile.cast %ds : tensor<${BLOCK_M}x${BLOCK_N}xf32> to tensor<${BLOCK_M}x${BLOCK_N}x${T}>
-    %n_offs_k = tile.splat %n_off : i32 -> tensor<${BLOCK_N}x${D}xi32>
-    %k_lefts_k = tile.splat %k_left : i32 -> tensor<${BLOCK_N}x${D}xi32>
-    %ok_k = arith.cmpi slt, %n_col_k, %k_lefts_k : tensor<${BLOCK_N}x${D}xi32>
-    %k_ptrs = tile.addptr %k_base, %n_offs_k : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_N}x${D}xi32>
+    %ok_k = tile.cmp lt %n_col_k, %k_left : tensor<${BLOCK_N}x${D}xi32>, i32
+    %k_ptrs = tile.addptr %k_base, %n_off : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>, i32
     %kv = tile.load %k_ptrs mask %ok_k other %zero_k : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>
-    %dq_n = tile.dot %dst, %kv, %dq_i : tensor<${BLOCK_M}x${BLOCK_N}x${T}>, tensor<${BLOCK_N}x${D}x${T}> -> tensor<${BLOCK_M}x${D}xf32>
+    %dq_n = tile.dot %dst, %kv, %dq_i : tensor<${BLOCK_M}x${BLOCK_N}x${T}>, tensor<${BLOCK_N}x${D}x${T}>
     scf.yield %dq_n : tensor<${BLOCK_M}x${D}xf32>
   }
 
   // dQ = sm_scale · Σ ds·K, in T.
-  %sm_scales = tile.splat %sm_scale : f32 -> tensor<${BLOCK_M}x${D}xf32>
-  %dq_s = arith.mulf %dq_acc, %sm_scales : tensor<${BLOCK_M}x${D}xf32>
+  %dq_s = tile.mul %dq_acc, %sm_scale : tensor<${BLOCK_M}x${D}xf32>, f32
   %dq_t = tile.cast %dq_s : tensor<${BLOCK_M}x${D}xf32> to tensor<${BLOCK_M}x${D}x${T}>
-  %dq_heads = tile.splat %dq_head : !tile.ptr<${T}> -> tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>
-  %dq_ptrs = tile.addptr %dq_heads, %q_offs : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_M}x${D}xi32>
+  %dq_ptrs = tile.addptr %dq_head, %q_offs : !tile.ptr<${T}>, tensor<${BLOCK_M}x${D}xi32>
   tile.store %dq_t, %dq_ptrs mask %q_mask : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>
   return
 }

@@ -13,13 +13,9 @@
 //   args: o, do, delta, n_q, H, stride_qb, stride_qh, stride_qm (multiples of 8)
 //
 // Configurations: bwd_dkdv.mlir's table.
-func.func @attn_bwd_preprocess_kernel(%o: !tile.ptr<${T}> {tile.divisibility = 16},
-                                      %do: !tile.ptr<${T}> {tile.divisibility = 16},
-                                      %delta: !tile.ptr<f32> {tile.divisibility = 16},
-                                      %n_q: i32, %heads: i32,
-                                      %stride_qb: i32 {tile.divisibility = 8},
-                                      %stride_qh: i32 {tile.divisibility = 8},
-                                      %stride_qm: i32 {tile.divisibility = 8}) {
+func.func @attn_bwd_preprocess_kernel(%o: !tile.ptr<${T}> {tile.divisibility = 16}, %do: !tile.ptr<${T}> {tile.divisibility = 16},
+    %delta: !tile.ptr<f32> {tile.divisibility = 16}, %n_q: i32, %heads: i32, %stride_qb: i32 {tile.divisibility = 8},
+    %stride_qh: i32 {tile.divisibility = 8}, %stride_qm: i32 {tile.divisibility = 8}) {
   %start_m = tile.program_id x
   %bh = tile.program_id y
   %b = arith.divsi %bh, %heads : i32
@@ -31,39 +27,29 @@ func.func @attn_bwd_preprocess_kernel(%o: !tile.ptr<${T}> {tile.divisibility = 1
   %o_head = tile.addptr %o, %q_off : !tile.ptr<${T}>, i32
   %do_head = tile.addptr %do, %q_off : !tile.ptr<${T}>, i32
 
+  // o + offs_m[:, None] * stride_qm + offs_d[None, :], rows past n_q masked.
   %m0 = arith.muli %start_m, %bm : i32
-  %range_m = tile.make_range 0 to ${BLOCK_M} : tensor<${BLOCK_M}xi32>
-  %m0s = tile.splat %m0 : i32 -> tensor<${BLOCK_M}xi32>
-  %offs_m = arith.addi %m0s, %range_m : tensor<${BLOCK_M}xi32>
-  %offs_d = tile.make_range 0 to ${D} : tensor<${D}xi32>
-  %m_col = tile.expand_dims %offs_m axis = 1 : tensor<${BLOCK_M}xi32> -> tensor<${BLOCK_M}x1xi32>
-  %sqm = tile.splat %stride_qm : i32 -> tensor<${BLOCK_M}x1xi32>
-  %rows = arith.muli %m_col, %sqm : tensor<${BLOCK_M}x1xi32>
-  %rows_b = tile.broadcast %rows : tensor<${BLOCK_M}x1xi32> -> tensor<${BLOCK_M}x${D}xi32>
-  %d_row = tile.expand_dims %offs_d axis = 0 : tensor<${D}xi32> -> tensor<1x${D}xi32>
-  %d_row_b = tile.broadcast %d_row : tensor<1x${D}xi32> -> tensor<${BLOCK_M}x${D}xi32>
-  %offs = arith.addi %rows_b, %d_row_b : tensor<${BLOCK_M}x${D}xi32>
-  %n_qs = tile.splat %n_q : i32 -> tensor<${BLOCK_M}x1xi32>
-  %m_ok = arith.cmpi slt, %m_col, %n_qs : tensor<${BLOCK_M}x1xi32>
+  %range_m = tile.make_range 0 to ${BLOCK_M}
+  %offs_m = tile.add %m0, %range_m : i32, tensor<${BLOCK_M}xi32>
+  %offs_d = tile.make_range 0 to ${D}
+  %m_col = tile.expand_dims %offs_m axis = 1 : tensor<${BLOCK_M}xi32>
+  %rows = tile.mul %m_col, %stride_qm : tensor<${BLOCK_M}x1xi32>, i32
+  %offs = tile.add %rows, %offs_d : tensor<${BLOCK_M}x1xi32>, tensor<${D}xi32>
+  %m_ok = tile.cmp lt %m_col, %n_q : tensor<${BLOCK_M}x1xi32>, i32
   %mask = tile.broadcast %m_ok : tensor<${BLOCK_M}x1xi1> -> tensor<${BLOCK_M}x${D}xi1>
-
-  %o_heads = tile.splat %o_head : !tile.ptr<${T}> -> tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>
-  %o_ptrs = tile.addptr %o_heads, %offs : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_M}x${D}xi32>
+  %o_ptrs = tile.addptr %o_head, %offs : !tile.ptr<${T}>, tensor<${BLOCK_M}x${D}xi32>
   %ov = tile.load %o_ptrs mask %mask : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>
-  %do_heads = tile.splat %do_head : !tile.ptr<${T}> -> tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>
-  %do_ptrs = tile.addptr %do_heads, %offs : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_M}x${D}xi32>
+  %do_ptrs = tile.addptr %do_head, %offs : !tile.ptr<${T}>, tensor<${BLOCK_M}x${D}xi32>
   %dov = tile.load %do_ptrs mask %mask : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>
   %of = tile.cast %ov : tensor<${BLOCK_M}x${D}x${T}> to tensor<${BLOCK_M}x${D}xf32>
   %dof = tile.cast %dov : tensor<${BLOCK_M}x${D}x${T}> to tensor<${BLOCK_M}x${D}xf32>
   %prod = arith.mulf %of, %dof fastmath<contract> : tensor<${BLOCK_M}x${D}xf32>
-  %dsum = tile.reduce sum %prod axis = 1 : tensor<${BLOCK_M}x${D}xf32> -> tensor<${BLOCK_M}xf32>
+  %dsum = tile.reduce sum %prod axis = 1 : tensor<${BLOCK_M}x${D}xf32>
 
   %delta_off = arith.muli %bh, %n_q : i32
   %delta_head = tile.addptr %delta, %delta_off : !tile.ptr<f32>, i32
-  %delta_heads = tile.splat %delta_head : !tile.ptr<f32> -> tensor<${BLOCK_M}x!tile.ptr<f32>>
-  %delta_ptrs = tile.addptr %delta_heads, %offs_m : tensor<${BLOCK_M}x!tile.ptr<f32>>, tensor<${BLOCK_M}xi32>
-  %n_qs1 = tile.splat %n_q : i32 -> tensor<${BLOCK_M}xi32>
-  %row_ok = arith.cmpi slt, %offs_m, %n_qs1 : tensor<${BLOCK_M}xi32>
+  %delta_ptrs = tile.addptr %delta_head, %offs_m : !tile.ptr<f32>, tensor<${BLOCK_M}xi32>
+  %row_ok = tile.cmp lt %offs_m, %n_q : tensor<${BLOCK_M}xi32>, i32
   tile.store %dsum, %delta_ptrs mask %row_ok : tensor<${BLOCK_M}x!tile.ptr<f32>>
   return
 }

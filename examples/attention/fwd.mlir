@@ -46,19 +46,10 @@
 //   kernel  D    BLOCK_M  BLOCK_N  warps  stages  programs
 //   fwd     64   128      64       8      3       -/2
 //   fwd     128  128      64       8      3       -
-func.func @attn_fwd_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
-                           %k: !tile.ptr<${T}> {tile.divisibility = 16},
-                           %v: !tile.ptr<${T}> {tile.divisibility = 16},
-                           %o: !tile.ptr<${T}> {tile.divisibility = 16},
-                           %lse: !tile.ptr<f32> {tile.divisibility = 16},
-                           %n_q: i32, %n_k: i32, %heads: i32, %group: i32,
-                           %stride_qb: i32 {tile.divisibility = 8},
-                           %stride_qh: i32 {tile.divisibility = 8},
-                           %stride_qm: i32 {tile.divisibility = 8},
-                           %stride_kb: i32 {tile.divisibility = 8},
-                           %stride_kh: i32 {tile.divisibility = 8},
-                           %stride_km: i32 {tile.divisibility = 8},
-                           %sm_scale: f32) {
+func.func @attn_fwd_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16}, %k: !tile.ptr<${T}> {tile.divisibility = 16}, %v: !tile.ptr<${T}> {tile.divisibility = 16},
+    %o: !tile.ptr<${T}> {tile.divisibility = 16}, %lse: !tile.ptr<f32> {tile.divisibility = 16}, %n_q: i32, %n_k: i32, %heads: i32, %group: i32,
+    %stride_qb: i32 {tile.divisibility = 8}, %stride_qh: i32 {tile.divisibility = 8}, %stride_qm: i32 {tile.divisibility = 8},
+    %stride_kb: i32 {tile.divisibility = 8}, %stride_kh: i32 {tile.divisibility = 8}, %stride_km: i32 {tile.divisibility = 8}, %sm_scale: f32) {
   %start_m = tile.program_id x
   %bh = tile.program_id y
   %b = arith.divsi %bh, %heads : i32
@@ -67,9 +58,8 @@ func.func @attn_fwd_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
   %c1 = arith.constant 1 : i32
   %bm = arith.constant ${BLOCK_M} : i32
   %bn = arith.constant ${BLOCK_N} : i32
-  %causal_c = arith.constant ${CAUSAL} : i32
+  %causal = arith.constant ${CAUSAL} : i1
   %c0 = arith.constant 0 : i32
-  %causal = arith.cmpi ne, %causal_c, %c0 : i32
   // Scores in base 2: s · log2(e), so that exp(s - m) is exp2.
   %log2e = arith.constant 1.44269504 : f32
   %qk_scale = arith.mulf %sm_scale, %log2e : f32
@@ -86,54 +76,42 @@ func.func @attn_fwd_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
   %k_head = tile.addptr %k, %k_off : !tile.ptr<${T}>, i32
   %v_head = tile.addptr %v, %k_off : !tile.ptr<${T}>, i32
 
-  // Query rows m0 .. m0 + BLOCK_M - 1, keys offs_n (+ the block's start),
-  // head dimension offs_d.
+  // Query rows offs_m = m0 + arange(BLOCK_M), keys offs_n (+ the block's
+  // start), head dimension offs_d.
   %m0 = arith.muli %start_m, %bm : i32
-  %range_m = tile.make_range 0 to ${BLOCK_M} : tensor<${BLOCK_M}xi32>
-  %m0s = tile.splat %m0 : i32 -> tensor<${BLOCK_M}xi32>
-  %offs_m = arith.addi %m0s, %range_m : tensor<${BLOCK_M}xi32>
-  %offs_n = tile.make_range 0 to ${BLOCK_N} : tensor<${BLOCK_N}xi32>
-  %offs_d = tile.make_range 0 to ${D} : tensor<${D}xi32>
+  %range_m = tile.make_range 0 to ${BLOCK_M}
+  %offs_m = tile.add %m0, %range_m : i32, tensor<${BLOCK_M}xi32>
+  %offs_n = tile.make_range 0 to ${BLOCK_N}
+  %offs_d = tile.make_range 0 to ${D}
 
-  // Q (and O): q_head + offs_m[:, None] * stride_qm + offs_d[None, :],
-  // rows past n_q masked.
-  %m_col = tile.expand_dims %offs_m axis = 1 : tensor<${BLOCK_M}xi32> -> tensor<${BLOCK_M}x1xi32>
-  %sqm = tile.splat %stride_qm : i32 -> tensor<${BLOCK_M}x1xi32>
-  %q_rows = arith.muli %m_col, %sqm : tensor<${BLOCK_M}x1xi32>
-  %q_rows_b = tile.broadcast %q_rows : tensor<${BLOCK_M}x1xi32> -> tensor<${BLOCK_M}x${D}xi32>
-  %d_row = tile.expand_dims %offs_d axis = 0 : tensor<${D}xi32> -> tensor<1x${D}xi32>
-  %d_row_m = tile.broadcast %d_row : tensor<1x${D}xi32> -> tensor<${BLOCK_M}x${D}xi32>
-  %qo_offs = arith.addi %q_rows_b, %d_row_m : tensor<${BLOCK_M}x${D}xi32>
-  %n_qs = tile.splat %n_q : i32 -> tensor<${BLOCK_M}x1xi32>
-  %m_ok = arith.cmpi slt, %m_col, %n_qs : tensor<${BLOCK_M}x1xi32>
+  // Q (and O): q_head + offs_m[:, None] * stride_qm + offs_d[None, :], rows
+  // past n_q masked.
+  %m_col = tile.expand_dims %offs_m axis = 1 : tensor<${BLOCK_M}xi32>
+  %q_rows = tile.mul %m_col, %stride_qm : tensor<${BLOCK_M}x1xi32>, i32
+  %qo_offs = tile.add %q_rows, %offs_d : tensor<${BLOCK_M}x1xi32>, tensor<${D}xi32>
+  %m_ok = tile.cmp lt %m_col, %n_q : tensor<${BLOCK_M}x1xi32>, i32
   %qo_mask = tile.broadcast %m_ok : tensor<${BLOCK_M}x1xi1> -> tensor<${BLOCK_M}x${D}xi1>
-  %q_heads = tile.splat %q_head : !tile.ptr<${T}> -> tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>
-  %q_ptrs = tile.addptr %q_heads, %qo_offs : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_M}x${D}xi32>
+  %q_ptrs = tile.addptr %q_head, %qo_offs : !tile.ptr<${T}>, tensor<${BLOCK_M}x${D}xi32>
   %zero_q = arith.constant dense<0.0> : tensor<${BLOCK_M}x${D}x${T}>
   %qv = tile.load %q_ptrs mask %qo_mask other %zero_q : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>
 
   // Kᵀ of keys offs_n: k_head + offs_d[:, None] + offs_n[None, :] * stride_km.
-  %d_col = tile.expand_dims %offs_d axis = 1 : tensor<${D}xi32> -> tensor<${D}x1xi32>
-  %d_col_b = tile.broadcast %d_col : tensor<${D}x1xi32> -> tensor<${D}x${BLOCK_N}xi32>
-  %n_row = tile.expand_dims %offs_n axis = 0 : tensor<${BLOCK_N}xi32> -> tensor<1x${BLOCK_N}xi32>
+  %d_col = tile.expand_dims %offs_d axis = 1 : tensor<${D}xi32>
+  %n_row = tile.expand_dims %offs_n axis = 0 : tensor<${BLOCK_N}xi32>
+  // (Written out: `tile.mul %n_row, %stride_km` reorders n_row's uses, and
+  // with them the layouts' and the PTX's order.)
   %skm_r = tile.splat %stride_km : i32 -> tensor<1x${BLOCK_N}xi32>
   %kt_cols = arith.muli %n_row, %skm_r : tensor<1x${BLOCK_N}xi32>
-  %kt_cols_b = tile.broadcast %kt_cols : tensor<1x${BLOCK_N}xi32> -> tensor<${D}x${BLOCK_N}xi32>
-  %kt_offs = arith.addi %d_col_b, %kt_cols_b : tensor<${D}x${BLOCK_N}xi32>
-  %k_heads = tile.splat %k_head : !tile.ptr<${T}> -> tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>
-  %kt_base = tile.addptr %k_heads, %kt_offs : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>, tensor<${D}x${BLOCK_N}xi32>
+  %kt_offs = tile.add %d_col, %kt_cols : tensor<${D}x1xi32>, tensor<1x${BLOCK_N}xi32>
+  %kt_base = tile.addptr %k_head, %kt_offs : !tile.ptr<${T}>, tensor<${D}x${BLOCK_N}xi32>
   %n_row_k = tile.broadcast %n_row : tensor<1x${BLOCK_N}xi32> -> tensor<${D}x${BLOCK_N}xi32>
   %n_row_s = tile.broadcast %n_row : tensor<1x${BLOCK_N}xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
 
   // V of keys offs_n: v_head + offs_n[:, None] * stride_km + offs_d[None, :].
-  %n_col = tile.expand_dims %offs_n axis = 1 : tensor<${BLOCK_N}xi32> -> tensor<${BLOCK_N}x1xi32>
-  %skm_c = tile.splat %stride_km : i32 -> tensor<${BLOCK_N}x1xi32>
-  %v_rows = arith.muli %n_col, %skm_c : tensor<${BLOCK_N}x1xi32>
-  %v_rows_b = tile.broadcast %v_rows : tensor<${BLOCK_N}x1xi32> -> tensor<${BLOCK_N}x${D}xi32>
-  %d_row_n = tile.broadcast %d_row : tensor<1x${D}xi32> -> tensor<${BLOCK_N}x${D}xi32>
-  %v_offs = arith.addi %v_rows_b, %d_row_n : tensor<${BLOCK_N}x${D}xi32>
-  %v_heads = tile.splat %v_head : !tile.ptr<${T}> -> tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>
-  %v_base = tile.addptr %v_heads, %v_offs : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_N}x${D}xi32>
+  %n_col = tile.expand_dims %offs_n axis = 1 : tensor<${BLOCK_N}xi32>
+  %v_rows = tile.mul %n_col, %stride_km : tensor<${BLOCK_N}x1xi32>, i32
+  %v_offs = tile.add %v_rows, %offs_d : tensor<${BLOCK_N}x1xi32>, tensor<${D}xi32>
+  %v_base = tile.addptr %v_head, %v_offs : !tile.ptr<${T}>, tensor<${BLOCK_N}x${D}xi32>
   %n_col_v = tile.broadcast %n_col : tensor<${BLOCK_N}x1xi32> -> tensor<${BLOCK_N}x${D}xi32>
 
   // The stages' key ranges. shift = n_k - n_q aligns the causal diagonal
@@ -154,39 +132,38 @@ func.func @attn_fwd_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
   %zero_l = arith.constant dense<0.0> : tensor<${BLOCK_M}xf32>
   %zero_acc = arith.constant dense<0.0> : tensor<${BLOCK_M}x${D}xf32>
   %zero_qk = arith.constant dense<0.0> : tensor<${BLOCK_M}x${BLOCK_N}xf32>
-  %qk_scales = tile.splat %qk_scale : f32 -> tensor<${BLOCK_M}xf32>
-  %qk_scales2 = tile.splat %qk_scale : f32 -> tensor<${BLOCK_M}x${BLOCK_N}xf32>
+  // qk_scale as tiles, splat once outside the loops (math.fma takes no scalar).
+  %qk_scales1 = tile.splat %qk_scale : f32 -> tensor<${BLOCK_M}xf32>
+  %qk_scales = tile.splat %qk_scale : f32 -> tensor<${BLOCK_M}x${BLOCK_N}xf32>
 
   // Stage 1: whole blocks, no mask. m stays -inf until the first block, so
   // alpha = exp2(-inf - m_ij) = 0 there (and l, acc start at 0).
-  %acc1, %l1, %m1 = scf.for %n = %c0 to %n_mid step %bn
-      iter_args(%acc_i = %zero_acc, %l_i = %zero_l, %m_i = %neg_inf)
+  %acc1, %l1, %m1 = scf.for %n = %c0 to %n_mid step %bn iter_args(%acc_i = %zero_acc, %l_i = %zero_l, %m_i = %neg_inf)
       -> (tensor<${BLOCK_M}x${D}xf32>, tensor<${BLOCK_M}xf32>, tensor<${BLOCK_M}xf32>) : i32 {
     %n_off = arith.muli %n, %stride_km : i32
-    %n_offs_k = tile.splat %n_off : i32 -> tensor<${D}x${BLOCK_N}xi32>
-    %kt_ptrs = tile.addptr %kt_base, %n_offs_k : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>, tensor<${D}x${BLOCK_N}xi32>
+    %kt_ptrs = tile.addptr %kt_base, %n_off : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>, i32
     %kt = tile.load %kt_ptrs : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>
-    %qk = tile.dot %qv, %kt, %zero_qk : tensor<${BLOCK_M}x${D}x${T}>, tensor<${D}x${BLOCK_N}x${T}> -> tensor<${BLOCK_M}x${BLOCK_N}xf32>
-    %qk_max = tile.reduce max %qk axis = 1 : tensor<${BLOCK_M}x${BLOCK_N}xf32> -> tensor<${BLOCK_M}xf32>
-    %qk_max_s = arith.mulf %qk_max, %qk_scales : tensor<${BLOCK_M}xf32>
+    %qk = tile.dot %qv, %kt, %zero_qk : tensor<${BLOCK_M}x${D}x${T}>, tensor<${D}x${BLOCK_N}x${T}>
+    // m_ij = max(m_i, max(qk, 1) * qk_scale); p = exp2(qk * qk_scale - m_ij[:, None]).
+    %qk_max = tile.reduce max %qk axis = 1 : tensor<${BLOCK_M}x${BLOCK_N}xf32>
+    %qk_max_s = arith.mulf %qk_max, %qk_scales1 : tensor<${BLOCK_M}xf32>
     %m_ij = arith.maximumf %m_i, %qk_max_s : tensor<${BLOCK_M}xf32>
-    %m_ij_c = tile.expand_dims %m_ij axis = 1 : tensor<${BLOCK_M}xf32> -> tensor<${BLOCK_M}x1xf32>
+    %m_ij_c = tile.expand_dims %m_ij axis = 1 : tensor<${BLOCK_M}xf32>
     %m_ij_b = tile.broadcast %m_ij_c : tensor<${BLOCK_M}x1xf32> -> tensor<${BLOCK_M}x${BLOCK_N}xf32>
     %neg_m = arith.negf %m_ij_b : tensor<${BLOCK_M}x${BLOCK_N}xf32>
-    %s = math.fma %qk, %qk_scales2, %neg_m : tensor<${BLOCK_M}x${BLOCK_N}xf32>
+    %s = math.fma %qk, %qk_scales, %neg_m : tensor<${BLOCK_M}x${BLOCK_N}xf32>
     %p = math.exp2 %s : tensor<${BLOCK_M}x${BLOCK_N}xf32>
-    %l_ij = tile.reduce sum %p axis = 1 : tensor<${BLOCK_M}x${BLOCK_N}xf32> -> tensor<${BLOCK_M}xf32>
+    // alpha = exp2(m_i - m_ij); l = l * alpha + sum(p, 1); acc = acc * alpha[:, None] + p·v.
+    %l_ij = tile.reduce sum %p axis = 1 : tensor<${BLOCK_M}x${BLOCK_N}xf32>
     %m_diff = arith.subf %m_i, %m_ij : tensor<${BLOCK_M}xf32>
     %alpha = math.exp2 %m_diff : tensor<${BLOCK_M}xf32>
     %l_new = math.fma %l_i, %alpha, %l_ij : tensor<${BLOCK_M}xf32>
-    %alpha_c = tile.expand_dims %alpha axis = 1 : tensor<${BLOCK_M}xf32> -> tensor<${BLOCK_M}x1xf32>
-    %alpha_b = tile.broadcast %alpha_c : tensor<${BLOCK_M}x1xf32> -> tensor<${BLOCK_M}x${D}xf32>
-    %acc_s = arith.mulf %acc_i, %alpha_b : tensor<${BLOCK_M}x${D}xf32>
-    %n_offs_v = tile.splat %n_off : i32 -> tensor<${BLOCK_N}x${D}xi32>
-    %v_ptrs = tile.addptr %v_base, %n_offs_v : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_N}x${D}xi32>
+    %alpha_c = tile.expand_dims %alpha axis = 1 : tensor<${BLOCK_M}xf32>
+    %acc_s = tile.mul %acc_i, %alpha_c : tensor<${BLOCK_M}x${D}xf32>, tensor<${BLOCK_M}x1xf32>
+    %v_ptrs = tile.addptr %v_base, %n_off : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>, i32
     %vv = tile.load %v_ptrs : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>
     %pt = tile.cast %p : tensor<${BLOCK_M}x${BLOCK_N}xf32> to tensor<${BLOCK_M}x${BLOCK_N}x${T}>
-    %acc_new = tile.dot %pt, %vv, %acc_s : tensor<${BLOCK_M}x${BLOCK_N}x${T}>, tensor<${BLOCK_N}x${D}x${T}> -> tensor<${BLOCK_M}x${D}xf32>
+    %acc_new = tile.dot %pt, %vv, %acc_s : tensor<${BLOCK_M}x${BLOCK_N}x${T}>, tensor<${BLOCK_N}x${D}x${T}>
     scf.yield %acc_new, %l_new, %m_ij : tensor<${BLOCK_M}x${D}xf32>, tensor<${BLOCK_M}xf32>, tensor<${BLOCK_M}xf32>
   }
 
@@ -200,62 +177,49 @@ func.func @attn_fwd_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
   // each stays in its own layout and none is kept a whole [BLOCK_M x
   // BLOCK_N] in registers: key c of the block at n is in range where
   // c < n_k - n, and row i sees it where c <= i + shift - n.
-  %acc, %l, %m = scf.for %n = %n_mid to %n_end step %bn
-      iter_args(%acc_i = %acc1, %l_i = %l1, %m_i = %m1)
+  %acc, %l, %m = scf.for %n = %n_mid to %n_end step %bn iter_args(%acc_i = %acc1, %l_i = %l1, %m_i = %m1)
       -> (tensor<${BLOCK_M}x${D}xf32>, tensor<${BLOCK_M}xf32>, tensor<${BLOCK_M}xf32>) : i32 {
     %n_off = arith.muli %n, %stride_km : i32
-    %n_offs_k = tile.splat %n_off : i32 -> tensor<${D}x${BLOCK_N}xi32>
-    %kt_ptrs = tile.addptr %kt_base, %n_offs_k : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>, tensor<${D}x${BLOCK_N}xi32>
+    %kt_ptrs = tile.addptr %kt_base, %n_off : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>, i32
     %k_left = arith.subi %n_k, %n : i32
-    %k_lefts_k = tile.splat %k_left : i32 -> tensor<${D}x${BLOCK_N}xi32>
-    %k_ok = arith.cmpi slt, %n_row_k, %k_lefts_k : tensor<${D}x${BLOCK_N}xi32>
+    %k_ok = tile.cmp lt %n_row_k, %k_left : tensor<${D}x${BLOCK_N}xi32>, i32
     %kt = tile.load %kt_ptrs mask %k_ok other %zero_kt : tensor<${D}x${BLOCK_N}x!tile.ptr<${T}>>
-    %qk = tile.dot %qv, %kt, %zero_qk : tensor<${BLOCK_M}x${D}x${T}>, tensor<${D}x${BLOCK_N}x${T}> -> tensor<${BLOCK_M}x${BLOCK_N}xf32>
-    // Row i keeps key n + c where c < n_k - n and c <= i + shift - n.
-    %k_lefts_s = tile.splat %k_left : i32 -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
-    %in_k = arith.cmpi slt, %n_row_s, %k_lefts_s : tensor<${BLOCK_M}x${BLOCK_N}xi32>
+    %qk = tile.dot %qv, %kt, %zero_qk : tensor<${BLOCK_M}x${D}x${T}>, tensor<${D}x${BLOCK_N}x${T}>
+    %in_k = tile.cmp lt %n_row_s, %k_left : tensor<${BLOCK_M}x${BLOCK_N}xi32>, i32
     %diag_lim = arith.subi %shift, %n : i32
-    %diag_lims = tile.splat %diag_lim : i32 -> tensor<${BLOCK_M}x1xi32>
-    %row_lim = arith.addi %m_col, %diag_lims : tensor<${BLOCK_M}x1xi32>
-    %row_lim_b = tile.broadcast %row_lim : tensor<${BLOCK_M}x1xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
-    %seen = arith.cmpi sle, %n_row_s, %row_lim_b : tensor<${BLOCK_M}x${BLOCK_N}xi32>
+    %row_lim = tile.add %m_col, %diag_lim : tensor<${BLOCK_M}x1xi32>, i32
+    %seen = tile.cmp le %n_row_s, %row_lim : tensor<${BLOCK_M}x${BLOCK_N}xi32>, tensor<${BLOCK_M}x1xi32>
     // Causal, the diagonal keeps keys past n_k from every row < n_q too
     // (i + n_k - n_q < n_k); rows past n_q are not stored.
     %keep = arith.select %causal, %seen, %in_k : tensor<${BLOCK_M}x${BLOCK_N}xi1>
-    %qk_s = arith.mulf %qk, %qk_scales2 : tensor<${BLOCK_M}x${BLOCK_N}xf32>
+    %qk_s = arith.mulf %qk, %qk_scales : tensor<${BLOCK_M}x${BLOCK_N}xf32>
     %qk_m = arith.select %keep, %qk_s, %neg_inf2 : tensor<${BLOCK_M}x${BLOCK_N}xi1>, tensor<${BLOCK_M}x${BLOCK_N}xf32>
-    %qk_max = tile.reduce max %qk_m axis = 1 : tensor<${BLOCK_M}x${BLOCK_N}xf32> -> tensor<${BLOCK_M}xf32>
+    %qk_max = tile.reduce max %qk_m axis = 1 : tensor<${BLOCK_M}x${BLOCK_N}xf32>
     %m_ij = arith.maximumf %m_i, %qk_max : tensor<${BLOCK_M}xf32>
-    %m_ij_c = tile.expand_dims %m_ij axis = 1 : tensor<${BLOCK_M}xf32> -> tensor<${BLOCK_M}x1xf32>
-    %m_ij_b = tile.broadcast %m_ij_c : tensor<${BLOCK_M}x1xf32> -> tensor<${BLOCK_M}x${BLOCK_N}xf32>
-    %s = arith.subf %qk_m, %m_ij_b : tensor<${BLOCK_M}x${BLOCK_N}xf32>
+    %m_ij_c = tile.expand_dims %m_ij axis = 1 : tensor<${BLOCK_M}xf32>
+    %s = tile.sub %qk_m, %m_ij_c : tensor<${BLOCK_M}x${BLOCK_N}xf32>, tensor<${BLOCK_M}x1xf32>
     %p = math.exp2 %s : tensor<${BLOCK_M}x${BLOCK_N}xf32>
-    %l_ij = tile.reduce sum %p axis = 1 : tensor<${BLOCK_M}x${BLOCK_N}xf32> -> tensor<${BLOCK_M}xf32>
+    %l_ij = tile.reduce sum %p axis = 1 : tensor<${BLOCK_M}x${BLOCK_N}xf32>
     %m_diff = arith.subf %m_i, %m_ij : tensor<${BLOCK_M}xf32>
     %alpha = math.exp2 %m_diff : tensor<${BLOCK_M}xf32>
     %l_new = math.fma %l_i, %alpha, %l_ij : tensor<${BLOCK_M}xf32>
-    %alpha_c = tile.expand_dims %alpha axis = 1 : tensor<${BLOCK_M}xf32> -> tensor<${BLOCK_M}x1xf32>
-    %alpha_b = tile.broadcast %alpha_c : tensor<${BLOCK_M}x1xf32> -> tensor<${BLOCK_M}x${D}xf32>
-    %acc_s = arith.mulf %acc_i, %alpha_b : tensor<${BLOCK_M}x${D}xf32>
-    %n_offs_v = tile.splat %n_off : i32 -> tensor<${BLOCK_N}x${D}xi32>
-    %v_ptrs = tile.addptr %v_base, %n_offs_v : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_N}x${D}xi32>
-    %k_lefts_v = tile.splat %k_left : i32 -> tensor<${BLOCK_N}x${D}xi32>
-    %v_ok = arith.cmpi slt, %n_col_v, %k_lefts_v : tensor<${BLOCK_N}x${D}xi32>
+    %alpha_c = tile.expand_dims %alpha axis = 1 : tensor<${BLOCK_M}xf32>
+    %acc_s = tile.mul %acc_i, %alpha_c : tensor<${BLOCK_M}x${D}xf32>, tensor<${BLOCK_M}x1xf32>
+    %v_ptrs = tile.addptr %v_base, %n_off : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>, i32
+    %v_ok = tile.cmp lt %n_col_v, %k_left : tensor<${BLOCK_N}x${D}xi32>, i32
     %vv = tile.load %v_ptrs mask %v_ok other %zero_v : tensor<${BLOCK_N}x${D}x!tile.ptr<${T}>>
     %pt = tile.cast %p : tensor<${BLOCK_M}x${BLOCK_N}xf32> to tensor<${BLOCK_M}x${BLOCK_N}x${T}>
-    %acc_new = tile.dot %pt, %vv, %acc_s : tensor<${BLOCK_M}x${BLOCK_N}x${T}>, tensor<${BLOCK_N}x${D}x${T}> -> tensor<${BLOCK_M}x${D}xf32>
+    %acc_new = tile.dot %pt, %vv, %acc_s : tensor<${BLOCK_M}x${BLOCK_N}x${T}>, tensor<${BLOCK_N}x${D}x${T}>
     scf.yield %acc_new, %l_new, %m_ij : tensor<${BLOCK_M}x${D}xf32>, tensor<${BLOCK_M}xf32>, tensor<${BLOCK_M}xf32>
   }
 
   // Epilogue: o = acc / l in T; lse = ln 2 · (m + log2 l).
   %one = arith.constant dense<1.0> : tensor<${BLOCK_M}xf32>
   %inv_l = arith.divf %one, %l : tensor<${BLOCK_M}xf32>
-  %inv_l_c = tile.expand_dims %inv_l axis = 1 : tensor<${BLOCK_M}xf32> -> tensor<${BLOCK_M}x1xf32>
-  %inv_l_b = tile.broadcast %inv_l_c : tensor<${BLOCK_M}x1xf32> -> tensor<${BLOCK_M}x${D}xf32>
-  %out = arith.mulf %acc, %inv_l_b : tensor<${BLOCK_M}x${D}xf32>
+  %inv_l_c = tile.expand_dims %inv_l axis = 1 : tensor<${BLOCK_M}xf32>
+  %out = tile.mul %acc, %inv_l_c : tensor<${BLOCK_M}x${D}xf32>, tensor<${BLOCK_M}x1xf32>
   %out_t = tile.cast %out : tensor<${BLOCK_M}x${D}xf32> to tensor<${BLOCK_M}x${D}x${T}>
-  %o_heads = tile.splat %o_head : !tile.ptr<${T}> -> tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>
-  %o_ptrs = tile.addptr %o_heads, %qo_offs : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>, tensor<${BLOCK_M}x${D}xi32>
+  %o_ptrs = tile.addptr %o_head, %qo_offs : !tile.ptr<${T}>, tensor<${BLOCK_M}x${D}xi32>
   tile.store %out_t, %o_ptrs mask %qo_mask : tensor<${BLOCK_M}x${D}x!tile.ptr<${T}>>
 
   %log2_l = math.log2 %l : tensor<${BLOCK_M}xf32>
@@ -264,10 +228,8 @@ func.func @attn_fwd_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16},
   %lse_v = arith.mulf %lse2, %ln2 : tensor<${BLOCK_M}xf32>
   %lse_off = arith.muli %bh, %n_q : i32
   %lse_head = tile.addptr %lse, %lse_off : !tile.ptr<f32>, i32
-  %lse_heads = tile.splat %lse_head : !tile.ptr<f32> -> tensor<${BLOCK_M}x!tile.ptr<f32>>
-  %lse_ptrs = tile.addptr %lse_heads, %offs_m : tensor<${BLOCK_M}x!tile.ptr<f32>>, tensor<${BLOCK_M}xi32>
-  %n_qs1 = tile.splat %n_q : i32 -> tensor<${BLOCK_M}xi32>
-  %lse_mask = arith.cmpi slt, %offs_m, %n_qs1 : tensor<${BLOCK_M}xi32>
+  %lse_ptrs = tile.addptr %lse_head, %offs_m : !tile.ptr<f32>, tensor<${BLOCK_M}xi32>
+  %lse_mask = tile.cmp lt %offs_m, %n_q : tensor<${BLOCK_M}xi32>, i32
   tile.store %lse_v, %lse_ptrs mask %lse_mask : tensor<${BLOCK_M}x!tile.ptr<f32>>
   return
 }
