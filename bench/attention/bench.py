@@ -296,7 +296,8 @@ class Run:
         self.tol = TOLERANCES[args.dtype]
         self.ok = True
         self.llk = {}
-        self._cycles_per_us = None
+        # The spin's clock (torch.cuda._sleep counts cycles); None: no spin.
+        self.cycles_per_us = benchlib.spin_cycles_per_us() if hasattr(torch.cuda, "_sleep") else None
         self.last_host_us = {}  # fn -> its last launch's host time (us)
         if not args.no_triton:
             import triton
@@ -376,7 +377,6 @@ class Run:
         launches, and a spin shorter than their host time would time the
         host between them)."""
         torch = self.torch
-        has_sleep = hasattr(torch.cuda, "_sleep")
         h0 = time.perf_counter()
         if not warm:
             fn()
@@ -384,8 +384,8 @@ class Run:
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         times = []
         while True:
-            if has_sleep:
-                torch.cuda._sleep(int(max(100.0, 2.0 * host_us) * self.cycles_per_us()))
+            if self.cycles_per_us:
+                torch.cuda._sleep(int(max(100.0, 2.0 * host_us) * self.cycles_per_us))
             start.record()
             h0 = time.perf_counter()
             fn()
@@ -396,12 +396,6 @@ class Run:
             if len(times) >= 50 or sum(times) >= budget_ms:
                 self.last_host_us[fn] = host_us
                 return statistics.median(times)
-
-    def cycles_per_us(self):
-        """The spin's clock (torch.cuda._sleep counts cycles), measured once."""
-        if self._cycles_per_us is None:
-            self._cycles_per_us = benchlib.spin_cycles_per_us()
-        return self._cycles_per_us
 
     def check(self, label, err, tol):
         good = err < tol

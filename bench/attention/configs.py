@@ -9,9 +9,9 @@ dim:
 
 (programs, which may be left out: the programs that should fit on one SM
 at once, llkc's --min-programs-per-sm, `-` none; `a/b` is a on sm_80 and
-sm_90, b on sm_90a). This module reads them (so that the headers stay the one place
-they are written) and spans the set: each kernel at every element type, head dim and,
-where the kernel takes it, causality; the grouping of query heads is a
+sm_90, b on sm_90a). This module reads them (so that the headers stay the
+one place they are written) and spans the set: each kernel at every element
+type, head dim and, where the kernel takes it, causality; the grouping of query heads is a
 runtime argument. build_ptx.py compiles it, bench.py launches it.
 """
 import re
@@ -88,8 +88,8 @@ class Config:
         args += ["--num-warps", str(self.blocks.warps)]
         if self.blocks.stages:
             args += ["--num-stages", str(self.blocks.stages)]
-        if self.blocks.programs_for(arch):
-            args += ["--min-programs-per-sm", str(self.blocks.programs_for(arch))]
+        if programs := self.blocks.programs_for(arch):
+            args += ["--min-programs-per-sm", str(programs)]
         return args + ["--arch", arch]
 
 

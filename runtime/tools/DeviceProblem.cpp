@@ -2,6 +2,8 @@
 
 #include "DeviceProblem.h"
 
+#include "llk/Compiler/Compiler.h"
+
 #include <algorithm>
 
 using namespace llk;
@@ -51,8 +53,8 @@ tools::DeviceProblem llk::tools::uploadProblem(rt::Device &device, rt::JIT &jit,
   if (problem.numStages)
     jitOptions.numStages = problem.numStages;
   jitOptions.arch = arch.empty() ? problem.arch : arch;
-  if (unsigned programs = jitOptions.arch == "sm_90a" ? problem.wgmmaMinProgramsPerSM
-                                                      : problem.minProgramsPerSM)
+  if (unsigned programs = llk::hasWgmma(jitOptions.arch) ? problem.wgmmaMinProgramsPerSM
+                                                         : problem.minProgramsPerSM)
     jitOptions.minProgramsPerSM = programs;
   DeviceProblem result{
       jit.compile(rt::Source::fromFile(examplesDir + "/" + check.source),
