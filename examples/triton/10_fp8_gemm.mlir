@@ -20,6 +20,14 @@
 //
 //   llkc examples/triton/10_fp8_gemm.mlir -D T=f8E4M3FN -D BLOCK_M=128 \
 //        -D BLOCK_N=128 -D BLOCK_K=128 --arch sm_90a
+// The programs run in 03's groups of 8 block-rows; the K loop offsets
+// loop-invariant pointer tiles instead of carrying them (carried, ptxas
+// funnelled the copies' addresses through one register pair that each
+// cp.async had to release before the next could use it). H200,
+// 4096^3, per-tensor, 128x128x128, 4 warps, 3 stages: 167.6 -> 150.2 us
+// (0.60x -> 0.67x torch._scaled_mm; bench/results/2026-12-03-h200/
+// fp8-gemm-variants.md).
+//
 //   grid = (cdiv(M, BLOCK_M), cdiv(N, BLOCK_N)) programs; K and the row
 //   strides multiples of 16 (16-byte rows). Rows of A and B past M and N
 //   wrap around (their results are masked at the store); the K tail reads
@@ -30,8 +38,23 @@ func.func @fp8_gemm(%a: !tile.ptr<${T}> {tile.divisibility = 16}, %b: !tile.ptr<
                     %M: i32, %N: i32, %K: i32 {tile.divisibility = 16},
                     %stride_am: i32 {tile.divisibility = 16}, %stride_bn: i32 {tile.divisibility = 16},
                     %stride_cm: i32 {tile.divisibility = 8}) {
-  %pid_m = tile.program_id x
-  %pid_n = tile.program_id y
+  // The programs in groups of 8 block-rows (03's order, for L2 reuse).
+  %px = tile.program_id x
+  %py = tile.program_id y
+  %num_pid_m = tile.num_programs x
+  %num_pid_n = tile.num_programs y
+  %pyx = arith.muli %py, %num_pid_m : i32
+  %pid = arith.addi %pyx, %px : i32
+  %group = arith.constant 8 : i32
+  %num_pid_in_group = arith.muli %group, %num_pid_n : i32
+  %group_id = arith.divsi %pid, %num_pid_in_group : i32
+  %first_pid_m = arith.muli %group_id, %group : i32
+  %rows_left = arith.subi %num_pid_m, %first_pid_m : i32
+  %group_size_m = arith.minsi %rows_left, %group : i32
+  %in_group = arith.remsi %pid, %num_pid_in_group : i32
+  %pid_m_in_group = arith.remsi %in_group, %group_size_m : i32
+  %pid_m = arith.addi %first_pid_m, %pid_m_in_group : i32
+  %pid_n = arith.divsi %in_group, %group_size_m : i32
   %bm = arith.constant ${BLOCK_M} : i32
   %bn = arith.constant ${BLOCK_N} : i32
   %bk = arith.constant ${BLOCK_K} : i32
@@ -64,19 +87,18 @@ func.func @fp8_gemm(%a: !tile.ptr<${T}> {tile.divisibility = 16}, %b: !tile.ptr<
   %k_tiles = arith.ceildivsi %K, %bk : i32
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
-  %acc, %ap, %bp = scf.for %kt = %c0 to %k_tiles step %c1
-      iter_args(%acc_i = %zero_acc, %a_ptrs = %a_ptrs0, %b_ptrs = %b_ptrs0)
-      -> (tensor<${BLOCK_M}x${BLOCK_N}xf32>, tensor<${BLOCK_M}x${BLOCK_K}x!tile.ptr<${T}>>, tensor<${BLOCK_K}x${BLOCK_N}x!tile.ptr<${T}>>) : i32 {
+  %acc = scf.for %kt = %c0 to %k_tiles step %c1
+      iter_args(%acc_i = %zero_acc) -> (tensor<${BLOCK_M}x${BLOCK_N}xf32>) : i32 {
     %k_done = arith.muli %kt, %bk : i32
+    %a_ptrs = tile.addptr %a_ptrs0, %k_done : tensor<${BLOCK_M}x${BLOCK_K}x!tile.ptr<${T}>>, i32
+    %b_ptrs = tile.addptr %b_ptrs0, %k_done : tensor<${BLOCK_K}x${BLOCK_N}x!tile.ptr<${T}>>, i32
     %k_left = arith.subi %K, %k_done : i32
     %a_mask = tile.cmp lt %k_of_a, %k_left : tensor<${BLOCK_M}x${BLOCK_K}xi32>, i32
     %b_mask = tile.cmp lt %k_of_b, %k_left : tensor<${BLOCK_K}x${BLOCK_N}xi32>, i32
     %av = tile.load %a_ptrs mask %a_mask other %zero_a : tensor<${BLOCK_M}x${BLOCK_K}x!tile.ptr<${T}>>
     %bv = tile.load %b_ptrs mask %b_mask other %zero_b : tensor<${BLOCK_K}x${BLOCK_N}x!tile.ptr<${T}>>
     %acc_next = tile.dot %av, %bv, %acc_i : tensor<${BLOCK_M}x${BLOCK_K}x${T}>, tensor<${BLOCK_K}x${BLOCK_N}x${T}>
-    %a_next = tile.addptr %a_ptrs, %bk : tensor<${BLOCK_M}x${BLOCK_K}x!tile.ptr<${T}>>, i32
-    %b_next = tile.addptr %b_ptrs, %bk : tensor<${BLOCK_K}x${BLOCK_N}x!tile.ptr<${T}>>, i32
-    scf.yield %acc_next, %a_next, %b_next : tensor<${BLOCK_M}x${BLOCK_N}xf32>, tensor<${BLOCK_M}x${BLOCK_K}x!tile.ptr<${T}>>, tensor<${BLOCK_K}x${BLOCK_N}x!tile.ptr<${T}>>
+    scf.yield %acc_next : tensor<${BLOCK_M}x${BLOCK_N}xf32>
   }
 
   // acc * sa[offs_am * stride_sa][:, None] * sb[offs_bn * stride_sb][None, :]
@@ -111,8 +133,23 @@ func.func @fp8_gemm_blockwise(%a: !tile.ptr<${T}> {tile.divisibility = 16}, %b: 
                     %M: i32, %N: i32, %K: i32 {tile.divisibility = 16},
                     %stride_am: i32 {tile.divisibility = 16}, %stride_bn: i32 {tile.divisibility = 16},
                     %stride_cm: i32 {tile.divisibility = 8}) {
-  %pid_m = tile.program_id x
-  %pid_n = tile.program_id y
+  // The programs in groups of 8 block-rows (03's order, for L2 reuse).
+  %px = tile.program_id x
+  %py = tile.program_id y
+  %num_pid_m = tile.num_programs x
+  %num_pid_n = tile.num_programs y
+  %pyx = arith.muli %py, %num_pid_m : i32
+  %pid = arith.addi %pyx, %px : i32
+  %group = arith.constant 8 : i32
+  %num_pid_in_group = arith.muli %group, %num_pid_n : i32
+  %group_id = arith.divsi %pid, %num_pid_in_group : i32
+  %first_pid_m = arith.muli %group_id, %group : i32
+  %rows_left = arith.subi %num_pid_m, %first_pid_m : i32
+  %group_size_m = arith.minsi %rows_left, %group : i32
+  %in_group = arith.remsi %pid, %num_pid_in_group : i32
+  %pid_m_in_group = arith.remsi %in_group, %group_size_m : i32
+  %pid_m = arith.addi %first_pid_m, %pid_m_in_group : i32
+  %pid_n = arith.divsi %in_group, %group_size_m : i32
   %bm = arith.constant ${BLOCK_M} : i32
   %bn = arith.constant ${BLOCK_N} : i32
   %bk = arith.constant ${BLOCK_K} : i32
@@ -150,10 +187,11 @@ func.func @fp8_gemm_blockwise(%a: !tile.ptr<${T}> {tile.divisibility = 16}, %b: 
   %sb_rows = tile.mul %bn_group, %stride_sb : tensor<${BLOCK_N}xi32>, i32
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
-  %acc, %ap, %bp = scf.for %kt = %c0 to %k_tiles step %c1
-      iter_args(%acc_i = %zero_acc, %a_ptrs = %a_ptrs0, %b_ptrs = %b_ptrs0)
-      -> (tensor<${BLOCK_M}x${BLOCK_N}xf32>, tensor<${BLOCK_M}x${BLOCK_K}x!tile.ptr<${T}>>, tensor<${BLOCK_K}x${BLOCK_N}x!tile.ptr<${T}>>) : i32 {
+  %acc = scf.for %kt = %c0 to %k_tiles step %c1
+      iter_args(%acc_i = %zero_acc) -> (tensor<${BLOCK_M}x${BLOCK_N}xf32>) : i32 {
     %k_done = arith.muli %kt, %bk : i32
+    %a_ptrs = tile.addptr %a_ptrs0, %k_done : tensor<${BLOCK_M}x${BLOCK_K}x!tile.ptr<${T}>>, i32
+    %b_ptrs = tile.addptr %b_ptrs0, %k_done : tensor<${BLOCK_K}x${BLOCK_N}x!tile.ptr<${T}>>, i32
     %k_left = arith.subi %K, %k_done : i32
     %a_mask = tile.cmp lt %k_of_a, %k_left : tensor<${BLOCK_M}x${BLOCK_K}xi32>, i32
     %b_mask = tile.cmp lt %k_of_b, %k_left : tensor<${BLOCK_K}x${BLOCK_N}xi32>, i32
@@ -172,9 +210,7 @@ func.func @fp8_gemm_blockwise(%a: !tile.ptr<${T}> {tile.divisibility = 16}, %b: 
     %sb_row = tile.expand_dims %sb_v axis = 0 : tensor<${BLOCK_N}xf32>
     %scale = tile.mul %sa_col, %sb_row : tensor<${BLOCK_M}x1xf32>, tensor<1x${BLOCK_N}xf32>
     %acc_next = math.fma %partial, %scale, %acc_i : tensor<${BLOCK_M}x${BLOCK_N}xf32>
-    %a_next = tile.addptr %a_ptrs, %bk : tensor<${BLOCK_M}x${BLOCK_K}x!tile.ptr<${T}>>, i32
-    %b_next = tile.addptr %b_ptrs, %bk : tensor<${BLOCK_K}x${BLOCK_N}x!tile.ptr<${T}>>, i32
-    scf.yield %acc_next, %a_next, %b_next : tensor<${BLOCK_M}x${BLOCK_N}xf32>, tensor<${BLOCK_M}x${BLOCK_K}x!tile.ptr<${T}>>, tensor<${BLOCK_K}x${BLOCK_N}x!tile.ptr<${T}>>
+    scf.yield %acc_next : tensor<${BLOCK_M}x${BLOCK_N}xf32>
   }
 
   %out = tile.cast %acc : tensor<${BLOCK_M}x${BLOCK_N}xf32> to tensor<${BLOCK_M}x${BLOCK_N}xbf16>
