@@ -20,12 +20,11 @@
 //
 //   llkc examples/triton/10_fp8_gemm.mlir -D T=f8E4M3FN -D BLOCK_M=128 \
 //        -D BLOCK_N=128 -D BLOCK_K=128 --arch sm_90a
-// The programs run in 03's groups of 8 block-rows; the K loop offsets
-// loop-invariant pointer tiles instead of carrying them (carried, ptxas
-// funnelled the copies' addresses through one register pair that each
-// cp.async had to release before the next could use it). H200,
-// 4096^3, per-tensor, 128x128x128, 4 warps, 3 stages: 167.6 -> 150.2 us
-// (0.60x -> 0.67x torch._scaled_mm; bench/results/2026-12-03-h200/
+// The programs run in 03's groups of 8 block-rows, numbered from the 2-D
+// grid; the K loop offsets loop-invariant pointer tiles instead of carrying
+// them. H200, 4096^3, per-tensor, 128x128x128, 4 warps, 3 stages: 168.3 ->
+// 155.1 us grouped, 150.2 with both (0.60x -> 0.67x torch._scaled_mm; at 4
+// stages both are slower, 163.5 -> 168.9; bench/results/2026-12-03-h200/
 // fp8-gemm-variants.md).
 //
 //   grid = (cdiv(M, BLOCK_M), cdiv(N, BLOCK_N)) programs; K and the row

@@ -80,6 +80,17 @@ template <typename F> bool floatBinary(Executor &ex, Operation *op, F f) {
   return true;
 }
 
+/// f32 exp2 as the GPU runs it (ex2.approx.ftz.f32): results below the
+/// smallest normal flushed to zero. Other types as libdevice: no flush.
+bool exponent2(Executor &ex, math::Exp2Op op) {
+  if (elementTypeOf(op.getType()).isF32())
+    return floatUnary(ex, op, [](auto x) {
+      auto r = std::exp2(x);
+      return std::fabs(r) < std::numeric_limits<float>::min() ? decltype(r)(0) : r;
+    });
+  return floatUnary(ex, op, [](auto x) { return std::exp2(x); });
+}
+
 bool fusedMultiplyAdd(Executor &ex, math::FmaOp op) {
   const Tile &a = ex.get(op.getA()), &b = ex.get(op.getB()),
              &c = ex.get(op.getC());
@@ -578,7 +589,6 @@ void llk::interp::detail::registerElementwiseOps(OpHandlerTable &table) {
   LLK_MATH_UNARY(SqrtOp, std::sqrt(x));
   LLK_MATH_UNARY(RsqrtOp, decltype(x)(1) / std::sqrt(x));
   LLK_MATH_UNARY(ExpOp, std::exp(x));
-  LLK_MATH_UNARY(Exp2Op, std::exp2(x));
   LLK_MATH_UNARY(ExpM1Op, std::expm1(x));
   LLK_MATH_UNARY(LogOp, std::log(x));
   LLK_MATH_UNARY(Log2Op, std::log2(x));
@@ -611,6 +621,7 @@ void llk::interp::detail::registerElementwiseOps(OpHandlerTable &table) {
       LLK_HANDLE_WITH(floatBinary, [](auto x, auto y) { return std::pow(x, y); }));
   table.add<math::CopySignOp>(LLK_HANDLE_WITH(
       floatBinary, [](auto x, auto y) { return std::copysign(x, y); }));
+  table.add<exponent2>();
   table.add<fusedMultiplyAdd>();
   table.add<powi>();
   table.add<math::IsFiniteOp>(

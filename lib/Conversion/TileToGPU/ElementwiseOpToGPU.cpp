@@ -2,7 +2,8 @@
 //
 // Ops that keep elements in place act on each thread's vector of elements:
 // arith and math ops become the same ops on those vectors, tile.addptr an
-// integer add of scaled offsets to 64-bit addresses.
+// integer add of scaled offsets to 64-bit addresses; f32 exp2, on tiles
+// and scalars, ex2.approx.ftz.f32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +51,40 @@ struct ElementwiseLowering : ConversionPattern {
   }
 };
 
+/// f32 exp2 is one ex2.approx.ftz.f32 an element, as Triton's tl.math.exp2:
+/// libdevice's non-flushing exp2f adds a compare and two predicated
+/// multiplies an element around the same instruction (for subnormal
+/// results), a quarter of a FlashAttention forward's instructions.
+struct Exp2Lowering : OpConversionPattern<math::Exp2Op> {
+  Exp2Lowering(const TypeConverter &converter, MLIRContext *ctx)
+      : OpConversionPattern(converter, ctx, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(math::Exp2Op op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!lowersToFlushingExp2(op))
+      return failure();
+    IndexEmitter e(rewriter, op.getLoc());
+    Type f32 = rewriter.getF32Type();
+    auto ex2 = [&](Value x) -> Value {
+      return LLVM::CallIntrinsicOp::create(
+                 rewriter, op.getLoc(), f32,
+                 rewriter.getStringAttr("llvm.nvvm.ex2.approx.ftz.f32"), ValueRange{x})
+          .getResult(0);
+    };
+    Value x = adaptor.getOperand();
+    auto vecType = dyn_cast<VectorType>(x.getType());
+    if (!vecType) {
+      rewriter.replaceOp(op, ex2(x));
+      return success();
+    }
+    SmallVector<Value> values;
+    for (int64_t i = 0, n = vecType.getNumElements(); i < n; ++i)
+      values.push_back(ex2(e.extract(x, i)));
+    rewriter.replaceOp(op, e.fromElements(f32, values));
+    return success();
+  }
+};
+
 struct AddPtrLowering : TilePattern<AddPtrOp> {
   using TilePattern::TilePattern;
   LogicalResult
@@ -84,5 +119,5 @@ void llk::togpu::populateElementwiseOpToGPUPatterns(const TypeConverter &convert
                                                     LoweringState &state) {
   patterns.add<AddPtrLowering>(
       converter, patterns.getContext(), state);
-  patterns.add<ElementwiseLowering>(converter, patterns.getContext());
+  patterns.add<ElementwiseLowering, Exp2Lowering>(converter, patterns.getContext());
 }

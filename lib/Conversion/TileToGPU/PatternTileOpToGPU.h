@@ -17,6 +17,13 @@
 
 namespace llk::togpu {
 
+/// math.exp2 on f32 (a scalar or a tile), which lowers to
+/// ex2.approx.ftz.f32 (ElementwiseOpToGPU.cpp) instead of libdevice.
+inline bool lowersToFlushingExp2(Operation *op) {
+  auto exp2 = dyn_cast<math::Exp2Op>(op);
+  return exp2 && getElementTypeOrSelf(exp2.getType()).isF32();
+}
+
 /// State shared by the patterns of one conversion: caches of what the tile
 /// IR says (the decisions are its attributes and types) and the scratch
 /// allocator.

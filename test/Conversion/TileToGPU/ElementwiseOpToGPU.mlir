@@ -38,3 +38,34 @@ func.func @elementwise(%x: f32, %p: !tile.ptr<f32>) attributes {tile.num_warps =
   tile.store %x, %p1 : !tile.ptr<f32>
   return
 }
+
+// -----
+
+// f32 exp2, on a tile (a thread's 8 elements) and on a scalar, is one
+// ex2.approx.ftz.f32 an element (Triton's exp2); f16 keeps math.exp2
+// (libdevice after the NVVM conversion).
+// CHECK-LABEL: gpu.func @exp2
+// CHECK-COUNT-8: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%{{.*}}) : (f32) -> f32
+// CHECK: vector.from_elements
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%{{.*}}) : (f32) -> f32
+// CHECK: math.exp2 %{{.*}} : vector<8xf16>
+// CHECK-NOT: math.exp2 %{{.*}} : {{.*}}f32
+#b = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+
+func.func @exp2(%x: f32, %p: !tile.ptr<f32>, %h: !tile.ptr<f16>) attributes {tile.num_warps = 1 : i32} {
+  %r = tile.make_range 0 to 256 : tensor<256xi32, #b>
+  %f = arith.sitofp %r : tensor<256xi32, #b> to tensor<256xf32, #b>
+  %e = math.exp2 %f : tensor<256xf32, #b>
+  %s = math.exp2 %x : f32
+  %es = tile.splat %s : f32 -> tensor<256xf32, #b>
+  %sum = arith.addf %e, %es : tensor<256xf32, #b>
+  %ps = tile.splat %p : !tile.ptr<f32> -> tensor<256x!tile.ptr<f32>, #b>
+  %pp = tile.addptr %ps, %r : tensor<256x!tile.ptr<f32>, #b>, tensor<256xi32, #b>
+  tile.store %sum, %pp : tensor<256x!tile.ptr<f32>, #b>
+  %fh = arith.truncf %f : tensor<256xf32, #b> to tensor<256xf16, #b>
+  %eh = math.exp2 %fh : tensor<256xf16, #b>
+  %hs = tile.splat %h : !tile.ptr<f16> -> tensor<256x!tile.ptr<f16>, #b>
+  %hp = tile.addptr %hs, %r : tensor<256x!tile.ptr<f16>, #b>, tensor<256xi32, #b>
+  tile.store %eh, %hp : tensor<256x!tile.ptr<f16>, #b>
+  return
+}
