@@ -83,10 +83,7 @@ func.func @attn_bwd_dkdv_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16}, %k
   %offs_m = tile.make_range 0 to ${BLOCK_M}
   %offs_d = tile.make_range 0 to ${D}
   %n_col = tile.expand_dims %offs_n axis = 1 : tensor<${BLOCK_N}xi32>
-  // (kv_rows in the explicit form: with n_ok's, both short, the layout pass
-  // copies n_col's index code in another order and the PTX comes out permuted.)
-  %skm = tile.splat %stride_km : i32 -> tensor<${BLOCK_N}x1xi32>
-  %kv_rows = arith.muli %n_col, %skm : tensor<${BLOCK_N}x1xi32>
+  %kv_rows = tile.mul %n_col, %stride_km : tensor<${BLOCK_N}x1xi32>, i32
   %kv_offs = tile.add %kv_rows, %offs_d : tensor<${BLOCK_N}x1xi32>, tensor<${D}xi32>
   %n_ok = tile.cmp lt %n_col, %n_k : tensor<${BLOCK_N}x1xi32>, i32
   %kv_mask = tile.broadcast %n_ok : tensor<${BLOCK_N}x1xi1> -> tensor<${BLOCK_N}x${D}xi1>

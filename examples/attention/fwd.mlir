@@ -98,10 +98,7 @@ func.func @attn_fwd_kernel(%q: !tile.ptr<${T}> {tile.divisibility = 16}, %k: !ti
   // Kᵀ of keys offs_n: k_head + offs_d[:, None] + offs_n[None, :] * stride_km.
   %d_col = tile.expand_dims %offs_d axis = 1 : tensor<${D}xi32>
   %n_row = tile.expand_dims %offs_n axis = 0 : tensor<${BLOCK_N}xi32>
-  // (Written out: `tile.mul %n_row, %stride_km` reorders n_row's uses, and
-  // with them the layouts' and the PTX's order.)
-  %skm_r = tile.splat %stride_km : i32 -> tensor<1x${BLOCK_N}xi32>
-  %kt_cols = arith.muli %n_row, %skm_r : tensor<1x${BLOCK_N}xi32>
+  %kt_cols = tile.mul %n_row, %stride_km : tensor<1x${BLOCK_N}xi32>, i32
   %kt_offs = tile.add %d_col, %kt_cols : tensor<${D}x1xi32>, tensor<1x${BLOCK_N}xi32>
   %kt_base = tile.addptr %k_head, %kt_offs : !tile.ptr<${T}>, tensor<${D}x${BLOCK_N}xi32>
   %n_row_k = tile.broadcast %n_row : tensor<1x${BLOCK_N}xi32> -> tensor<${D}x${BLOCK_N}xi32>

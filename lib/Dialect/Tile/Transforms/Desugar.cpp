@@ -280,6 +280,51 @@ struct TileDesugarPass
   }
 };
 
+/// Puts every use list in the order the parser leaves it: the newest use
+/// first, an op's operands created when the op is (after the ops of its
+/// regions: post-order), the last operand first. The ops the patterns made
+/// put their uses at the front instead, and passes that visit uses in order
+/// (layout assignment) would then make different code of a short form than
+/// of the explicit ops it stands for.
+void restoreParsedUseOrder(Operation *root) {
+  llvm::DenseMap<Operation *, unsigned> created;
+  root->walk([&](Operation *op) { created[op] = created.size(); });
+  auto reorder = [&](Value value) {
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : value.getUses())
+      uses.push_back(&use);
+    if (uses.size() < 2)
+      return;
+    // The parsed order of each use, newest first.
+    auto newer = [&](OpOperand *a, OpOperand *b) {
+      unsigned ca = created.lookup(a->getOwner()), cb = created.lookup(b->getOwner());
+      if (ca != cb)
+        return ca > cb;
+      return a->getOperandNumber() > b->getOperandNumber();
+    };
+    SmallVector<OpOperand *> sorted(uses);
+    llvm::stable_sort(sorted, newer);
+    if (sorted == uses)
+      return;
+    // shuffleUseList: indices[i] is the new position of the i-th use.
+    llvm::DenseMap<OpOperand *, unsigned> position;
+    for (auto [i, use] : llvm::enumerate(sorted))
+      position[use] = i;
+    SmallVector<unsigned> indices;
+    for (OpOperand *use : uses)
+      indices.push_back(position[use]);
+    value.shuffleUseList(indices);
+  };
+  root->walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      reorder(result);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          reorder(arg);
+  });
+}
+
 } // namespace
 
 void llk::tile::populateDesugarPatterns(RewritePatternSet &patterns) {
@@ -306,6 +351,7 @@ LogicalResult llk::tile::desugar(Operation *root) {
   RewritePatternSet patterns(root->getContext());
   populateDesugarPatterns(patterns);
   walkAndApplyPatterns(root, std::move(patterns));
+  restoreParsedUseOrder(root);
   // The descriptors made in the kernel, now unused: their loads and stores
   // are pointer tiles.
   root->walk([](MakeTensorDescOp op) {
