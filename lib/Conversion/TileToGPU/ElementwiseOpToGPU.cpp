@@ -63,7 +63,6 @@ struct Exp2Lowering : OpConversionPattern<math::Exp2Op> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!lowersToFlushingExp2(op))
       return failure();
-    IndexEmitter e(rewriter, op.getLoc());
     Type f32 = rewriter.getF32Type();
     auto ex2 = [&](Value x) -> Value {
       return LLVM::CallIntrinsicOp::create(
@@ -77,6 +76,7 @@ struct Exp2Lowering : OpConversionPattern<math::Exp2Op> {
       rewriter.replaceOp(op, ex2(x));
       return success();
     }
+    IndexEmitter e(rewriter, op.getLoc());
     SmallVector<Value> values;
     for (int64_t i = 0, n = vecType.getNumElements(); i < n; ++i)
       values.push_back(ex2(e.extract(x, i)));
