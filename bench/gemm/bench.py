@@ -239,7 +239,8 @@ def encode_tensor_map(t, box):
     """A CUtensorMap for the row-major 2-D tensor t, read in boxes of
     box = [rows, columns] with the 128-byte swizzle (what llkc's metadata
     asks for), copied to the GPU: the kernel takes its address."""
-    dtype = {torch.float16: 6, torch.bfloat16: 9}[t.dtype]  # CU_TENSOR_MAP_DATA_TYPE_*
+    # CU_TENSOR_MAP_DATA_TYPE_*: fp8 travels as UINT8.
+    dtype = {torch.float16: 6, torch.bfloat16: 9, torch.float8_e4m3fn: 0, torch.float8_e5m2: 0}[t.dtype]
     raw = ctypes.create_string_buffer(128 + 64)
     address = (ctypes.addressof(raw) + 63) // 64 * 64  # CUtensorMap is 64-byte aligned
     rows, cols = t.shape

@@ -42,7 +42,7 @@ import triton  # noqa: E402
 import benchlib  # noqa: E402
 import triton_random  # noqa: E402  (scripts/)
 import triton_kernels as tk  # noqa: E402
-from variants import VARIANTS  # noqa: E402
+from variants import TMA_FP8_VARIANTS, VARIANTS  # noqa: E402
 
 
 def _load(name, path):
@@ -482,6 +482,20 @@ def build_cases(M, L, copy_us, cublas_us):
                 u64(t["a"]), u64(t["b"]), u64(t["c"]), u64(t["sa"]), u64(t["sb"]), i32(stride), i32(stride),
                 i32(m), i32(n), i32(k_), i32(k_), i32(k_), i32(n)])
 
+        def llk_tma(name):
+            k = Llk(M, L, name)
+            c = k.constants
+            stride = 1 if rowwise else 0
+            entry = "fp8_gemm_tma"
+
+            def run(t):
+                t["a_map"] = k.tensor_map(entry, 0, t["a"])
+                t["b_map"] = k.tensor_map(entry, 1, t["b"])
+                return k.bind(entry, (cdiv(m, c["BLOCK_M"]), cdiv(n, c["BLOCK_N"])), [
+                    np.uint64(t["a_map"].data.ptr), np.uint64(t["b_map"].data.ptr), u64(t["c"]), u64(t["sa"]),
+                    u64(t["sb"]), i32(stride), i32(stride), i32(m), i32(n), i32(k_), i32(n)])
+            return run
+
         def scaled_mm(t):
             sa = t["sa"] if rowwise else t["sa"].reshape(())
             sb = t["sb"] if rowwise else t["sb"].reshape(())
@@ -492,9 +506,10 @@ def build_cases(M, L, copy_us, cublas_us):
             return run
         flops = 2.0 * m * n * k_
         return Case("10_fp8_gemm", f"{m}x{n}x{k_} {'per-row' if rowwise else 'per-tensor'}", make,
-                    {v: llk(v) for v in ("fp8_gemm_128x128x128_w4_sm90a", "fp8_gemm_128x128x128_w4_s4_sm90a",
-                                         "fp8_gemm_128x256x128_w8_sm90a", "fp8_gemm_128x128x64_w4",
-                                         "fp8_gemm_128x128x32_w4_sm90")}, scaled_mm,
+                    {**{v: llk(v) for v in ("fp8_gemm_128x128x128_w4_sm90a", "fp8_gemm_128x128x128_w4_s4_sm90a",
+                                            "fp8_gemm_128x256x128_w8_sm90a", "fp8_gemm_128x128x64_w4",
+                                            "fp8_gemm_128x128x32_w4_sm90")},
+                     **{v: llk_tma(v) for v in TMA_FP8_VARIANTS}}, scaled_mm,
                     1.6e-2, flops, "TFLOP/s", lambda: ("cuBLAS", cublas_us(m, n, k_)),
                     notes="the Triton column is torch._scaled_mm; ceiling: cuBLAS f16")
     for rowwise in (False, True):

@@ -28,13 +28,15 @@
 // fp8-gemm-variants.md).
 //
 //   grid = (cdiv(M, BLOCK_M), cdiv(N, BLOCK_N)) programs; K and the row
-//   strides multiples of 16 (16-byte rows). Rows of A and B past M and N
+//   strides multiples of 16 (16-byte rows), N of 8 (C's rows stored 16
+//   bytes at a time, as Triton specializes N; without it every bf16 was a
+//   store of its own: 128 a thread). Rows of A and B past M and N
 //   wrap around (their results are masked at the store); the K tail reads
 //   zeros.
 func.func @fp8_gemm(%a: !tile.ptr<${T}> {tile.divisibility = 16}, %b: !tile.ptr<${T}> {tile.divisibility = 16},
                     %c: !tile.ptr<bf16> {tile.divisibility = 16},
                     %sa: !tile.ptr<f32>, %sb: !tile.ptr<f32>, %stride_sa: i32, %stride_sb: i32,
-                    %M: i32, %N: i32, %K: i32 {tile.divisibility = 16},
+                    %M: i32, %N: i32 {tile.divisibility = 8}, %K: i32 {tile.divisibility = 16},
                     %stride_am: i32 {tile.divisibility = 16}, %stride_bn: i32 {tile.divisibility = 16},
                     %stride_cm: i32 {tile.divisibility = 8}) {
   // The programs in groups of 8 block-rows (03's order, for L2 reuse).
@@ -129,7 +131,7 @@ func.func @fp8_gemm(%a: !tile.ptr<${T}> {tile.divisibility = 16}, %b: !tile.ptr<
 func.func @fp8_gemm_blockwise(%a: !tile.ptr<${T}> {tile.divisibility = 16}, %b: !tile.ptr<${T}> {tile.divisibility = 16},
                     %c: !tile.ptr<bf16> {tile.divisibility = 16},
                               %sa: !tile.ptr<f32>, %sb: !tile.ptr<f32>, %stride_sa: i32, %stride_sb: i32,
-                    %M: i32, %N: i32, %K: i32 {tile.divisibility = 16},
+                    %M: i32, %N: i32 {tile.divisibility = 8}, %K: i32 {tile.divisibility = 16},
                     %stride_am: i32 {tile.divisibility = 16}, %stride_bn: i32 {tile.divisibility = 16},
                     %stride_cm: i32 {tile.divisibility = 8}) {
   // The programs in groups of 8 block-rows (03's order, for L2 reuse).

@@ -53,10 +53,11 @@ FailureOr<std::vector<KernelParam>> llk::kernelParams(func::FuncOp kernel) {
       scalar = scalarTypeOf(desc.getElementType());
       // A CUtensorMap the kernel reads by TMA: the types its lowering takes.
       Type elem = desc.getElementType();
-      if (!elem.isF16() && !elem.isBF16())
+      if (!elem.isF16() && !elem.isBF16() && !tile::isFp8(elem))
         return argumentError() << " is a tensor descriptor of " << elem
-               << "; a descriptor argument (read by TMA) holds f16 or bf16 "
-                  "(tile.make_tensor_desc makes one of any type in the kernel)";
+               << "; a descriptor argument (read by TMA) holds f16, bf16, "
+                  "f8E4M3FN or f8E5M2 (tile.make_tensor_desc makes one of any "
+                  "type in the kernel)";
     } else {
       param.kind = KernelParam::Kind::Scalar;
       if (tile::isFp8(type))

@@ -492,6 +492,9 @@ TensorMap::TensorMap(const Device &device, const ParamInfo &param,
   switch (param.type) {
   case ScalarType::F16: dataType = CU_TENSOR_MAP_DATA_TYPE_FLOAT16; break;
   case ScalarType::BF16: dataType = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16; break;
+  // TMA moves bytes: fp8 blocks travel as 8-bit integers.
+  case ScalarType::F8E4M3FN:
+  case ScalarType::F8E5M2: dataType = CU_TENSOR_MAP_DATA_TYPE_UINT8; break;
   default: throw invalid(std::string("no TMA for ") + toString(param.type));
   }
   size_t elementBytes = sizeOf(param.type);

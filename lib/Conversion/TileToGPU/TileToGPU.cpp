@@ -231,12 +231,7 @@ struct ConvertTileToGPUPass
                                   type.getNumSlots() * 8, 8);
         // The buffers are live from the allocation to their last use (the
         // pipelined loop); scratch used in between must not overlap them.
-        Block *block = alloc->getBlock();
-        Operation *last = alloc;
-        for (Operation *user : alloc->getUsers())
-          if (Operation *inBlock = block->findAncestorOpInBlock(*user))
-            if (last->isBeforeInBlock(inBlock))
-              last = inBlock;
+        Operation *last = alloc.getLastUse();
         for (Operation *op = alloc->getNextNode(); op; op = op->getNextNode()) {
           state.scratch.markBuffersLive(op);
           if (op == last)

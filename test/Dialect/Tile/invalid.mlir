@@ -1658,10 +1658,12 @@ func.func @descriptor_load_type(%d: !tile.tensordesc<64x64xf16>, %i: i32) {
 
 // -----
 
-func.func @tma_copy_column_major(%d: !tile.tensordesc<64x64xf16>, %i: i32, %p: i1) {
-  %b = tile.local_alloc : !tile.shared<2x64x64xf16, contiguous = 0>
-  // expected-error @+1 {{'tile.async_tma_copy' op copies row-major blocks, so the buffer's contiguous dimension must be 1}}
-  tile.async_tma_copy %d[%i, %i], %b[%i] if %p : !tile.tensordesc<64x64xf16> -> !tile.shared<2x64x64xf16, contiguous = 0>
+// A buffer with contiguous = 0 holds the block transposed: 128x64 blocks
+// need 64x128 slots.
+func.func @tma_copy_transposed_shape(%d: !tile.tensordesc<128x64xf16>, %i: i32, %p: i1) {
+  %b = tile.local_alloc : !tile.shared<2x128x64xf16, contiguous = 0>
+  // expected-error @+1 {{'tile.async_tma_copy' op the transposed slot of the buffer has shape 64x128 but the descriptor's blocks are 128x64}}
+  tile.async_tma_copy %d[%i, %i], %b[%i] if %p : !tile.tensordesc<128x64xf16> -> !tile.shared<2x128x64xf16, contiguous = 0>
   return
 }
 

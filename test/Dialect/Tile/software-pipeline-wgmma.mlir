@@ -181,6 +181,56 @@ func.func @tma_loop(%a: !tile.tensordesc<128x64xf16>, %b: !tile.tensordesc<64x12
   return
 }
 
+// B as the transpose of an N x K descriptor block (K-major B, Triton's
+// `b_desc.load([n, k]).T`; fp8 wgmma reads nothing else): the copies fill a
+// buffer of K x N slots with K innermost (contiguous = 0, the block's bytes
+// as TMA writes them), the dot reads it through tile.local_load, and the
+// tile.trans goes; allocation gives both buffers the wgmma swizzle and the
+// dot fp8 warpgroup MMA.
+// ALLOC-LABEL: func.func @tma_trans_loop
+// ALLOC: tile.local_alloc {barrier_offset = 0 : i64, offset = 1024 : i64} : !tile.shared<4x128x128xf8E4M3FN, contiguous = 1, swizzle = wgmma>
+// ALLOC: tile.local_alloc {barrier_offset = 32 : i64, offset = 66560 : i64} : !tile.shared<4x128x128xf8E4M3FN, contiguous = 0, swizzle = wgmma>
+// ALLOC: tile.dot {{.*}} {async, mma = #tile.mma<version = 3, instrShape = [64, 128, 32], warpsPerCTA = [4, 1]>}
+// CHECK-LABEL: func.func @tma_trans_loop
+// CHECK: %[[TB:.*]] = tile.local_alloc : !tile.shared<4x128x128xf8E4M3FN, contiguous = 0>
+// CHECK: tile.async_tma_copy %arg1[%{{.*}}], %[[TB]][%{{.*}}] if %{{.*}} : !tile.tensordesc<128x128xf8E4M3FN> -> !tile.shared<4x128x128xf8E4M3FN, contiguous = 0>
+// CHECK: scf.for
+// CHECK: tile.async_tma_wait %[[TB]]
+// CHECK-NOT: tile.trans
+// CHECK: %[[BT:.*]] = tile.local_load %[[TB]][%{{.*}}] : !tile.shared<4x128x128xf8E4M3FN, contiguous = 0> -> tensor<128x128xf8E4M3FN
+// CHECK: tile.dot %{{.*}}, %[[BT]]
+// SYNC-LABEL: func.func @tma_trans_loop
+// SYNC-NOT: tile.async_tma_copy
+// SYNC: tile.trans
+func.func @tma_trans_loop(%a: !tile.tensordesc<128x128xf8E4M3FN>, %b: !tile.tensordesc<128x128xf8E4M3FN>,
+                          %K: i32, %c: !tile.ptr<f32> {tile.divisibility = 16}) {
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c128 = arith.constant 128 : i32
+  %kt = arith.divsi %K, %c128 : i32
+  %acc = scf.for %i = %c0 to %kt step %c1 iter_args(%acc_i = %zero) -> (tensor<128x128xf32>) : i32 {
+    %k0 = arith.muli %i, %c128 : i32
+    %av = tile.descriptor_load %a[%c0, %k0] : !tile.tensordesc<128x128xf8E4M3FN> -> tensor<128x128xf8E4M3FN>
+    %bv = tile.descriptor_load %b[%c0, %k0] : !tile.tensordesc<128x128xf8E4M3FN> -> tensor<128x128xf8E4M3FN>
+    %bt = tile.trans %bv : tensor<128x128xf8E4M3FN> -> tensor<128x128xf8E4M3FN>
+    %d = tile.dot %av, %bt, %acc_i : tensor<128x128xf8E4M3FN>, tensor<128x128xf8E4M3FN> -> tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  %r = tile.make_range 0 to 128 : tensor<128xi32>
+  %rows = tile.expand_dims %r axis = 1 : tensor<128xi32> -> tensor<128x1xi32>
+  %s128 = arith.constant dense<128> : tensor<128x1xi32>
+  %rowoff = arith.muli %rows, %s128 : tensor<128x1xi32>
+  %rowb = tile.broadcast %rowoff : tensor<128x1xi32> -> tensor<128x128xi32>
+  %cols = tile.expand_dims %r axis = 0 : tensor<128xi32> -> tensor<1x128xi32>
+  %colb = tile.broadcast %cols : tensor<1x128xi32> -> tensor<128x128xi32>
+  %off = arith.addi %rowb, %colb : tensor<128x128xi32>
+  %cs = tile.splat %c : !tile.ptr<f32> -> tensor<128x128x!tile.ptr<f32>>
+  %cp = tile.addptr %cs, %off : tensor<128x128x!tile.ptr<f32>>, tensor<128x128xi32>
+  tile.store %acc, %cp : tensor<128x128x!tile.ptr<f32>>
+  return
+}
+
 // A K loop of TMA copies inside a loop over blocks (a persistent program):
 // the buffers live across the outer loop, which counts the K steps of the
 // blocks before (its new iter arg) so that slots and barrier phases run on

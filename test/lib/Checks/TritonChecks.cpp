@@ -452,27 +452,64 @@ void fp8GemmArgs(Problem &p, std::initializer_list<HostBuffer *> buffers, int64_
   }
 }
 
+/// The buffers of an fp8 GEMM with per-tensor or per-row scales.
+struct Fp8Gemm {
+  HostBuffer *a, *b, *c, *sa, *sb;
+};
+
 /// C = (A * B^T) * sa[m] * sb[n] (bf16), A M x K and B N x K of `type`,
-/// scales per row (`rowwise`) or one per tensor (strides 0).
+/// scales per row (`rowwise`) or one per tensor (strides 0), with C's
+/// float64 reference.
+Fp8Gemm fp8GemmProblem(Problem &p, ElemType type, bool rowwise, int64_t m,
+                       int64_t n, int64_t k) {
+  HostBuffer &a = p.randn("a", type, {m, k});
+  HostBuffer &b = p.randn("b", type, {n, k});
+  HostBuffer &c = p.output("c", ElemType::BF16, {m, n});
+  HostBuffer &sa = p.uniform("scale_a", ElemType::F32, {rowwise ? m : 1}, 0.5, 2);
+  HostBuffer &sb = p.uniform("scale_b", ElemType::F32, {rowwise ? n : 1}, 0.5, 2);
+  parallelRows(m, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r)
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = 0;
+        for (int64_t q = 0; q < k; ++q)
+          sum += a[r * k + q] * b[j * k + q];
+        c.reference[r * n + j] = sum * sa[rowwise ? r : 0] * sb[rowwise ? j : 0];
+      }
+  });
+  return {&a, &b, &c, &sa, &sb};
+}
+
+/// @fp8_gemm (pointer loads).
 std::function<void(Problem &)> fp8Gemm(ElemType type, bool rowwise, int64_t m,
                                        int64_t n, int64_t k, int64_t bm = 0,
                                        int64_t bn = 0, int64_t bk = 0) {
   return [=](Problem &p) {
-    HostBuffer &a = p.randn("a", type, {m, k});
-    HostBuffer &b = p.randn("b", type, {n, k});
-    HostBuffer &c = p.output("c", ElemType::BF16, {m, n});
-    HostBuffer &sa = p.uniform("scale_a", ElemType::F32, {rowwise ? m : 1}, 0.5, 2);
-    HostBuffer &sb = p.uniform("scale_b", ElemType::F32, {rowwise ? n : 1}, 0.5, 2);
-    parallelRows(m, [&](int64_t begin, int64_t end) {
-      for (int64_t r = begin; r < end; ++r)
-        for (int64_t j = 0; j < n; ++j) {
-          double sum = 0;
-          for (int64_t q = 0; q < k; ++q)
-            sum += a[r * k + q] * b[j * k + q];
-          c.reference[r * n + j] = sum * sa[rowwise ? r : 0] * sb[rowwise ? j : 0];
-        }
-    });
-    fp8GemmArgs(p, {&a, &b, &c, &sa, &sb}, rowwise ? 1 : 0, rowwise ? 1 : 0, m, n, k, bm, bn, bk);
+    Fp8Gemm g = fp8GemmProblem(p, type, rowwise, m, n, k);
+    fp8GemmArgs(p, {g.a, g.b, g.c, g.sa, g.sb}, rowwise ? 1 : 0, rowwise ? 1 : 0, m, n, k, bm,
+                bn, bk);
+  };
+}
+
+/// @fp8_gemm_tma (10_fp8_gemm_tma.mlir, sm_90a): A and B as tensor
+/// descriptors, then c, sa, sb, the scales' strides, M, N, K, stride_cm;
+/// BLOCK_K 128 (TMA's 128-byte rows).
+std::function<void(Problem &)> fp8GemmTma(ElemType type, bool rowwise, int64_t m, int64_t n,
+                                          int64_t k, int64_t bm, int64_t bn, unsigned warps,
+                                          unsigned stages) {
+  return [=](Problem &p) {
+    Fp8Gemm g = fp8GemmProblem(p, type, rowwise, m, n, k);
+    p.descriptorArg(*g.a);
+    p.descriptorArg(*g.b);
+    for (HostBuffer *buffer : {g.c, g.sa, g.sb})
+      p.pointerArg(*buffer);
+    for (int64_t v : {int64_t(rowwise), int64_t(rowwise), m, n, k, n})
+      p.scalarArg(ElemType::I32, double(v));
+    setGrid(p, ceilDiv(m, bm), ceilDiv(n, bn));
+    p.bytes = double(m * k + n * k) + 2.0 * m * n;
+    p.constants = {{"BLOCK_M", bm}, {"BLOCK_N", bn}, {"BLOCK_K", 128}};
+    p.numWarps = warps;
+    p.numStages = stages;
+    p.arch = "sm_90a";
   };
 }
 
@@ -513,6 +550,19 @@ KernelCheck fp8GemmCheck(ElemType type, bool rowwise) {
           storageTolerance(ElemType::BF16),
           fp8Gemm(type, rowwise, 48, 80, 80),
           {{"4096x4096x4096", fp8Gemm(type, rowwise, 4096, 4096, 4096, 128, 128, 128)}}};
+}
+
+KernelCheck fp8GemmTmaCheck(ElemType type, bool rowwise) {
+  std::string name =
+      suffixed("triton_10_fp8_gemm_tma", type) + (rowwise ? "_rowwise" : "_tensorwise");
+  // 64 x 64 x 128 blocks, the smallest fp8 warpgroup MMA with TMA takes:
+  // M and N edges and a K tail of 16 past the tensors' edges.
+  return {name, "triton/10_fp8_gemm_tma.mlir", "fp8_gemm_tma",
+          {{"T", typeConstant(type)}},
+          storageTolerance(ElemType::BF16),
+          fp8GemmTma(type, rowwise, 100, 72, 272, 64, 64, 4, 3),
+          // The bench's blocks, with edges in M, N and K.
+          {{"1000x776x1040", fp8GemmTma(type, rowwise, 1000, 776, 1040, 128, 128, 4, 4)}}};
 }
 
 //===----------------------------------------------------------------------===//
@@ -558,6 +608,9 @@ std::vector<KernelCheck> llk::checks::tritonChecks() {
   for (ElemType type : {ElemType::F8E4M3FN, ElemType::F8E5M2})
     for (bool rowwise : {false, true})
       checks.push_back(fp8GemmCheck(type, rowwise));
+  for (ElemType type : {ElemType::F8E4M3FN, ElemType::F8E5M2})
+    for (bool rowwise : {false, true})
+      checks.push_back(fp8GemmTmaCheck(type, rowwise));
   // Two 128-column scale blocks of B, three K blocks (the last of 16).
   checks.push_back({"triton_10_fp8_gemm_blockwise", "triton/10_fp8_gemm.mlir", "fp8_gemm_blockwise",
                     {{"T", llk::ElementType::F8E4M3FN}, {"BLOCK_M", 32}, {"BLOCK_N", 32}, {"BLOCK_K", 32}},

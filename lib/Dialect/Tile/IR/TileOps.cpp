@@ -665,6 +665,16 @@ LogicalResult DotOp::verify() {
 // Shared-memory buffers
 //===----------------------------------------------------------------------===//
 
+Operation *LocalAllocOp::getLastUse() {
+  Block *block = getOperation()->getBlock();
+  Operation *last = getOperation();
+  for (Operation *user : getOperation()->getUsers())
+    if (Operation *inBlock = block->findAncestorOpInBlock(*user))
+      if (last->isBeforeInBlock(inBlock))
+        last = inBlock;
+  return last;
+}
+
 LogicalResult LocalAllocOp::verify() {
   SharedType type = getType();
   int64_t bytes = type.getSizeInBytes();
@@ -749,12 +759,17 @@ LogicalResult DescriptorLoadOp::verify() {
 
 LogicalResult AsyncTmaCopyOp::verify() {
   SharedType buffer = getBuffer().getType();
-  if (buffer.getContiguousDim() != 1)
-    return emitOpError() << "copies row-major blocks, so the buffer's "
-                            "contiguous dimension must be 1";
-  return verifyDescriptorBlock(*this, getDesc().getType(),
-                               buffer.getSlotShape(), buffer.getElementType(),
-                               "a slot of the buffer");
+  // The block lands row-major: a slot stored with dimension 1 innermost
+  // holds it as it is, one with dimension 0 innermost holds its transpose
+  // (the same bytes, read as the block's tile.trans).
+  SmallVector<int64_t> block(buffer.getSlotShape());
+  if (buffer.getContiguousDim() == 0)
+    std::swap(block[0], block[1]);
+  return verifyDescriptorBlock(*this, getDesc().getType(), block,
+                               buffer.getElementType(),
+                               buffer.getContiguousDim() == 0
+                                   ? "the transposed slot of the buffer"
+                                   : "a slot of the buffer");
 }
 
 LogicalResult AsyncWaitOp::verify() {

@@ -76,10 +76,16 @@ struct PipelinedLoad {
   /// the slot stores it innermost, so 16-byte copies stay 16 bytes.
   unsigned contiguousDim;
   LocalAllocOp buffer;
+  /// The tile.trans of a descriptor block that the dot reads (K-major B as
+  /// Triton's `desc.load(...).T`): the slot holds the block as TMA writes it,
+  /// read as its transpose (contiguous dimension 0).
+  Operation *trans = nullptr;
 
   bool isTma() const { return isa<DescriptorLoadOp>(load); }
+  /// The tile the dot reads: the load's, or its transpose.
+  Operation *dotOperand() const { return trans ? trans : load; }
   RankedTensorType type() const {
-    return cast<RankedTensorType>(load->getResult(0).getType());
+    return cast<RankedTensorType>(dotOperand()->getResult(0).getType());
   }
 };
 
@@ -175,7 +181,7 @@ bool LoopPipeliner::analyze() {
     for (Value operand : {dot.getA(), dot.getB()}) {
       Operation *def = operand.getDefiningOp();
       if (!def || def->getBlock() != body ||
-          llvm::any_of(loads, [&](auto &l) { return l.load == def; }))
+          llvm::any_of(loads, [&](auto &l) { return l.dotOperand() == def; }))
         continue;
       auto skip = [&](const char *why) {
         LLVM_DEBUG(DBGS() << "  " << def->getName() << " at " << def->getLoc()
@@ -188,6 +194,18 @@ bool LoopPipeliner::analyze() {
           loads.push_back({def, 1, nullptr});
         else
           skip("TMA copies need sm_90a (wgmma)");
+        continue;
+      }
+      if (auto trans = dyn_cast<TransOp>(def)) {
+        auto tma = trans.getSrc().getDefiningOp<DescriptorLoadOp>();
+        if (!tma || tma->getBlock() != body)
+          continue;
+        if (!wgmma)
+          skip("TMA copies need sm_90a (wgmma)");
+        else if (!trans->hasOneUse() || !tma->hasOneUse())
+          skip("the transposed descriptor block has other users");
+        else
+          loads.push_back({tma, 0, nullptr, trans});
         continue;
       }
       auto load = dyn_cast<LoadOp>(def);
@@ -311,7 +329,7 @@ std::optional<std::pair<DotOp, unsigned>> LoopPipeliner::asyncDot() const {
     return std::nullopt;
   auto contiguousDim = [&](Value operand) -> std::optional<unsigned> {
     for (const PipelinedLoad &l : loads)
-      if (operand.getDefiningOp() == l.load)
+      if (operand.getDefiningOp() == l.dotOperand())
         return l.contiguousDim;
     return std::nullopt;
   };
@@ -649,10 +667,11 @@ scf::ForOp LoopPipeliner::transform() {
                              ? Value(body->getArgument(i + 1))
                              : map.lookupOrDefault(yield.getOperand(i)));
   for (PipelinedLoad &l : loads) {
-    b.setInsertionPoint(l.load);
-    Value tile = LocalLoadOp::create(b, l.load->getLoc(), l.type(), l.buffer,
+    Operation *operand = l.dotOperand();
+    b.setInsertionPoint(operand);
+    Value tile = LocalLoadOp::create(b, operand->getLoc(), l.type(), l.buffer,
                                      readSlot);
-    l.load->getResult(0).replaceAllUsesWith(tile);
+    operand->getResult(0).replaceAllUsesWith(tile);
   }
 
   // Epilogue: the copies past the end wrote zeros into unused slots; let
@@ -697,8 +716,11 @@ scf::ForOp LoopPipeliner::transform() {
   }
   // The loads go only now: the next block's prologue above still reads
   // their operands to issue its copies.
-  for (PipelinedLoad &l : loads)
+  for (PipelinedLoad &l : loads) {
+    if (l.trans)
+      l.trans->erase();
     l.load->erase();
+  }
   // The original address computation is dead now (the shifted copy feeds the
   // yield); erase it in reverse order.
   for (Operation *op : llvm::reverse(slice))

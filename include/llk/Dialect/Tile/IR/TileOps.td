@@ -320,22 +320,30 @@ def Tile_LocalAllocOp : Tile_Op<"local_alloc", [
     MemoryEffects<[MemAlloc<DefaultResource, 0, FullEffect>]>]> {
   let summary = "a ring of tile buffers in the program's shared memory";
   let description = [{
-    Reserves the buffers of a `!tile.shared` type for the whole kernel. The
-    `tile-software-pipeline` pass makes them; their contents start undefined.
+    Reserves the buffers of a `!tile.shared` type from here to their last
+    use (`getLastUse`). The `tile-software-pipeline` pass makes them; their
+    contents start undefined.
 
     ```mlir
     %ring = tile.local_alloc : !tile.shared<3x128x64xf16, contiguous = 1>
     ```
 
     `tile-allocate-shared` places them: `offset` is their first byte in the
-    kernel's shared memory and, for buffers that TMA fills, `barrier_offset`
-    the first of their slots' mbarriers (8 bytes each).
+    kernel's shared memory (buffers whose live ranges do not overlap may
+    share bytes; each allocation starts with a barrier) and, for buffers
+    that TMA fills, `barrier_offset` the first of their slots' mbarriers (8
+    bytes each, never shared).
   }];
   let arguments = (ins OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$offset,
                        OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$barrier_offset);
   let results = (outs Tile_SharedType:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The op of this op's block that ends the buffers' live range: the
+    /// last one that uses them or holds a use (a loop), this op if none.
+    mlir::Operation *getLastUse();
+  }];
 }
 
 def Tile_AsyncCopyOp : Tile_Op<"async_copy", [
@@ -372,7 +380,10 @@ def Tile_AsyncTmaCopyOp : Tile_Op<"async_tma_copy"> {
     `col`) into slot `slot` of `buffer`; elements past the tensor arrive as
     zeros. The copy completes on the slot's barrier, which
     `tile.async_tma_wait` waits on. Nothing starts when `pred` is false.
-    Made by `tile-software-pipeline` from `tile.descriptor_load`.
+    Made by `tile-software-pipeline` from `tile.descriptor_load`. A buffer
+    with `contiguous = 1` holds the block as it is; one with `contiguous = 0`
+    holds its transpose (slots of the block's shape reversed, the same
+    bytes), which is how a `tile.trans` of the load reaches a `tile.dot`.
 
     ```mlir
     tile.async_tma_copy %desc[%m, %k], %ring[%slot] if %in_range
