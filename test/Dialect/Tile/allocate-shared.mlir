@@ -61,12 +61,15 @@ func.func @tma_barriers(%a: !tile.tensordesc<64x64xf16>, %b: !tile.tensordesc<64
 // CHECK: tile.dot {{.*}} {mma = #tile.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>}
 #acc = #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], warpRepeat = [2, 1]>
 #op = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#i8 = #tile.blocked<sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [2, 2], order = [1, 0]>
 func.func @demoted(%y: tensor<64x64xf16, #op>, %slot: i32, %acc: tensor<64x64xf32, #acc>) -> tensor<64x64xf32, #acc> attributes {tile.num_warps = 4 : i32} {
   %ra = tile.local_alloc : !tile.shared<2x64x64xf16, contiguous = 1>
   %small = tile.local_alloc : !tile.shared<3x8x8xi8, contiguous = 1>
   %last = tile.local_alloc : !tile.shared<1x8x8xi8, contiguous = 0>
   %x = tile.local_load %ra[%slot] : !tile.shared<2x64x64xf16, contiguous = 1> -> tensor<64x64xf16, #op>
   %d = tile.dot %x, %y, %acc {mma = #tile.mma<version = 3, instrShape = [64, 64, 16], warpsPerCTA = [4, 1]>} : tensor<64x64xf16, #op>, tensor<64x64xf16, #op> -> tensor<64x64xf32, #acc>
+  %s = tile.local_load %small[%slot] : !tile.shared<3x8x8xi8, contiguous = 1> -> tensor<8x8xi8, #i8>
+  %l = tile.local_load %last[%slot] : !tile.shared<1x8x8xi8, contiguous = 0> -> tensor<8x8xi8, #i8>
   return %d : tensor<64x64xf32, #acc>
 }
 
@@ -152,4 +155,40 @@ func.func @wgmma_variant_a(%q: tensor<64x64xf16, #op>, %p: tensor<64x64x!tile.pt
     scf.yield %d : tensor<64x64xf32, #acc>
   }
   return %r : tensor<64x64xf32, #acc>
+}
+
+// -----
+
+// Buffers never live at once share bytes (the rings of attention's two key
+// loops): each lives from its allocation to its last use in the block, so
+// the second pair starts at the first pair's offsets; a buffer still live
+// (%keep, read after the second loop) is placed clear of both.
+// CHECK-LABEL: func.func @disjoint_ranges
+// CHECK: tile.local_alloc {offset = 0 : i64} : !tile.shared<2x64x64xf16, contiguous = 1>
+// CHECK: tile.local_alloc {offset = 16384 : i64} : !tile.shared<2x64x64xf16, contiguous = 1>
+// CHECK: tile.local_alloc {offset = 32768 : i64} : !tile.shared<1x64x64xf16, contiguous = 1>
+// CHECK: scf.for
+// CHECK: tile.local_alloc {offset = 0 : i64} : !tile.shared<2x64x64xf16, contiguous = 1>
+// CHECK: tile.local_alloc {offset = 16384 : i64} : !tile.shared<2x64x64xf16, contiguous = 1>
+// CHECK: scf.for
+#op = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+func.func @disjoint_ranges(%p: tensor<64x64x!tile.ptr<f16>, #op>, %n: i32) attributes {tile.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %a1 = tile.local_alloc : !tile.shared<2x64x64xf16, contiguous = 1>
+  %b1 = tile.local_alloc : !tile.shared<2x64x64xf16, contiguous = 1>
+  %keep = tile.local_alloc : !tile.shared<1x64x64xf16, contiguous = 1>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    tile.async_copy %p, %a1[%c0] : tensor<64x64x!tile.ptr<f16>, #op> -> !tile.shared<2x64x64xf16, contiguous = 1>
+    tile.async_copy %p, %b1[%c0] : tensor<64x64x!tile.ptr<f16>, #op> -> !tile.shared<2x64x64xf16, contiguous = 1>
+    tile.async_copy %p, %keep[%c0] : tensor<64x64x!tile.ptr<f16>, #op> -> !tile.shared<1x64x64xf16, contiguous = 1>
+  }
+  %a2 = tile.local_alloc : !tile.shared<2x64x64xf16, contiguous = 1>
+  %b2 = tile.local_alloc : !tile.shared<2x64x64xf16, contiguous = 1>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    tile.async_copy %p, %a2[%c0] : tensor<64x64x!tile.ptr<f16>, #op> -> !tile.shared<2x64x64xf16, contiguous = 1>
+    tile.async_copy %p, %b2[%c0] : tensor<64x64x!tile.ptr<f16>, #op> -> !tile.shared<2x64x64xf16, contiguous = 1>
+  }
+  %k = tile.local_load %keep[%c0] : !tile.shared<1x64x64xf16, contiguous = 1> -> tensor<64x64xf16, #op>
+  return
 }

@@ -4,8 +4,9 @@
 // its swizzle (placeWarpgroupMmaOperands; A may instead come from
 // registers, in the register-A layout); then every tile.local_alloc gets
 // its `offset` in the kernel's shared memory, and the buffers TMA fills the
-// `barrier_offset` of their slots' mbarriers. The lowering reads both; its
-// own scratch goes after them (where their live range overlaps it).
+// `barrier_offset` of their slots' mbarriers; buffers that are never live
+// at once share bytes. The lowering reads both; its own scratch goes after
+// them (where their live range overlaps it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,14 +54,49 @@ struct TileAllocateSharedPass
                         << offset << "\n");
       alloc.setBarrierOffsetAttr(builder.getI64IntegerAttr(offset));
     });
+    // Then the buffers, first fit: each at the lowest offset clear of the
+    // buffers live at the same time (the same block, overlapping ranges
+    // from the allocation to the last use). Others may share its bytes, as
+    // the rings of attention's two key loops do: the later allocation's
+    // lowering starts with a barrier, after every use of the earlier one.
+    struct Placed {
+      LocalAllocOp alloc;
+      Operation *last;
+      int64_t begin, end;
+    };
+    SmallVector<Placed> placed;
+    int64_t buffersBegin = end;
     func.walk([&](LocalAllocOp alloc) {
       if (!withBarriers.contains(alloc))
         alloc.removeBarrierOffsetAttr();
       SharedType type = alloc.getType();
-      int64_t offset = reserve(type.getSizeInBytes(), type.getAlignment());
-      LLVM_DEBUG(DBGS() << "@" << func.getSymName() << ": " << type << " at "
-                        << alloc.getLoc() << " at byte " << offset << "\n");
+      int64_t bytes = type.getSizeInBytes(), align = type.getAlignment();
+      Operation *last = alloc.getLastUse();
+      SmallVector<std::pair<int64_t, int64_t>> busy;
+      for (const Placed &p : placed) {
+        bool disjoint = p.alloc->getBlock() == alloc->getBlock() &&
+                        (p.last->isBeforeInBlock(alloc) ||
+                         last->isBeforeInBlock(p.alloc));
+        if (!disjoint)
+          busy.push_back({p.begin, p.end});
+      }
+      llvm::sort(busy);
+      int64_t offset = llvm::alignTo(buffersBegin, align);
+      for (auto [busyBegin, busyEnd] : busy)
+        if (offset + bytes > busyBegin && offset < busyEnd)
+          offset = llvm::alignTo(busyEnd, align);
+      end = std::max(end, offset + bytes);
+      LLVM_DEBUG({
+        DBGS() << "@" << func.getSymName() << ": " << type << " at "
+               << alloc.getLoc() << " at byte " << offset;
+        for (const Placed &p : placed)
+          if (offset < p.end && p.begin < offset + bytes)
+            llvm::dbgs() << ", sharing bytes with the buffer at "
+                         << p.alloc.getLoc() << " (no longer live)";
+        llvm::dbgs() << "\n";
+      });
       alloc.setOffsetAttr(builder.getI64IntegerAttr(offset));
+      placed.push_back({alloc, last, offset, offset + bytes});
     });
   }
 };
