@@ -42,7 +42,7 @@ import triton  # noqa: E402
 import benchlib  # noqa: E402
 import triton_random  # noqa: E402  (scripts/)
 import triton_kernels as tk  # noqa: E402
-from variants import TMA_FP8_VARIANTS, VARIANTS  # noqa: E402
+from variants import BLOCKWISE_FP8_VARIANTS, PER_TENSOR_FP8, TMA_FP8_VARIANTS, VARIANTS  # noqa: E402
 
 
 def _load(name, path):
@@ -155,12 +155,21 @@ class Case:
     output; `llk[variant](t)` and `triton(t)` return callables that run the
     kernels on the tensors t (inputs and outputs). `ceiling(timer)` is
     ("copy" or "cuBLAS", µs); `work` the bytes (unit GB/s) or flops (TFLOP/s)
-    of a run."""
+    of a run. `triton_outputs`: the outputs the Triton column writes, where it
+    is another computation (llk's per-tensor fp8 GEMM beside the
+    block-scaled one); each side is checked on its own outputs."""
 
-    def __init__(self, key, label, make, llk, triton, tol, work, unit, ceiling, dependent=False, notes=""):
+    def __init__(self, key, label, make, llk, triton, tol, work, unit, ceiling, dependent=False, notes="",
+                 triton_outputs=()):
         self.key, self.label, self.make, self.llk, self.triton = key, label, make, llk, triton
         self.tol, self.work, self.unit, self.ceiling = tol, work, unit, ceiling
-        self.dependent, self.notes = dependent, notes
+        self.dependent, self.notes, self.triton_outputs = dependent, notes, tuple(triton_outputs)
+
+    def checked(self, impl, refs):
+        """The outputs whose references check `impl`'s run."""
+        if not self.triton_outputs:
+            return list(refs)
+        return [k for k in refs if (k in self.triton_outputs) == (impl == "triton")]
 
 
 # ============================================================== the cases
@@ -515,6 +524,48 @@ def build_cases(M, L, copy_us, cublas_us):
     for rowwise in (False, True):
         cases.append(fp8_gemm(4096, 4096, 4096, rowwise))
 
+    # 10, DeepSeek-V3's block scales (1x128 for A, 128x128 for B; torch here
+    # refuses them): llk's @fp8_gemm_blockwise beside llk's per-tensor fp8
+    # GEMM on the same operands (the "triton" column, its own output c_pt).
+    def fp8_blockwise(m, n, k_):
+        kb, nb = cdiv(k_, 128), cdiv(n, 128)
+
+        def make(gen):
+            a = randn(gen, m, k_).to(torch.float8_e4m3fn)
+            b = randn(gen, n, k_).to(torch.float8_e4m3fn)
+            sa = torch.rand(m, kb, generator=gen, device="cuda") + 0.5
+            sb = torch.rand(nb, kb, generator=gen, device="cuda") + 0.5
+            ad, bd = a.double(), b.double()
+            ref = torch.zeros(m, n, dtype=torch.float64, device="cuda")
+            for q in range(kb):
+                part = ad[:, q * 128:(q + 1) * 128] @ bd[:, q * 128:(q + 1) * 128].t()
+                ref += part * sa[:, q:q + 1].double() * sb[:, q].double().repeat_interleave(128)[:n][None, :]
+            one = torch.ones(1, device="cuda")
+            return {"a": a, "b": b, "sa": sa, "sb": sb, "one": one}, \
+                {"c": torch.empty(m, n, dtype=torch.bfloat16, device="cuda"),
+                 "c_pt": torch.empty(m, n, dtype=torch.bfloat16, device="cuda")}, \
+                {"c": ref, "c_pt": ad @ bd.t()}
+
+        def llk(name):
+            k = Llk(M, L, name)
+            c = k.constants
+            return lambda t: k.bind("fp8_gemm_blockwise", (cdiv(m, c["BLOCK_M"]), cdiv(n, c["BLOCK_N"])), [
+                u64(t["a"]), u64(t["b"]), u64(t["c"]), u64(t["sa"]), u64(t["sb"]), i32(kb), i32(kb),
+                i32(m), i32(n), i32(k_), i32(k_), i32(k_), i32(n)])
+
+        def per_tensor(t):
+            k = Llk(M, L, PER_TENSOR_FP8)
+            t["a_map"] = k.tensor_map("fp8_gemm_tma", 0, t["a"])
+            t["b_map"] = k.tensor_map("fp8_gemm_tma", 1, t["b"])
+            return k.bind("fp8_gemm_tma", (cdiv(m, 128), cdiv(n, 128)), [
+                np.uint64(t["a_map"].data.ptr), np.uint64(t["b_map"].data.ptr), u64(t["c_pt"]), u64(t["one"]),
+                u64(t["one"]), i32(0), i32(0), i32(m), i32(n), i32(k_), i32(n)])
+        return Case("10_fp8_gemm", f"{m}x{n}x{k_} block-scaled", make,
+                    {v: llk(v) for v in BLOCKWISE_FP8_VARIANTS}, per_tensor, 1.6e-2, 2.0 * m * n * k_, "TFLOP/s",
+                    lambda: ("cuBLAS", cublas_us(m, n, k_)), triton_outputs=("c_pt",),
+                    notes=f"the Triton column is llk's per-tensor fp8 GEMM ({PER_TENSOR_FP8}); ceiling: cuBLAS f16")
+    cases.append(fp8_blockwise(4096, 4096, 4096))
+
     # 11 vector add as dependent launches (launch_pdl): back-to-back launches
     # of a small add, where the next launch's setup overlaps this one's tail.
     def pdl(n):
@@ -602,7 +653,7 @@ def main():
                 torch.cuda.synchronize()
                 fn()
                 torch.cuda.synchronize()
-                err = max(rel_err(outs[k], refs[k]) for k in refs)
+                err = max(rel_err(outs[k], refs[k]) for k in case.checked(impl, refs))
                 ok = err == err and err <= case.tol
                 tm = timer.time([fn])
                 throughput = case.work / (tm.median * 1e-6) / (GB if case.unit == "GB/s" else 1e12)

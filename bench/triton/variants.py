@@ -91,6 +91,14 @@ VARIANTS = {
     "fp8_gemm_tma_128x256x128_w8_sm90a": ("triton/10_fp8_gemm_tma.mlir",
                                           {"T": "f8E4M3FN", "BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 128}, 8,
                                           "sm_90a"),
+    # 10 with DeepSeek-V3's block scales (@fp8_gemm_blockwise): 8 warps (a
+    # K block's partial sums beside the accumulator spill 4 warps).
+    "fp8_gemm_blockwise_128x128x128_w8_sm90a": ("triton/10_fp8_gemm.mlir",
+                                                {"T": "f8E4M3FN", "BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 128},
+                                                8, "sm_90a"),
+    "fp8_gemm_blockwise_128x128x128_w8_s4_sm90a": ("triton/10_fp8_gemm.mlir",
+                                                   {"T": "f8E4M3FN", "BLOCK_M": 128, "BLOCK_N": 128,
+                                                    "BLOCK_K": 128}, 8, "sm_90a"),
     # 11: vector add as a dependent launch (f32)
     "pdl_add_b1024_w4": ("triton/11_pdl_vector_add.mlir", {"BLOCK": 1024, "DIV": 16, "USE_GDC": 1}, 4, "sm_90"),
     "pdl_add_b4096_w4": ("triton/11_pdl_vector_add.mlir", {"BLOCK": 4096, "DIV": 16, "USE_GDC": 1}, 4, "sm_90"),
@@ -104,8 +112,11 @@ NUM_STAGES = {"persistent_128x256x64_w8": 3, "matmul_128x256x64_w8_s4_sm90a": 4,
               "grouped_128x256x64_w8_s4_sm90a": 4,
               "fp8_gemm_128x128x128_w4_s4_sm90a": 4,
               "fp8_gemm_tma_128x128x128_w4_sm90a": 4, "fp8_gemm_tma_128x128x128_w4_s3_sm90a": 3,
-              "fp8_gemm_tma_128x256x128_w8_sm90a": 3}
+              "fp8_gemm_tma_128x256x128_w8_sm90a": 3, "fp8_gemm_blockwise_128x128x128_w8_s4_sm90a": 4}
 
 # The fp8 GEMM variants on tensor descriptors (bench.py launches them with
 # CUtensorMaps).
 TMA_FP8_VARIANTS = tuple(v for v in VARIANTS if v.startswith("fp8_gemm_tma_"))
+# The block-scaled ones, and the per-tensor kernel the bench times beside them.
+BLOCKWISE_FP8_VARIANTS = tuple(v for v in VARIANTS if v.startswith("fp8_gemm_blockwise_"))
+PER_TENSOR_FP8 = "fp8_gemm_tma_128x128x128_w4_s3_sm90a"

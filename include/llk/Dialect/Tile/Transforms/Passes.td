@@ -196,10 +196,14 @@ def TileAllocateShared : Pass<"tile-allocate-shared", "mlir::func::FuncOp"> {
     kernel's shared memory and, where `tile.async_tma_copy` fills it, the `barrier_offset` of its
     slots' mbarriers: the barriers first (8-byte aligned, in the order of the
     copies), then the buffers (in program order, aligned as their swizzle
-    needs: 1024 bytes for wgmma, else 128). The buffers live for the whole
-    kernel; the lowering puts the scratch of layout conversions and staged
-    dot operands after them where it overlaps their live range, at offset 0
-    elsewhere.
+    needs: 1024 bytes for wgmma, else 128), each first fit: at the lowest
+    offset clear of the buffers live at the same time (the same block, and
+    ranges from the allocation to the last use that overlap), so that
+    buffers never live at once (the rings of two loops one after the
+    other) share bytes; each allocation's lowering starts with a barrier.
+    The lowering puts the scratch of layout conversions and staged dot
+    operands after all buffers where it overlaps a buffer's live range, at
+    offset 0 elsewhere.
   }];
   let dependentDialects = ["::llk::tile::TileDialect"];
 }
