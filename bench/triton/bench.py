@@ -169,7 +169,10 @@ class Case:
         """The outputs whose references check `impl`'s run."""
         if not self.triton_outputs:
             return list(refs)
-        return [k for k in refs if (k in self.triton_outputs) == (impl == "triton")]
+        keys = [k for k in refs if (k in self.triton_outputs) == (impl == "triton")]
+        if not keys:
+            raise ValueError(f"{self.key}: no output checks {impl}")
+        return keys
 
 
 # ============================================================== the cases
@@ -555,9 +558,10 @@ def build_cases(M, L, copy_us, cublas_us):
 
         def per_tensor(t):
             k = Llk(M, L, PER_TENSOR_FP8)
+            c = k.constants
             t["a_map"] = k.tensor_map("fp8_gemm_tma", 0, t["a"])
             t["b_map"] = k.tensor_map("fp8_gemm_tma", 1, t["b"])
-            return k.bind("fp8_gemm_tma", (cdiv(m, 128), cdiv(n, 128)), [
+            return k.bind("fp8_gemm_tma", (cdiv(m, c["BLOCK_M"]), cdiv(n, c["BLOCK_N"])), [
                 np.uint64(t["a_map"].data.ptr), np.uint64(t["b_map"].data.ptr), u64(t["c_pt"]), u64(t["one"]),
                 u64(t["one"]), i32(0), i32(0), i32(m), i32(n), i32(k_), i32(n)])
         return Case("10_fp8_gemm", f"{m}x{n}x{k_} block-scaled", make,

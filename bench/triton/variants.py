@@ -85,7 +85,7 @@ VARIANTS = {
     "fp8_gemm_tma_128x128x128_w4_sm90a": ("triton/10_fp8_gemm_tma.mlir",
                                           {"T": "f8E4M3FN", "BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 128}, 4,
                                           "sm_90a"),
-    "fp8_gemm_tma_128x128x128_w4_s3_sm90a": ("triton/10_fp8_gemm_tma.mlir",
+    "fp8_gemm_tma_128x128x128_w4_s4_sm90a": ("triton/10_fp8_gemm_tma.mlir",
                                              {"T": "f8E4M3FN", "BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 128},
                                              4, "sm_90a"),
     "fp8_gemm_tma_128x256x128_w8_sm90a": ("triton/10_fp8_gemm_tma.mlir",
@@ -111,12 +111,11 @@ NUM_STAGES = {"persistent_128x256x64_w8": 3, "matmul_128x256x64_w8_s4_sm90a": 4,
               "grouped_128x128x32_w4_s4": 4, "grouped_128x128x32_w8_s4": 4,
               "grouped_128x256x64_w8_s4_sm90a": 4,
               "fp8_gemm_128x128x128_w4_s4_sm90a": 4,
-              "fp8_gemm_tma_128x128x128_w4_sm90a": 4, "fp8_gemm_tma_128x128x128_w4_s3_sm90a": 3,
-              "fp8_gemm_tma_128x256x128_w8_sm90a": 3, "fp8_gemm_blockwise_128x128x128_w8_s4_sm90a": 4}
+              "fp8_gemm_tma_128x128x128_w4_s4_sm90a": 4, "fp8_gemm_blockwise_128x128x128_w8_s4_sm90a": 4}
 
 # The fp8 GEMM variants on tensor descriptors (bench.py launches them with
 # CUtensorMaps).
 TMA_FP8_VARIANTS = tuple(v for v in VARIANTS if v.startswith("fp8_gemm_tma_"))
 # The block-scaled ones, and the per-tensor kernel the bench times beside them.
 BLOCKWISE_FP8_VARIANTS = tuple(v for v in VARIANTS if v.startswith("fp8_gemm_blockwise_"))
-PER_TENSOR_FP8 = "fp8_gemm_tma_128x128x128_w4_s3_sm90a"
+PER_TENSOR_FP8 = "fp8_gemm_tma_128x128x128_w4_sm90a"

@@ -21,9 +21,12 @@ struct LocalAllocLowering : TilePattern<LocalAllocOp> {
   matchAndRewrite(LocalAllocOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     IndexEmitter e(rewriter, op.getLoc());
-    // Scratch users before the buffer's live range share its memory and end
-    // with reads, not a barrier: wait for every thread to be done with them
-    // before the first copy writes there.
+    // Scratch users before the buffer's live range, and buffers no longer
+    // live (tile-allocate-shared lets them share bytes), end with reads or
+    // copies, not a barrier: this thread's cp.async copies must land and
+    // every thread be done before the first copy writes here.
+    if (op.getReusesBytes())
+      NVVM::CpAsyncWaitGroupOp::create(rewriter, op.getLoc(), 0);
     gpu::BarrierOp::create(rewriter, op.getLoc());
     Value base = state.scratch.kernelBase(rewriter, op.getLoc(), op);
     int64_t offset = op.getOffsetAttr().getInt();

@@ -16,7 +16,9 @@ namespace {
 
 /// One thread announces the slot's bytes on its barrier and starts one
 /// cp.async.bulk.tensor per box (tmaBoxOf) into the slot's wgmma layout:
-/// 128-byte slabs of columns, one after the other.
+/// 128-byte slabs of the contiguous dimension (the block's columns, also
+/// in a `contiguous = 0` slot, which holds the block transposed), one
+/// after the other.
 struct AsyncTmaCopyLowering : TilePattern<AsyncTmaCopyOp> {
   using TilePattern::TilePattern;
   LogicalResult
@@ -97,7 +99,7 @@ LogicalResult llk::togpu::checkTmaCopies(func::FuncOp func) {
     auto alloc = copy.getBuffer().getDefiningOp<LocalAllocOp>();
     if (!alloc || alloc.getType().getSwizzle() != SharedSwizzle::Wgmma) {
       copy.emitOpError("fills a buffer that no warpgroup MMA (wgmma) reads; "
-                       "TMA copies feed only wgmma so far (sm_90a, f16/bf16 "
+                       "TMA copies feed only wgmma so far (sm_90a, f16/bf16/fp8 "
                        "dots whose accumulator puts every warp along M and "
                        "whose instructions fit a thread's registers: fewer "
                        "columns, warps or programs per SM)");

@@ -232,6 +232,8 @@ struct ConvertTileToGPUPass
         // The buffers are live from the allocation to their last use (the
         // pipelined loop); scratch used in between must not overlap them.
         Operation *last = alloc.getLastUse();
+        if (last == alloc)
+          return;
         for (Operation *op = alloc->getNextNode(); op; op = op->getNextNode()) {
           state.scratch.markBuffersLive(op);
           if (op == last)

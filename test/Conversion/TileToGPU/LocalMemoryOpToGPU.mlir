@@ -31,3 +31,28 @@ func.func @slots(%p: !tile.ptr<f16>) attributes {tile.num_warps = 4 : i32} {
   tile.store %t, %ps : tensor<64x32x!tile.ptr<f16>, #b>
   return
 }
+
+// -----
+
+// A buffer placed on the bytes of one no longer live (`reuses_bytes`, from
+// tile-allocate-shared) first waits for the thread's cp.async copies, then
+// for every thread: the earlier buffer's copies and reads are done before
+// anything writes there. The first allocation only takes the barrier.
+// CHECK-LABEL: gpu.func @reused
+// CHECK-NOT: nvvm.cp.async.wait.group
+// CHECK: gpu.barrier
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
+#b = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+
+func.func @reused(%p: !tile.ptr<f16>) attributes {tile.num_warps = 4 : i32} {
+  %c1 = arith.constant 1 : i32
+  %first = tile.local_alloc {offset = 0 : i64} : !tile.shared<3x64x32xf16, contiguous = 1>
+  %t = tile.local_load %first[%c1] : !tile.shared<3x64x32xf16, contiguous = 1> -> tensor<64x32xf16, #b>
+  %ps = tile.splat %p : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>, #b>
+  tile.store %t, %ps : tensor<64x32x!tile.ptr<f16>, #b>
+  %second = tile.local_alloc {offset = 0 : i64, reuses_bytes} : !tile.shared<3x64x32xf16, contiguous = 1>
+  %u = tile.local_load %second[%c1] : !tile.shared<3x64x32xf16, contiguous = 1> -> tensor<64x32xf16, #b>
+  tile.store %u, %ps : tensor<64x32x!tile.ptr<f16>, #b>
+  return
+}

@@ -161,15 +161,18 @@ func.func @wgmma_variant_a(%q: tensor<64x64xf16, #op>, %p: tensor<64x64x!tile.pt
 
 // Buffers never live at once share bytes (the rings of attention's two key
 // loops): each lives from its allocation to its last use in the block, so
-// the second pair starts at the first pair's offsets; a buffer still live
-// (%keep, read after the second loop) is placed clear of both.
+// the second pair starts at the first pair's offsets and is marked
+// `reuses_bytes` (its lowering first drains the thread's cp.async copies);
+// a buffer still live (%keep, read after the second loop) is placed clear
+// of both.
 // CHECK-LABEL: func.func @disjoint_ranges
 // CHECK: tile.local_alloc {offset = 0 : i64} : !tile.shared<2x64x64xf16, contiguous = 1>
 // CHECK: tile.local_alloc {offset = 16384 : i64} : !tile.shared<2x64x64xf16, contiguous = 1>
 // CHECK: tile.local_alloc {offset = 32768 : i64} : !tile.shared<1x64x64xf16, contiguous = 1>
 // CHECK: scf.for
-// CHECK: tile.local_alloc {offset = 0 : i64} : !tile.shared<2x64x64xf16, contiguous = 1>
-// CHECK: tile.local_alloc {offset = 16384 : i64} : !tile.shared<2x64x64xf16, contiguous = 1>
+// CHECK: tile.async_wait pending = 0
+// CHECK: tile.local_alloc {offset = 0 : i64, reuses_bytes} : !tile.shared<2x64x64xf16, contiguous = 1>
+// CHECK: tile.local_alloc {offset = 16384 : i64, reuses_bytes} : !tile.shared<2x64x64xf16, contiguous = 1>
 // CHECK: scf.for
 #op = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 func.func @disjoint_ranges(%p: tensor<64x64x!tile.ptr<f16>, #op>, %n: i32) attributes {tile.num_warps = 4 : i32} {
@@ -182,7 +185,9 @@ func.func @disjoint_ranges(%p: tensor<64x64x!tile.ptr<f16>, #op>, %n: i32) attri
     tile.async_copy %p, %a1[%c0] : tensor<64x64x!tile.ptr<f16>, #op> -> !tile.shared<2x64x64xf16, contiguous = 1>
     tile.async_copy %p, %b1[%c0] : tensor<64x64x!tile.ptr<f16>, #op> -> !tile.shared<2x64x64xf16, contiguous = 1>
     tile.async_copy %p, %keep[%c0] : tensor<64x64x!tile.ptr<f16>, #op> -> !tile.shared<1x64x64xf16, contiguous = 1>
+    tile.async_commit
   }
+  tile.async_wait pending = 0
   %a2 = tile.local_alloc : !tile.shared<2x64x64xf16, contiguous = 1>
   %b2 = tile.local_alloc : !tile.shared<2x64x64xf16, contiguous = 1>
   scf.for %i = %c0 to %n step %c1 : i32 {

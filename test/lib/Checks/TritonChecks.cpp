@@ -559,8 +559,9 @@ KernelCheck fp8GemmCheck(ElemType type, bool rowwise) {
 KernelCheck fp8GemmTmaCheck(ElemType type, bool rowwise) {
   std::string name =
       suffixed("triton_10_fp8_gemm_tma", type) + (rowwise ? "_rowwise" : "_tensorwise");
-  // 64 x 64 x 128 blocks, the smallest fp8 warpgroup MMA with TMA takes:
-  // M and N edges and a K tail of 16 past the tensors' edges.
+  // 64 x 64 x 128 blocks (64 rows: one warpgroup's MMA; K 128: TMA's
+  // 128-byte rows): M and N edges and a K tail of 16 past the tensors'
+  // edges.
   return {name, "triton/10_fp8_gemm_tma.mlir", "fp8_gemm_tma",
           {{"T", typeConstant(type)}},
           storageTolerance(ElemType::BF16),

@@ -668,10 +668,14 @@ LogicalResult DotOp::verify() {
 Operation *LocalAllocOp::getLastUse() {
   Block *block = getOperation()->getBlock();
   Operation *last = getOperation();
-  for (Operation *user : getOperation()->getUsers())
-    if (Operation *inBlock = block->findAncestorOpInBlock(*user))
-      if (last->isBeforeInBlock(inBlock))
-        last = inBlock;
+  for (Operation *user : getOperation()->getUsers()) {
+    Operation *inBlock = block->findAncestorOpInBlock(*user);
+    // A use outside the block (past a branch): live to the block's end.
+    if (!inBlock)
+      return &block->back();
+    if (last->isBeforeInBlock(inBlock))
+      last = inBlock;
+  }
   return last;
 }
 

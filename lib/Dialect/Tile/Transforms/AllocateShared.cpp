@@ -58,7 +58,11 @@ struct TileAllocateSharedPass
     // buffers live at the same time (the same block, overlapping ranges
     // from the allocation to the last use). Others may share its bytes, as
     // the rings of attention's two key loops do: the later allocation's
-    // lowering starts with a barrier, after every use of the earlier one.
+    // lowering waits for the thread's cp.async copies and then for every
+    // thread (a barrier), after every use of the earlier one; wgmma reads
+    // of an asynchronous dot end at the tile.dot_wait that follows its loop
+    // (tile-software-pipeline puts it there, before anything after the
+    // loop).
     struct Placed {
       LocalAllocOp alloc;
       Operation *last;
@@ -73,29 +77,27 @@ struct TileAllocateSharedPass
       int64_t bytes = type.getSizeInBytes(), align = type.getAlignment();
       Operation *last = alloc.getLastUse();
       SmallVector<std::pair<int64_t, int64_t>> busy;
-      for (const Placed &p : placed) {
-        bool disjoint = p.alloc->getBlock() == alloc->getBlock() &&
-                        (p.last->isBeforeInBlock(alloc) ||
-                         last->isBeforeInBlock(p.alloc));
-        if (!disjoint)
+      // (Allocations come in program order: p.alloc is before alloc.)
+      for (const Placed &p : placed)
+        if (p.alloc->getBlock() != alloc->getBlock() ||
+            !p.last->isBeforeInBlock(alloc))
           busy.push_back({p.begin, p.end});
-      }
       llvm::sort(busy);
       int64_t offset = llvm::alignTo(buffersBegin, align);
       for (auto [busyBegin, busyEnd] : busy)
         if (offset + bytes > busyBegin && offset < busyEnd)
           offset = llvm::alignTo(busyEnd, align);
-      end = std::max(end, offset + bytes);
-      LLVM_DEBUG({
-        DBGS() << "@" << func.getSymName() << ": " << type << " at "
-               << alloc.getLoc() << " at byte " << offset;
-        for (const Placed &p : placed)
-          if (offset < p.end && p.begin < offset + bytes)
-            llvm::dbgs() << ", sharing bytes with the buffer at "
-                         << p.alloc.getLoc() << " (no longer live)";
-        llvm::dbgs() << "\n";
+      bool reuses = llvm::any_of(placed, [&](const Placed &p) {
+        return offset < p.end && p.begin < offset + bytes;
       });
+      LLVM_DEBUG(DBGS() << "@" << func.getSymName() << ": " << type << " at "
+                        << alloc.getLoc() << " at byte " << offset
+                        << (reuses ? ", on the bytes of a buffer no longer "
+                                     "live"
+                                   : "")
+                        << "\n");
       alloc.setOffsetAttr(builder.getI64IntegerAttr(offset));
+      alloc.setReusesBytes(reuses);
       placed.push_back({alloc, last, offset, offset + bytes});
     });
   }

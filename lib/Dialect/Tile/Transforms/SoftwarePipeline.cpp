@@ -198,10 +198,16 @@ bool LoopPipeliner::analyze() {
       }
       if (auto trans = dyn_cast<TransOp>(def)) {
         auto tma = trans.getSrc().getDefiningOp<DescriptorLoadOp>();
-        if (!tma || tma->getBlock() != body)
+        if (!tma || tma->getBlock() != body) {
+          skip("it transposes a tile in registers, not a descriptor block "
+               "of this loop");
           continue;
+        }
         if (!wgmma)
           skip("TMA copies need sm_90a (wgmma)");
+        else if (operand == dot.getA())
+          skip("a transposed block as A is M-major, which warpgroup MMA "
+               "does not read from shared memory");
         else if (!trans->hasOneUse() || !tma->hasOneUse())
           skip("the transposed descriptor block has other users");
         else

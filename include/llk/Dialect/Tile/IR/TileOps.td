@@ -330,18 +330,22 @@ def Tile_LocalAllocOp : Tile_Op<"local_alloc", [
 
     `tile-allocate-shared` places them: `offset` is their first byte in the
     kernel's shared memory (buffers whose live ranges do not overlap may
-    share bytes; each allocation starts with a barrier) and, for buffers
+    share bytes: `reuses_bytes` marks a buffer placed on an earlier one's,
+    whose lowering first waits for the thread's cp.async copies; every
+    allocation starts with a barrier) and, for buffers
     that TMA fills, `barrier_offset` the first of their slots' mbarriers (8
     bytes each, never shared).
   }];
   let arguments = (ins OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$offset,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$barrier_offset);
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$barrier_offset,
+                       UnitAttr:$reuses_bytes);
   let results = (outs Tile_SharedType:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The op of this op's block that ends the buffers' live range: the
-    /// last one that uses them or holds a use (a loop), this op if none.
+    /// last one that uses them or holds a use (a loop), the block's
+    /// terminator if a use is outside the block, this op if none.
     mlir::Operation *getLastUse();
   }];
 }
