@@ -3,7 +3,8 @@
 // Ops that keep elements in place act on each thread's vector of elements:
 // arith and math ops become the same ops on those vectors, tile.addptr an
 // integer add of scaled offsets to 64-bit addresses; f32 exp2, on tiles
-// and scalars, ex2.approx.ftz.f32.
+// and scalars, ex2.approx.ftz.f32; i32 mului_extended mul.hi.u32 and a
+// 32-bit multiply.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,7 +62,7 @@ struct Exp2Lowering : OpConversionPattern<math::Exp2Op> {
   LogicalResult
   matchAndRewrite(math::Exp2Op op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!lowersToFlushingExp2(op))
+    if (!lowersToNvvmIntrinsic(op))
       return failure();
     Type f32 = rewriter.getF32Type();
     auto ex2 = [&](Value x) -> Value {
@@ -81,6 +82,43 @@ struct Exp2Lowering : OpConversionPattern<math::Exp2Op> {
     for (int64_t i = 0, n = vecType.getNumElements(); i < n; ++i)
       values.push_back(ex2(e.extract(x, i)));
     rewriter.replaceOp(op, e.fromElements(f32, values));
+    return success();
+  }
+};
+
+/// i32 mului_extended (Philox's rounds, tile.rand's): the low word a 32-bit
+/// multiply, the high word mul.hi.u32 an element. arith-to-llvm's 64-bit
+/// multiply of zero-extended words is what the NVPTX back end gets
+/// otherwise, and once LLVM has folded one round's truncation into the next
+/// round's extension it no longer sees 32-bit operands: each round becomes
+/// emulated 64-bit multiplies and 64-bit xors.
+struct MulUIExtendedLowering : OpConversionPattern<arith::MulUIExtendedOp> {
+  MulUIExtendedLowering(const TypeConverter &converter, MLIRContext *ctx)
+      : OpConversionPattern(converter, ctx, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(arith::MulUIExtendedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!lowersToNvvmIntrinsic(op))
+      return failure();
+    Type i32 = rewriter.getI32Type();
+    auto mulHi = [&](Value x, Value y) -> Value {
+      return LLVM::CallIntrinsicOp::create(
+                 rewriter, op.getLoc(), i32,
+                 rewriter.getStringAttr("llvm.nvvm.mulhi.ui"), ValueRange{x, y})
+          .getResult(0);
+    };
+    Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
+    Value low = arith::MulIOp::create(rewriter, op.getLoc(), lhs, rhs);
+    auto vecType = dyn_cast<VectorType>(lhs.getType());
+    if (!vecType) {
+      rewriter.replaceOp(op, {low, mulHi(lhs, rhs)});
+      return success();
+    }
+    IndexEmitter e(rewriter, op.getLoc());
+    SmallVector<Value> high;
+    for (int64_t i = 0, n = vecType.getNumElements(); i < n; ++i)
+      high.push_back(mulHi(e.extract(lhs, i), e.extract(rhs, i)));
+    rewriter.replaceOp(op, {low, e.fromElements(i32, high)});
     return success();
   }
 };
@@ -119,5 +157,6 @@ void llk::togpu::populateElementwiseOpToGPUPatterns(const TypeConverter &convert
                                                     LoweringState &state) {
   patterns.add<AddPtrLowering>(
       converter, patterns.getContext(), state);
-  patterns.add<ElementwiseLowering, Exp2Lowering>(converter, patterns.getContext());
+  patterns.add<ElementwiseLowering, Exp2Lowering, MulUIExtendedLowering>(
+      converter, patterns.getContext());
 }

@@ -17,11 +17,16 @@
 
 namespace llk::togpu {
 
-/// math.exp2 on f32 (a scalar or a tile), which lowers to
-/// ex2.approx.ftz.f32 (ElementwiseOpToGPU.cpp) instead of libdevice.
-inline bool lowersToFlushingExp2(Operation *op) {
-  auto exp2 = dyn_cast<math::Exp2Op>(op);
-  return exp2 && getElementTypeOrSelf(exp2.getType()).isF32();
+/// The arith and math ops (scalars or tiles) that lower to an NVVM
+/// intrinsic an element (ElementwiseOpToGPU.cpp) rather than through
+/// arith-to-llvm or libdevice: f32 math.exp2 (ex2.approx.ftz.f32) and i32
+/// arith.mului_extended (mul.hi.u32 beside a 32-bit multiply).
+inline bool lowersToNvvmIntrinsic(Operation *op) {
+  if (auto exp2 = dyn_cast<math::Exp2Op>(op))
+    return getElementTypeOrSelf(exp2.getType()).isF32();
+  if (auto mul = dyn_cast<arith::MulUIExtendedOp>(op))
+    return getElementTypeOrSelf(mul.getLhs().getType()).isInteger(32);
+  return false;
 }
 
 /// State shared by the patterns of one conversion: caches of what the tile

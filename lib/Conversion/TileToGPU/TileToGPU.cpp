@@ -257,7 +257,7 @@ struct ConvertTileToGPUPass
                            ub::UBDialect>();
     target.addIllegalDialect<TileDialect, func::FuncDialect>();
     target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
-        [](Operation *op) { return !hasTileType(op) && !lowersToFlushingExp2(op); });
+        [](Operation *op) { return !hasTileType(op) && !lowersToNvvmIntrinsic(op); });
     // tile.assert's lowering ends in cf.assert (__assertfail once on NVVM).
     target.addLegalOp<UnrealizedConversionCastOp, cf::AssertOp>();
 

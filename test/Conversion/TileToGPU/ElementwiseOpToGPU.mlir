@@ -69,3 +69,36 @@ func.func @exp2(%x: f32, %p: !tile.ptr<f32>, %h: !tile.ptr<f16>) attributes {til
   tile.store %eh, %hp : tensor<256x!tile.ptr<f16>, #b>
   return
 }
+
+// -----
+
+// i32 mului_extended (Philox's rounds), on a tile and on a scalar: the low
+// word a 32-bit multiply of the thread's vectors, the high word
+// llvm.nvvm.mulhi.ui an element; no 64-bit multiply. i64 keeps
+// arith.mului_extended (arith-to-llvm after the conversion).
+// CHECK-LABEL: gpu.func @mul_extended
+// CHECK-NOT: arith.extui
+// CHECK: arith.muli %{{.*}}, %{{.*}} : vector<8xi32>
+// CHECK-COUNT-8: llvm.call_intrinsic "llvm.nvvm.mulhi.ui"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
+// CHECK: vector.from_elements
+// CHECK: arith.muli %{{.*}}, %{{.*}} : i32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.mulhi.ui"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
+// CHECK: arith.mului_extended %{{.*}}, %{{.*}} : i64
+#b = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+
+func.func @mul_extended(%x: i32, %y: i64, %p: !tile.ptr<i32>, %q: !tile.ptr<i64>) attributes {tile.num_warps = 1 : i32} {
+  %r = tile.make_range 0 to 256 : tensor<256xi32, #b>
+  %lo, %hi = arith.mului_extended %r, %r : tensor<256xi32, #b>
+  %slo, %shi = arith.mului_extended %x, %x : i32
+  %s = arith.addi %slo, %shi : i32
+  %ss = tile.splat %s : i32 -> tensor<256xi32, #b>
+  %sum = arith.addi %lo, %hi : tensor<256xi32, #b>
+  %all = arith.addi %sum, %ss : tensor<256xi32, #b>
+  %ps = tile.splat %p : !tile.ptr<i32> -> tensor<256x!tile.ptr<i32>, #b>
+  %pp = tile.addptr %ps, %r : tensor<256x!tile.ptr<i32>, #b>, tensor<256xi32, #b>
+  tile.store %all, %pp : tensor<256x!tile.ptr<i32>, #b>
+  %ylo, %yhi = arith.mului_extended %y, %y : i64
+  %y2 = arith.addi %ylo, %yhi : i64
+  tile.store %y2, %q : !tile.ptr<i64>
+  return
+}
