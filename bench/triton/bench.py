@@ -476,6 +476,25 @@ def build_cases(M, L, copy_us, cublas_us):
     # e4m3 GEMM, C = (A B^T) * sa * sb in bf16, A M x K and B N x K (both
     # K-major), beside torch._scaled_mm with the same scales (the "triton"
     # row), per tensor and per row.
+    def fp8_launch(name, entry, m, n, k_, out, sa, sb, stride):
+        """A launch of an fp8 GEMM of tutorial 10 (A M x K and B N x K packed,
+        C = t[out], scales t[sa] and t[sb] `stride` apart): @fp8_gemm and
+        @fp8_gemm_blockwise take pointers, @fp8_gemm_tma descriptors."""
+        k = Llk(M, L, name)
+        c = k.constants
+        grid = (cdiv(m, c["BLOCK_M"]), cdiv(n, c["BLOCK_N"]))
+
+        def run(t):
+            if entry == "fp8_gemm_tma":
+                t["a_map"] = k.tensor_map(entry, 0, t["a"])
+                t["b_map"] = k.tensor_map(entry, 1, t["b"])
+                operands, strides = [np.uint64(t["a_map"].data.ptr), np.uint64(t["b_map"].data.ptr)], []
+            else:
+                operands, strides = [u64(t["a"]), u64(t["b"])], [i32(k_), i32(k_)]
+            return k.bind(entry, grid, operands + [u64(t[out]), u64(t[sa]), u64(t[sb]), i32(stride), i32(stride),
+                                                   i32(m), i32(n), i32(k_)] + strides + [i32(n)])
+        return run
+
     def fp8_gemm(m, n, k_, rowwise):
         def make(gen):
             a = randn(gen, m, k_).to(torch.float8_e4m3fn)
@@ -486,27 +505,8 @@ def build_cases(M, L, copy_us, cublas_us):
             return {"a": a, "b": b, "sa": sa.contiguous(), "sb": sb.contiguous()}, \
                 {"c": torch.empty(m, n, dtype=torch.bfloat16, device="cuda")}, {"c": ref}
 
-        def llk(name):
-            k = Llk(M, L, name)
-            c = k.constants
-            stride = 1 if rowwise else 0
-            return lambda t: k.bind("fp8_gemm", (cdiv(m, c["BLOCK_M"]), cdiv(n, c["BLOCK_N"])), [
-                u64(t["a"]), u64(t["b"]), u64(t["c"]), u64(t["sa"]), u64(t["sb"]), i32(stride), i32(stride),
-                i32(m), i32(n), i32(k_), i32(k_), i32(k_), i32(n)])
-
-        def llk_tma(name):
-            k = Llk(M, L, name)
-            c = k.constants
-            stride = 1 if rowwise else 0
-            entry = "fp8_gemm_tma"
-
-            def run(t):
-                t["a_map"] = k.tensor_map(entry, 0, t["a"])
-                t["b_map"] = k.tensor_map(entry, 1, t["b"])
-                return k.bind(entry, (cdiv(m, c["BLOCK_M"]), cdiv(n, c["BLOCK_N"])), [
-                    np.uint64(t["a_map"].data.ptr), np.uint64(t["b_map"].data.ptr), u64(t["c"]), u64(t["sa"]),
-                    u64(t["sb"]), i32(stride), i32(stride), i32(m), i32(n), i32(k_), i32(n)])
-            return run
+        def llk(name, entry="fp8_gemm"):
+            return fp8_launch(name, entry, m, n, k_, "c", "sa", "sb", 1 if rowwise else 0)
 
         def scaled_mm(t):
             sa = t["sa"] if rowwise else t["sa"].reshape(())
@@ -521,7 +521,7 @@ def build_cases(M, L, copy_us, cublas_us):
                     {**{v: llk(v) for v in ("fp8_gemm_128x128x128_w4_sm90a", "fp8_gemm_128x128x128_w4_s4_sm90a",
                                             "fp8_gemm_128x256x128_w8_sm90a", "fp8_gemm_128x128x64_w4",
                                             "fp8_gemm_128x128x32_w4_sm90")},
-                     **{v: llk_tma(v) for v in TMA_FP8_VARIANTS}}, scaled_mm,
+                     **{v: llk(v, "fp8_gemm_tma") for v in TMA_FP8_VARIANTS}}, scaled_mm,
                     1.6e-2, flops, "TFLOP/s", lambda: ("cuBLAS", cublas_us(m, n, k_)),
                     notes="the Triton column is torch._scaled_mm; ceiling: cuBLAS f16")
     for rowwise in (False, True):
@@ -549,23 +549,10 @@ def build_cases(M, L, copy_us, cublas_us):
                  "c_pt": torch.empty(m, n, dtype=torch.bfloat16, device="cuda")}, \
                 {"c": ref, "c_pt": ad @ bd.t()}
 
-        def llk(name):
-            k = Llk(M, L, name)
-            c = k.constants
-            return lambda t: k.bind("fp8_gemm_blockwise", (cdiv(m, c["BLOCK_M"]), cdiv(n, c["BLOCK_N"])), [
-                u64(t["a"]), u64(t["b"]), u64(t["c"]), u64(t["sa"]), u64(t["sb"]), i32(kb), i32(kb),
-                i32(m), i32(n), i32(k_), i32(k_), i32(k_), i32(n)])
-
-        def per_tensor(t):
-            k = Llk(M, L, PER_TENSOR_FP8)
-            c = k.constants
-            t["a_map"] = k.tensor_map("fp8_gemm_tma", 0, t["a"])
-            t["b_map"] = k.tensor_map("fp8_gemm_tma", 1, t["b"])
-            return k.bind("fp8_gemm_tma", (cdiv(m, c["BLOCK_M"]), cdiv(n, c["BLOCK_N"])), [
-                np.uint64(t["a_map"].data.ptr), np.uint64(t["b_map"].data.ptr), u64(t["c_pt"]), u64(t["one"]),
-                u64(t["one"]), i32(0), i32(0), i32(m), i32(n), i32(k_), i32(n)])
+        per_tensor = fp8_launch(PER_TENSOR_FP8, "fp8_gemm_tma", m, n, k_, "c_pt", "one", "one", 0)
         return Case("10_fp8_gemm", f"{m}x{n}x{k_} block-scaled", make,
-                    {v: llk(v) for v in BLOCKWISE_FP8_VARIANTS}, per_tensor, 1.6e-2, 2.0 * m * n * k_, "TFLOP/s",
+                    {v: fp8_launch(v, "fp8_gemm_blockwise", m, n, k_, "c", "sa", "sb", kb)
+                     for v in BLOCKWISE_FP8_VARIANTS}, per_tensor, 1.6e-2, 2.0 * m * n * k_, "TFLOP/s",
                     lambda: ("cuBLAS", cublas_us(m, n, k_)), triton_outputs=("c_pt",),
                     notes=f"the Triton column is llk's per-tensor fp8 GEMM ({PER_TENSOR_FP8}); ceiling: cuBLAS f16")
     cases.append(fp8_blockwise(4096, 4096, 4096))

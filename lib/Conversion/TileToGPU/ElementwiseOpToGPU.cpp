@@ -52,6 +52,29 @@ struct ElementwiseLowering : ConversionPattern {
   }
 };
 
+/// `intrinsic` (one result of type `elem`) on each element of `operands`:
+/// scalars, or per-thread vectors of one shape, unrolled.
+Value callPerElement(ConversionPatternRewriter &rewriter, Location loc,
+                     StringRef intrinsic, Type elem, ValueRange operands) {
+  auto call = [&](ValueRange args) -> Value {
+    return LLVM::CallIntrinsicOp::create(rewriter, loc, elem,
+                                         rewriter.getStringAttr(intrinsic), args)
+        .getResult(0);
+  };
+  auto vecType = dyn_cast<VectorType>(operands.front().getType());
+  if (!vecType)
+    return call(operands);
+  IndexEmitter e(rewriter, loc);
+  SmallVector<Value> values;
+  for (int64_t i = 0, n = vecType.getNumElements(); i < n; ++i) {
+    SmallVector<Value> args;
+    for (Value operand : operands)
+      args.push_back(e.extract(operand, i));
+    values.push_back(call(args));
+  }
+  return e.fromElements(elem, values);
+}
+
 /// f32 exp2 is one ex2.approx.ftz.f32 an element, as Triton's tl.math.exp2:
 /// libdevice's non-flushing exp2f adds a compare and two predicated
 /// multiplies an element around the same instruction (for subnormal
@@ -64,24 +87,10 @@ struct Exp2Lowering : OpConversionPattern<math::Exp2Op> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!lowersToNvvmIntrinsic(op))
       return failure();
-    Type f32 = rewriter.getF32Type();
-    auto ex2 = [&](Value x) -> Value {
-      return LLVM::CallIntrinsicOp::create(
-                 rewriter, op.getLoc(), f32,
-                 rewriter.getStringAttr("llvm.nvvm.ex2.approx.ftz.f32"), ValueRange{x})
-          .getResult(0);
-    };
-    Value x = adaptor.getOperand();
-    auto vecType = dyn_cast<VectorType>(x.getType());
-    if (!vecType) {
-      rewriter.replaceOp(op, ex2(x));
-      return success();
-    }
-    IndexEmitter e(rewriter, op.getLoc());
-    SmallVector<Value> values;
-    for (int64_t i = 0, n = vecType.getNumElements(); i < n; ++i)
-      values.push_back(ex2(e.extract(x, i)));
-    rewriter.replaceOp(op, e.fromElements(f32, values));
+    rewriter.replaceOp(op, callPerElement(rewriter, op.getLoc(),
+                                          "llvm.nvvm.ex2.approx.ftz.f32",
+                                          rewriter.getF32Type(),
+                                          adaptor.getOperand()));
     return success();
   }
 };
@@ -100,25 +109,11 @@ struct MulUIExtendedLowering : OpConversionPattern<arith::MulUIExtendedOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!lowersToNvvmIntrinsic(op))
       return failure();
-    Type i32 = rewriter.getI32Type();
-    auto mulHi = [&](Value x, Value y) -> Value {
-      return LLVM::CallIntrinsicOp::create(
-                 rewriter, op.getLoc(), i32,
-                 rewriter.getStringAttr("llvm.nvvm.mulhi.ui"), ValueRange{x, y})
-          .getResult(0);
-    };
     Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
     Value low = arith::MulIOp::create(rewriter, op.getLoc(), lhs, rhs);
-    auto vecType = dyn_cast<VectorType>(lhs.getType());
-    if (!vecType) {
-      rewriter.replaceOp(op, {low, mulHi(lhs, rhs)});
-      return success();
-    }
-    IndexEmitter e(rewriter, op.getLoc());
-    SmallVector<Value> high;
-    for (int64_t i = 0, n = vecType.getNumElements(); i < n; ++i)
-      high.push_back(mulHi(e.extract(lhs, i), e.extract(rhs, i)));
-    rewriter.replaceOp(op, {low, e.fromElements(i32, high)});
+    Value high = callPerElement(rewriter, op.getLoc(), "llvm.nvvm.mulhi.ui",
+                                rewriter.getI32Type(), {lhs, rhs});
+    rewriter.replaceOp(op, {low, high});
     return success();
   }
 };

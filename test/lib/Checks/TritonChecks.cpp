@@ -434,10 +434,10 @@ KernelCheck groupedGemmCheck() {
 /// The arguments and launch of examples/triton/10_fp8_gemm.mlir's kernels:
 /// buffers a, b, c, sa, sb, the scales' strides, M, N, K and the row
 /// strides of packed A, B and C; blocks of 32 unless bm (then the GPU
-/// shape's, on sm_90a).
+/// shape's, on sm_90a, with `warps`).
 void fp8GemmArgs(Problem &p, std::initializer_list<HostBuffer *> buffers, int64_t strideSa,
                  int64_t strideSb, int64_t m, int64_t n, int64_t k, int64_t bm, int64_t bn,
-                 int64_t bk) {
+                 int64_t bk, unsigned warps = 4) {
   for (HostBuffer *buffer : buffers)
     p.pointerArg(*buffer);
   for (int64_t v : {strideSa, strideSb, m, n, k, k, k, n})
@@ -447,7 +447,7 @@ void fp8GemmArgs(Problem &p, std::initializer_list<HostBuffer *> buffers, int64_
   p.bytes = double(m * k + n * k) + 2.0 * m * n;
   if (bm) {
     p.constants = {{"BLOCK_M", bm}, {"BLOCK_N", bn}, {"BLOCK_K", bk}};
-    p.numWarps = 4;
+    p.numWarps = warps;
     p.arch = "sm_90a";
   }
 }
@@ -537,11 +537,9 @@ std::function<void(Problem &)> fp8BlockGemm(int64_t m, int64_t n, int64_t k, int
           c.reference[r * n + j] = sum;
         }
     });
-    fp8GemmArgs(p, {&a, &b, &c, &sa, &sb}, kBlocks, kBlocks, m, n, k, bm, bn, bk);
     // The bench's 8 warps: a K block's partial sums beside the accumulator
     // spill 4 warps' registers.
-    if (bm)
-      p.numWarps = 8;
+    fp8GemmArgs(p, {&a, &b, &c, &sa, &sb}, kBlocks, kBlocks, m, n, k, bm, bn, bk, /*warps=*/8);
   };
 }
 
