@@ -2,18 +2,23 @@
 // projections with what follows them up to the next mat-vec: linear_q8_0.mlir's
 // dequantizing mat-vec (which says how it works), the residual add in its
 // epilogue, and the next RMS norm with its q8_1 quantization
-// (rms_norm_q8_1.mlir) done by the program that finishes last:
+// (rms_norm_q8_1.mlir's), spread over the programs:
 //
 //   y[r] = res[r] + sum_c W[r, c] * a[c]                 (y may be res)
-//   xq = q8_1(y * rsqrt(mean(y^2) + eps) * gamma)        (the last program)
+//   xq = q8_1(y * rsqrt(mean(y^2) + eps) * gamma)
 //
 // Each program stores its rows of y and the sum of their squares
-// (partials[pid]), then counts itself in `count` (a program's acq_rel
-// atomic: every thread's store happens before it); the program that counts
-// last sums the partials (in a fixed order: reproducible), reads all of y
-// back (from L2: cache = cg) once, normalizes and quantizes it as
-// rms_norm_q8_1 does, and sets `count` back to 0 for the next launch. No launch of its own: the norm's program runs while the GPU
-// drains this kernel.
+// (partials[pid]), then counts itself in its q8_1 block's block_count (a
+// program's acq_rel atomic: every thread's store happens before it). The
+// block's last program quantizes the block's y * gamma without the norm's
+// scale (q8_1's quants are the same for v and c v, c > 0), keeps d' =
+// amax / 127 and the block's sum in block_scratch, and counts the block in
+// `count`; the last block's program sums the partials (in a fixed order:
+// reproducible), and writes every block's d = scale d' and s = scale sum.
+// The counts go back to 0 for the next launch. No launch of its own, and no
+// pass over the whole vector by one program: only the scale waits for all
+// of y. (One program doing the whole norm made the kernel 116 registers and
+// its last program 3 us on a 7B's 4096 rows.)
 //
 // The weights are in llk-llama's split q8_0 layout (llama/lib/Engine.cpp):
 // the quants of each matrix as i8 [N][K] (w) and the blocks' scales as f16
@@ -22,13 +27,16 @@
 // realignment (mul_mat_vec_q.mlir, on ggml's 34-byte blocks, loads the two
 // windows around them and selects).
 //
-//   grid = ceil(N / ROWS) programs, num_warps = 4
-//   constants: ROWS (8), BLOCKS (32), NORM_CHUNK (q8_1 blocks the norm's
-//   program takes a step: 128, a 7B's 4096 values in one step)
-//   args: y, res (f32, N), w, wd (quants and scales, split), a (f32, K), n_rows = N,
-//         n_cols = K (a multiple of 32), gamma (f32, N), xq (q8_1, N / 32
-//         blocks), count (i32, 0 before the launch and after it), partials
-//         (f32 scratch, one a program), eps
+//   grid = N / ROWS programs, num_warps = 4
+//   constants: ROWS (8; it divides 32), BLOCKS (32), NORM_CHUNK (q8_1
+//   blocks whose d and s the last program writes a step: 128, a 7B's 4096
+//   values in one step)
+//   args: y, res (f32, N), w, wd (quants and scales, split), a (f32, K),
+//         n_rows = N (a multiple of 32), n_cols = K (a multiple of 32),
+//         gamma (f32, N), xq (q8_1, N / 32 blocks), count (i32, 0 before
+//         the launch and after it), partials (f32 scratch, one a program),
+//         block_count (i32 [N / 32], 0 before and after), block_scratch
+//         (f32 scratch [2 N / 32]), eps
 func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
                                 %res: !tile.ptr<f32> {tile.divisibility = 16},
                                 %w: !tile.ptr<i8> {tile.divisibility = 16},
@@ -40,6 +48,8 @@ func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
                                 %xq: !tile.ptr<i8> {tile.divisibility = 16},
                                 %count: !tile.ptr<i32>,
                                 %partials: !tile.ptr<f32> {tile.divisibility = 16},
+                                %block_count: !tile.ptr<i32>,
+                                %block_scratch: !tile.ptr<f32> {tile.divisibility = 16},
                                 %eps: f32) {
   %pid = tile.program_id x
   %c0 = arith.constant 0 : i32
@@ -184,10 +194,16 @@ func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
   %out = arith.addf %resv, %sums : tensor<${ROWS}xf32>
   tile.store %out, %y_ptrs mask %out_ok : tensor<${ROWS}x!tile.ptr<f32>>
 
-  // This program's rows' squares into partials[pid] (the count's release
-  // below orders the store), then count the program in; the last one sums
-  // the partials in a fixed order (the same sum whatever order the
-  // programs finish in), normalizes and quantizes all of y in one pass.
+  // This program's rows' squares into partials[pid], then count the
+  // program in its q8_1 block of 32 rows (the counts are acq_rel atomics:
+  // every thread's store happens before them). The norm's scale is one
+  // number for the whole vector, and q8_1's quants do not depend on it
+  // (round(v / (amax(v) / 127)) is the same for v and c v, c > 0): so the
+  // last program of each block quantizes y * gamma of its 32 rows at once,
+  // keeping amax / 127 and the block's sum in f32 (scratch), and only the
+  // block that finishes last waits for the whole vector, to sum the
+  // programs' squares (in a fixed order: the same sum whatever order the
+  // programs finish in) and put the scale into every block's d and s.
   %zero_rows = arith.constant dense<0.0> : tensor<${ROWS}xf32>
   %out_sq = arith.mulf %out, %out : tensor<${ROWS}xf32>
   %out_sq_ok = arith.select %out_ok, %out_sq, %zero_rows : tensor<${ROWS}xi1>, tensor<${ROWS}xf32>
@@ -196,115 +212,118 @@ func.func @linear_q8_0_res_norm(%y: !tile.ptr<f32> {tile.divisibility = 16},
   tile.store %program_squares, %my_partial : !tile.ptr<f32>
   %c1_n = arith.constant 1 : i32
   %programs = tile.num_programs x
-  %last_index = arith.subi %programs, %c1_n : i32
-  %arrived = tile.atomic_rmw add %count, %c1_n : !tile.ptr<i32>
-  %last = arith.cmpi eq, %arrived, %last_index : i32
-  scf.if %last {
-    // The norm and its quantization, NORM_CHUNK q8_1 blocks (of 32 values)
-    // at a time, so that the tile, and the kernel's registers, do not grow
-    // with N: each chunk normalized and quantized (rms_norm_q8_1.mlir's
-    // arithmetic). y is read from L2 (cache = cg: other
-    // programs wrote it).
-    %nq_c0 = arith.constant 0 : i32
-    %nq_c32 = arith.constant 32 : i32
-    %nq_c36 = arith.constant 36 : i32
-    %nq_chunk = arith.constant ${NORM_CHUNK} : i32
-    %nq_n_blocks = arith.divsi %n_rows, %nq_c32 : i32
-    %nq_b = tile.make_range 0 to ${NORM_CHUNK} : tensor<${NORM_CHUNK}xi32>
-    %nq_b_2 = tile.expand_dims %nq_b axis = 1 : tensor<${NORM_CHUNK}xi32> -> tensor<${NORM_CHUNK}x1xi32>
-    %nq_b_b = tile.broadcast %nq_b_2 : tensor<${NORM_CHUNK}x1xi32> -> tensor<${NORM_CHUNK}x32xi32>
-    %nq_j = tile.make_range 0 to 32 : tensor<32xi32>
-    %nq_j_2 = tile.expand_dims %nq_j axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
-    %nq_j_b = tile.broadcast %nq_j_2 : tensor<1x32xi32> -> tensor<${NORM_CHUNK}x32xi32>
-    %nq_c32s = arith.constant dense<32> : tensor<${NORM_CHUNK}x32xi32>
-    %nq_b_cols = arith.muli %nq_b_b, %nq_c32s : tensor<${NORM_CHUNK}x32xi32>
-    %nq_cols = arith.addi %nq_b_cols, %nq_j_b : tensor<${NORM_CHUNK}x32xi32>
-    %nq_n_blks = tile.splat %nq_n_blocks : i32 -> tensor<${NORM_CHUNK}x32xi32>
-    %nq_zeros = arith.constant dense<0.0> : tensor<${NORM_CHUNK}x32xf32>
-    %nq_ys = tile.splat %y : !tile.ptr<f32> -> tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>
-    %nq_y_base = tile.addptr %nq_ys, %nq_cols : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>, tensor<${NORM_CHUNK}x32xi32>
-    %nq_gs = tile.splat %gamma : !tile.ptr<f32> -> tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>
-    %nq_g_base = tile.addptr %nq_gs, %nq_cols : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>, tensor<${NORM_CHUNK}x32xi32>
+  %n_out_blocks = arith.divsi %n_rows, %c32 : i32
+  %blk = arith.divsi %first_row, %c32 : i32
+  %per_block = arith.divsi %c32, %c_rows : i32
+  %per_block_last = arith.subi %per_block, %c1_n : i32
+  %blk_count = tile.addptr %block_count, %blk : !tile.ptr<i32>, i32
+  %blk_arrived = tile.atomic_rmw add %blk_count, %c1_n : !tile.ptr<i32>
+  %blk_last = arith.cmpi eq, %blk_arrived, %per_block_last : i32
+  scf.if %blk_last {
+    // The block's 32 values of y (from L2, cache = cg: other programs
+    // wrote them) times gamma, quantized as rms_norm_q8_1.mlir does but
+    // for the scale: q = round(v / d'), d' = amax(v) / 127.
+    tile.store %c0, %blk_count : !tile.ptr<i32>
+    %bq_j = tile.make_range 0 to 32 : tensor<32xi32>
+    %bq_first = arith.muli %blk, %c32 : i32
+    %bq_y0 = tile.addptr %y, %bq_first : !tile.ptr<f32>, i32
+    %bq_ys = tile.splat %bq_y0 : !tile.ptr<f32> -> tensor<32x!tile.ptr<f32>>
+    %bq_y_ptrs = tile.addptr %bq_ys, %bq_j : tensor<32x!tile.ptr<f32>>, tensor<32xi32>
+    %bq_y = tile.load %bq_y_ptrs cache = cg : tensor<32x!tile.ptr<f32>>
+    %bq_g0 = tile.addptr %gamma, %bq_first : !tile.ptr<f32>, i32
+    %bq_gs = tile.splat %bq_g0 : !tile.ptr<f32> -> tensor<32x!tile.ptr<f32>>
+    %bq_g_ptrs = tile.addptr %bq_gs, %bq_j : tensor<32x!tile.ptr<f32>>, tensor<32xi32>
+    %bq_g = tile.load %bq_g_ptrs : tensor<32x!tile.ptr<f32>>
+    %bq_v = arith.mulf %bq_y, %bq_g : tensor<32xf32>
+    %bq_abs = math.absf %bq_v : tensor<32xf32>
+    %bq_amax = tile.reduce max %bq_abs axis = 0 : tensor<32xf32> -> f32
+    %bq_sum = tile.reduce sum %bq_v axis = 0 : tensor<32xf32> -> f32
+    %bq_c127 = arith.constant 127.0 : f32
+    %bq_d = arith.divf %bq_amax, %bq_c127 : f32
+    %bq_ds = tile.splat %bq_d : f32 -> tensor<32xf32>
+    %bq_scaled = arith.divf %bq_v, %bq_ds : tensor<32xf32>
+    %bq_rounded = math.round %bq_scaled : tensor<32xf32>
+    %bq_zero = arith.constant 0.0 : f32
+    %bq_is_zero = arith.cmpf oeq, %bq_amax, %bq_zero : f32
+    %bq_zeros = arith.constant dense<0.0> : tensor<32xf32>
+    %bq_qf = arith.select %bq_is_zero, %bq_zeros, %bq_rounded : tensor<32xf32>
+    %bq_q = tile.cast %bq_qf rounding = rtz : tensor<32xf32> to tensor<32xi8>
+    // qs of block blk at byte 36 blk + 4 + j.
+    %bq_c36 = arith.constant 36 : i32
+    %bq_c4 = arith.constant 4 : i32
+    %bq_blk_bytes = arith.muli %blk, %bq_c36 : i32
+    %bq_qs_start = arith.addi %bq_blk_bytes, %bq_c4 : i32
+    %bq_xq0 = tile.addptr %xq, %bq_qs_start : !tile.ptr<i8>, i32
+    %bq_xqs = tile.splat %bq_xq0 : !tile.ptr<i8> -> tensor<32x!tile.ptr<i8>>
+    %bq_q_ptrs = tile.addptr %bq_xqs, %bq_j : tensor<32x!tile.ptr<i8>>, tensor<32xi32>
+    tile.store %bq_q, %bq_q_ptrs : tensor<32x!tile.ptr<i8>>
+    // d' at scratch[blk], the sum at scratch[n_out_blocks + blk].
+    %bq_d_ptr = tile.addptr %block_scratch, %blk : !tile.ptr<f32>, i32
+    tile.store %bq_d, %bq_d_ptr : !tile.ptr<f32>
+    %bq_sum_at = arith.addi %n_out_blocks, %blk : i32
+    %bq_sum_ptr = tile.addptr %block_scratch, %bq_sum_at : !tile.ptr<f32>, i32
+    tile.store %bq_sum, %bq_sum_ptr : !tile.ptr<f32>
 
-    // The squares' sum: the programs' partials (from L2, as y), 256 a step.
-    %nq_p = tile.make_range 0 to 256 : tensor<256xi32>
-    %nq_p_zeros = arith.constant dense<0.0> : tensor<256xf32>
-    %nq_p_base = tile.splat %partials : !tile.ptr<f32> -> tensor<256x!tile.ptr<f32>>
-    %nq_p_ptrs0 = tile.addptr %nq_p_base, %nq_p : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
-    %nq_programs = tile.splat %programs : i32 -> tensor<256xi32>
-    %nq_c256 = arith.constant 256 : i32
-    %nq_p_acc = scf.for %nq_i = %c0 to %programs step %nq_c256 iter_args(%nq_pa = %nq_p_zeros) -> (tensor<256xf32>) : i32 {
-      %nq_is = tile.splat %nq_i : i32 -> tensor<256xi32>
-      %nq_pi = arith.addi %nq_is, %nq_p : tensor<256xi32>
-      %nq_p_ok = arith.cmpi slt, %nq_pi, %nq_programs : tensor<256xi32>
-      %nq_p_ptrs = tile.addptr %nq_p_ptrs0, %nq_is : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
-      %nq_pv = tile.load %nq_p_ptrs mask %nq_p_ok other %nq_p_zeros cache = cg : tensor<256x!tile.ptr<f32>>
-      %nq_pa_next = arith.addf %nq_pa, %nq_pv : tensor<256xf32>
-      scf.yield %nq_pa_next : tensor<256xf32>
-    }
-    %nq_sum = tile.reduce sum %nq_p_acc axis = 0 : tensor<256xf32> -> f32
-    %nq_count = arith.sitofp %n_rows : i32 to f32
-    %nq_mean = arith.divf %nq_sum, %nq_count : f32
-    %nq_shifted = arith.addf %nq_mean, %eps : f32
-    %nq_scale = math.rsqrt %nq_shifted : f32
-    %nq_scales = tile.splat %nq_scale : f32 -> tensor<${NORM_CHUNK}x32xf32>
+    %last_index = arith.subi %n_out_blocks, %c1_n : i32
+    %arrived = tile.atomic_rmw add %count, %c1_n : !tile.ptr<i32>
+    %last = arith.cmpi eq, %arrived, %last_index : i32
+    scf.if %last {
+      // The squares' sum: the programs' partials (from L2), 256 a step.
+      tile.store %c0, %count : !tile.ptr<i32>
+      %nq_p = tile.make_range 0 to 256 : tensor<256xi32>
+      %nq_p_zeros = arith.constant dense<0.0> : tensor<256xf32>
+      %nq_p_base = tile.splat %partials : !tile.ptr<f32> -> tensor<256x!tile.ptr<f32>>
+      %nq_p_ptrs0 = tile.addptr %nq_p_base, %nq_p : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
+      %nq_programs = tile.splat %programs : i32 -> tensor<256xi32>
+      %nq_c256 = arith.constant 256 : i32
+      %nq_p_acc = scf.for %nq_i = %c0 to %programs step %nq_c256 iter_args(%nq_pa = %nq_p_zeros) -> (tensor<256xf32>) : i32 {
+        %nq_is = tile.splat %nq_i : i32 -> tensor<256xi32>
+        %nq_pi = arith.addi %nq_is, %nq_p : tensor<256xi32>
+        %nq_p_ok = arith.cmpi slt, %nq_pi, %nq_programs : tensor<256xi32>
+        %nq_p_ptrs = tile.addptr %nq_p_ptrs0, %nq_is : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
+        %nq_pv = tile.load %nq_p_ptrs mask %nq_p_ok other %nq_p_zeros cache = cg : tensor<256x!tile.ptr<f32>>
+        %nq_pa_next = arith.addf %nq_pa, %nq_pv : tensor<256xf32>
+        scf.yield %nq_pa_next : tensor<256xf32>
+      }
+      %nq_sum = tile.reduce sum %nq_p_acc axis = 0 : tensor<256xf32> -> f32
+      %nq_count = arith.sitofp %n_rows : i32 to f32
+      %nq_mean = arith.divf %nq_sum, %nq_count : f32
+      %nq_shifted = arith.addf %nq_mean, %eps : f32
+      %nq_scale = math.rsqrt %nq_shifted : f32
+      %nq_scales = tile.splat %nq_scale : f32 -> tensor<${NORM_CHUNK}xf32>
 
-    // Each chunk: normalized, times gamma, quantized to q8_1 blocks
-    // { f16 d; f16 s; int8 qs[32]; }.
-    %nq_c127 = arith.constant dense<127.0> : tensor<${NORM_CHUNK}xf32>
-    %nq_zero_blk = arith.constant dense<0.0> : tensor<${NORM_CHUNK}xf32>
-    %nq_c36s = arith.constant dense<36> : tensor<${NORM_CHUNK}x32xi32>
-    %nq_c4s = arith.constant dense<4> : tensor<${NORM_CHUNK}x32xi32>
-    %nq_c18 = arith.constant dense<18> : tensor<${NORM_CHUNK}xi32>
-    %nq_ones = arith.constant dense<1> : tensor<${NORM_CHUNK}xi32>
-    %nq_n_blks_1 = tile.splat %nq_n_blocks : i32 -> tensor<${NORM_CHUNK}xi32>
-    %nq_xqs = tile.splat %xq : !tile.ptr<i8> -> tensor<${NORM_CHUNK}x32x!tile.ptr<i8>>
-    %nq_xq_half = tile.bitcast %xq : !tile.ptr<i8> to !tile.ptr<f16>
-    %nq_xq_halves = tile.splat %nq_xq_half : !tile.ptr<f16> -> tensor<${NORM_CHUNK}x!tile.ptr<f16>>
-    scf.for %nq_kb = %nq_c0 to %nq_n_blocks step %nq_chunk : i32 {
-      %nq_kbs = tile.splat %nq_kb : i32 -> tensor<${NORM_CHUNK}x32xi32>
-      %nq_blk = arith.addi %nq_kbs, %nq_b_b : tensor<${NORM_CHUNK}x32xi32>
-      %nq_ok = arith.cmpi slt, %nq_blk, %nq_n_blks : tensor<${NORM_CHUNK}x32xi32>
-      %nq_off = arith.muli %nq_kb, %nq_c32 : i32
-      %nq_offs = tile.splat %nq_off : i32 -> tensor<${NORM_CHUNK}x32xi32>
-      %nq_ptrs = tile.addptr %nq_y_base, %nq_offs : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>, tensor<${NORM_CHUNK}x32xi32>
-      %nq_v = tile.load %nq_ptrs mask %nq_ok other %nq_zeros cache = cg : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>
-      %nq_g_ptrs = tile.addptr %nq_g_base, %nq_offs : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>, tensor<${NORM_CHUNK}x32xi32>
-      %nq_g = tile.load %nq_g_ptrs mask %nq_ok other %nq_zeros : tensor<${NORM_CHUNK}x32x!tile.ptr<f32>>
-      %nq_normed = arith.mulf %nq_v, %nq_scales : tensor<${NORM_CHUNK}x32xf32>
-      %nq_yv = arith.mulf %nq_normed, %nq_g : tensor<${NORM_CHUNK}x32xf32>
-      %nq_abs = math.absf %nq_yv : tensor<${NORM_CHUNK}x32xf32>
-      %nq_amax = tile.reduce max %nq_abs axis = 1 : tensor<${NORM_CHUNK}x32xf32> -> tensor<${NORM_CHUNK}xf32>
-      %nq_bsum = tile.reduce sum %nq_yv axis = 1 : tensor<${NORM_CHUNK}x32xf32> -> tensor<${NORM_CHUNK}xf32>
-      %nq_d = arith.divf %nq_amax, %nq_c127 : tensor<${NORM_CHUNK}xf32>
-      %nq_d_col = tile.expand_dims %nq_d axis = 1 : tensor<${NORM_CHUNK}xf32> -> tensor<${NORM_CHUNK}x1xf32>
-      %nq_d_2d = tile.broadcast %nq_d_col : tensor<${NORM_CHUNK}x1xf32> -> tensor<${NORM_CHUNK}x32xf32>
-      %nq_scaled = arith.divf %nq_yv, %nq_d_2d : tensor<${NORM_CHUNK}x32xf32>
-      %nq_rounded = math.round %nq_scaled : tensor<${NORM_CHUNK}x32xf32>
-      %nq_is_zero = arith.cmpf oeq, %nq_amax, %nq_zero_blk : tensor<${NORM_CHUNK}xf32>
-      %nq_is_zero_col = tile.expand_dims %nq_is_zero axis = 1 : tensor<${NORM_CHUNK}xi1> -> tensor<${NORM_CHUNK}x1xi1>
-      %nq_is_zero_2d = tile.broadcast %nq_is_zero_col : tensor<${NORM_CHUNK}x1xi1> -> tensor<${NORM_CHUNK}x32xi1>
-      %nq_qf = arith.select %nq_is_zero_2d, %nq_zeros, %nq_rounded : tensor<${NORM_CHUNK}x32xi1>, tensor<${NORM_CHUNK}x32xf32>
-      %nq_q = tile.cast %nq_qf rounding = rtz : tensor<${NORM_CHUNK}x32xf32> to tensor<${NORM_CHUNK}x32xi8>
-      // qs of block blk at byte 36 blk + 4 + j; d, s: f16 words 18 blk, 18 blk + 1.
-      %nq_blk_bytes = arith.muli %nq_blk, %nq_c36s : tensor<${NORM_CHUNK}x32xi32>
-      %nq_qs_start = arith.addi %nq_blk_bytes, %nq_c4s : tensor<${NORM_CHUNK}x32xi32>
-      %nq_q_off = arith.addi %nq_qs_start, %nq_j_b : tensor<${NORM_CHUNK}x32xi32>
-      %nq_q_ptrs = tile.addptr %nq_xqs, %nq_q_off : tensor<${NORM_CHUNK}x32x!tile.ptr<i8>>, tensor<${NORM_CHUNK}x32xi32>
-      tile.store %nq_q, %nq_q_ptrs mask %nq_ok : tensor<${NORM_CHUNK}x32x!tile.ptr<i8>>
-      %nq_kbs_1 = tile.splat %nq_kb : i32 -> tensor<${NORM_CHUNK}xi32>
-      %nq_blk_1 = arith.addi %nq_kbs_1, %nq_b : tensor<${NORM_CHUNK}xi32>
-      %nq_blk_ok = arith.cmpi slt, %nq_blk_1, %nq_n_blks_1 : tensor<${NORM_CHUNK}xi32>
-      %nq_d_off = arith.muli %nq_blk_1, %nq_c18 : tensor<${NORM_CHUNK}xi32>
-      %nq_s_off = arith.addi %nq_d_off, %nq_ones : tensor<${NORM_CHUNK}xi32>
-      %nq_d_ptrs = tile.addptr %nq_xq_halves, %nq_d_off : tensor<${NORM_CHUNK}x!tile.ptr<f16>>, tensor<${NORM_CHUNK}xi32>
-      %nq_s_ptrs = tile.addptr %nq_xq_halves, %nq_s_off : tensor<${NORM_CHUNK}x!tile.ptr<f16>>, tensor<${NORM_CHUNK}xi32>
-      %nq_d_h = tile.cast %nq_d rounding = rne : tensor<${NORM_CHUNK}xf32> to tensor<${NORM_CHUNK}xf16>
-      %nq_s_h = tile.cast %nq_bsum rounding = rne : tensor<${NORM_CHUNK}xf32> to tensor<${NORM_CHUNK}xf16>
-      tile.store %nq_d_h, %nq_d_ptrs mask %nq_blk_ok : tensor<${NORM_CHUNK}x!tile.ptr<f16>>
-      tile.store %nq_s_h, %nq_s_ptrs mask %nq_blk_ok : tensor<${NORM_CHUNK}x!tile.ptr<f16>>
+      // Every block's d = scale d' and s = scale sum, as f16 words 18 blk
+      // and 18 blk + 1 of xq, NORM_CHUNK blocks a step.
+      %nq_chunk = arith.constant ${NORM_CHUNK} : i32
+      %nq_b = tile.make_range 0 to ${NORM_CHUNK} : tensor<${NORM_CHUNK}xi32>
+      %nq_n_blks = tile.splat %n_out_blocks : i32 -> tensor<${NORM_CHUNK}xi32>
+      %nq_c18 = arith.constant dense<18> : tensor<${NORM_CHUNK}xi32>
+      %nq_ones = arith.constant dense<1> : tensor<${NORM_CHUNK}xi32>
+      %nq_zeros = arith.constant dense<0.0> : tensor<${NORM_CHUNK}xf32>
+      %nq_xq_half = tile.bitcast %xq : !tile.ptr<i8> to !tile.ptr<f16>
+      %nq_xq_halves = tile.splat %nq_xq_half : !tile.ptr<f16> -> tensor<${NORM_CHUNK}x!tile.ptr<f16>>
+      %nq_scratch = tile.splat %block_scratch : !tile.ptr<f32> -> tensor<${NORM_CHUNK}x!tile.ptr<f32>>
+      scf.for %nq_kb = %c0 to %n_out_blocks step %nq_chunk : i32 {
+        %nq_kbs = tile.splat %nq_kb : i32 -> tensor<${NORM_CHUNK}xi32>
+        %nq_blk = arith.addi %nq_kbs, %nq_b : tensor<${NORM_CHUNK}xi32>
+        %nq_ok = arith.cmpi slt, %nq_blk, %nq_n_blks : tensor<${NORM_CHUNK}xi32>
+        %nq_d_src = tile.addptr %nq_scratch, %nq_blk : tensor<${NORM_CHUNK}x!tile.ptr<f32>>, tensor<${NORM_CHUNK}xi32>
+        %nq_sum_idx = arith.addi %nq_blk, %nq_n_blks : tensor<${NORM_CHUNK}xi32>
+        %nq_sum_src = tile.addptr %nq_scratch, %nq_sum_idx : tensor<${NORM_CHUNK}x!tile.ptr<f32>>, tensor<${NORM_CHUNK}xi32>
+        %nq_d1 = tile.load %nq_d_src mask %nq_ok other %nq_zeros cache = cg : tensor<${NORM_CHUNK}x!tile.ptr<f32>>
+        %nq_s1 = tile.load %nq_sum_src mask %nq_ok other %nq_zeros cache = cg : tensor<${NORM_CHUNK}x!tile.ptr<f32>>
+        %nq_d = arith.mulf %nq_d1, %nq_scales : tensor<${NORM_CHUNK}xf32>
+        %nq_s = arith.mulf %nq_s1, %nq_scales : tensor<${NORM_CHUNK}xf32>
+        %nq_d_off = arith.muli %nq_blk, %nq_c18 : tensor<${NORM_CHUNK}xi32>
+        %nq_s_off = arith.addi %nq_d_off, %nq_ones : tensor<${NORM_CHUNK}xi32>
+        %nq_d_ptrs = tile.addptr %nq_xq_halves, %nq_d_off : tensor<${NORM_CHUNK}x!tile.ptr<f16>>, tensor<${NORM_CHUNK}xi32>
+        %nq_s_ptrs = tile.addptr %nq_xq_halves, %nq_s_off : tensor<${NORM_CHUNK}x!tile.ptr<f16>>, tensor<${NORM_CHUNK}xi32>
+        %nq_d_h = tile.cast %nq_d rounding = rne : tensor<${NORM_CHUNK}xf32> to tensor<${NORM_CHUNK}xf16>
+        %nq_s_h = tile.cast %nq_s rounding = rne : tensor<${NORM_CHUNK}xf32> to tensor<${NORM_CHUNK}xf16>
+        tile.store %nq_d_h, %nq_d_ptrs mask %nq_ok : tensor<${NORM_CHUNK}x!tile.ptr<f16>>
+        tile.store %nq_s_h, %nq_s_ptrs mask %nq_ok : tensor<${NORM_CHUNK}x!tile.ptr<f16>>
+      }
     }
-    tile.store %nq_c0, %count : !tile.ptr<i32>
   }
   return
 }

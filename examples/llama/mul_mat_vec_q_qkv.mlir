@@ -9,7 +9,8 @@
 //   v_cache[r - n_q - n_kv][pos] = f16(y[r])                  the v rows
 //
 // rope as rope_kv.mlir (mode 0, adjacent pairs (2i, 2i+1) of each head of D,
-// theta = pos * base^(-2i/D) in f64, reduced to [-pi, pi], sin/cos in f32).
+// theta = pos * base^(-2i/D) in f64, reduced to [-pi, pi], sin/cos in f32),
+// base^(-2i/D) from a table (rope_freq, f64 [D / 2]).
 // A program's ROWS rows lie in one of the three parts (ROWS divides 32, the
 // parts are multiples of 32 rows) and hold whole pairs (ROWS even); a row's
 // partner comes from the program's own sums (a [ROWS, ROWS] selection, ROWS
@@ -29,7 +30,7 @@
 //   args: q_out (f32, n_q), k_cache, v_cache (f16), w, wd (the stacked
 //         matrix's quants and scales, split), xq (block_q8_1, n_cols / 32 blocks), pos (i32),
 //         n_q, n_kv (multiples of 32), n_cols (K, a multiple of 32), cap = C,
-//         freq_base
+//         rope_freq (f64 [D / 2]: base^(-2i/D))
 func.func @mul_mat_vec_q_qkv(%q_out: !tile.ptr<f32> {tile.divisibility = 16},
                              %k_cache: !tile.ptr<f16> {tile.divisibility = 16},
                              %v_cache: !tile.ptr<f16> {tile.divisibility = 16},
@@ -41,7 +42,7 @@ func.func @mul_mat_vec_q_qkv(%q_out: !tile.ptr<f32> {tile.divisibility = 16},
                              %n_kv: i32 {tile.divisibility = 16},
                              %n_cols: i32 {tile.divisibility = 16},
                              %cap: i32,
-                             %freq_base: f32) {
+                             %rope_freq: !tile.ptr<f64>) {
   %pid = tile.program_id x
   %n_qk = arith.addi %n_q, %n_kv : i32
   %n_rows = arith.addi %n_qk, %n_kv : i32
@@ -218,26 +219,23 @@ func.func @mul_mat_vec_q_qkv(%q_out: !tile.ptr<f32> {tile.divisibility = 16},
   %picked = arith.select %pick, %sums_b, %zero_rr : tensor<${ROWS}x${ROWS}xi1>, tensor<${ROWS}x${ROWS}xf32>
   %partner = tile.reduce sum %picked axis = 1 : tensor<${ROWS}x${ROWS}xf32> -> tensor<${ROWS}xf32>
 
-  // theta = pos * 2^(i * (-2/D) * log2(base)), i = (local mod D) / 2, in f64.
+  // theta = pos * freq[i], i = (local mod D) / 2, in f64 (freq: the
+  // host's base^(-2i/D) in f64, one load of a table every program shares:
+  // computing it here, every thread for every row, took a few hundred f64
+  // instructions a thread), reduced to [-pi, pi].
   %dims = arith.constant dense<${D}> : tensor<${ROWS}xi32>
   %in_head = arith.remsi %local, %dims : tensor<${ROWS}xi32>
   %twos = arith.constant dense<2> : tensor<${ROWS}xi32>
   %pair = arith.divsi %in_head, %twos : tensor<${ROWS}xi32>
-  %pair_f = tile.cast %pair : tensor<${ROWS}xi32> to tensor<${ROWS}xf64>
-  %base = arith.extf %freq_base : f32 to f64
-  %log_base = math.log2 %base : f64
-  %step = arith.constant ${D}.0 : f64
-  %neg_two = arith.constant -2.0 : f64
-  %ratio = arith.divf %neg_two, %step : f64
-  %exp_step = arith.mulf %ratio, %log_base : f64
-  %exp_steps = tile.splat %exp_step : f64 -> tensor<${ROWS}xf64>
-  %exponent = arith.mulf %pair_f, %exp_steps : tensor<${ROWS}xf64>
-  %freq = math.exp2 %exponent : tensor<${ROWS}xf64>
+  %freqs = tile.splat %rope_freq : !tile.ptr<f64> -> tensor<${ROWS}x!tile.ptr<f64>>
+  %freq_ptrs = tile.addptr %freqs, %pair : tensor<${ROWS}x!tile.ptr<f64>>, tensor<${ROWS}xi32>
+  %freq = tile.load %freq_ptrs : tensor<${ROWS}x!tile.ptr<f64>>
   %posf = arith.sitofp %pos : i32 to f64
   %poss = tile.splat %posf : f64 -> tensor<${ROWS}xf64>
   %theta = arith.mulf %poss, %freq : tensor<${ROWS}xf64>
+  %inv_two_pi = arith.constant dense<0.15915494309189535> : tensor<${ROWS}xf64>
   %two_pi = arith.constant dense<6.283185307179586> : tensor<${ROWS}xf64>
-  %turns = arith.divf %theta, %two_pi : tensor<${ROWS}xf64>
+  %turns = arith.mulf %theta, %inv_two_pi : tensor<${ROWS}xf64>
   %whole = math.roundeven %turns : tensor<${ROWS}xf64>
   %wrapped = arith.mulf %whole, %two_pi : tensor<${ROWS}xf64>
   %reduced = arith.subf %theta, %wrapped : tensor<${ROWS}xf64>

@@ -30,9 +30,10 @@ std::optional<std::string> DecodeShape::problem() const {
     uint32_t value, least, most;
   } fields[] = {{"the Q/K/V rows a program", qkvRows, 2, 32},
                 {"the gate/up rows a program", swigluRows, 1, 64},
-                {"the residual kernels' rows a program", residualRows, 1, 64},
+                {"the residual kernels' rows a program", residualRows, 1, 32},
                 {"the norm's blocks a pass", normChunk, 1, 1024},
-                {"the attention's chunks", attnChunks, 1, 64}};
+                {"the attention's chunks", attnChunks, 1, 64},
+                {"the mat-vecs' blocks an iteration", matVecBlocks, 8, 256}};
   for (const auto &f : fields)
     if (f.value < f.least || f.value > f.most || (f.value & (f.value - 1)))
       return std::string(f.what) + " must be a power of two from " + std::to_string(f.least) +
@@ -43,7 +44,7 @@ std::optional<std::string> DecodeShape::problem() const {
 std::string DecodeShape::str() const {
   return std::to_string(qkvRows) + "," + std::to_string(swigluRows) + "," +
          std::to_string(residualRows) + "," + std::to_string(normChunk) + "," +
-         std::to_string(attnChunks);
+         std::to_string(attnChunks) + "," + std::to_string(matVecBlocks);
 }
 
 namespace {
@@ -170,6 +171,12 @@ struct Engine::Impl {
   Buffer<int32_t> counters;
   /// The residual kernels' programs' sums of squares (one a program).
   Buffer<float> squares;
+  /// The residual kernels' q8_1 blocks: their programs' counts (0 between
+  /// launches), and each block's amax / 127 and sum before the norm's scale.
+  Buffer<int32_t> blockCounters;
+  Buffer<float> blockScratch;
+  /// rope's base^(-2i/D), i < D / 2, in f64 (the fused Q/K/V mat-vec's).
+  std::unique_ptr<rt::DeviceBuffer<double>> ropeFreq;
   uint32_t attnChunks = 1, topkBlocks = 1;
 
   // Batched prefill (all layers fused: q8_0): the batch's activations, rows
@@ -283,6 +290,18 @@ Engine::Impl::Impl(const LlamaModelFile &model, const rt::Device &device, rt::JI
   counters = i32Buffer(1 + NH);
   counters->fillBytes(0);
   squares = f32Buffer(H);
+  blockCounters = i32Buffer(H / 32);
+  blockCounters->fillBytes(0);
+  blockScratch = f32Buffer(2 * H / 32);
+  {
+    const uint32_t D = config.headDim();
+    std::vector<double> freq(D / 2);
+    for (uint32_t i = 0; i < D / 2; ++i)
+      freq[i] = std::exp2(double(i) * (-2.0 / double(D)) *
+                          std::log2(static_cast<double>(config.ropeFreqBase)));
+    ropeFreq = std::make_unique<rt::DeviceBuffer<double>>(device, freq.size());
+    ropeFreq->copyFrom(freq.data(), freq.size());
+  }
   device.synchronize();
   partO = f32Buffer(size_t(NH) * attnChunks * D);
   partM = f32Buffer(size_t(NH) * attnChunks);
@@ -598,7 +617,9 @@ void Engine::Impl::addFusedLayer(const std::string &at, const Layer &L,
                  NH = config.headCount, D = config.headDim(),
                  nkv = config.kvEmbeddingLength();
   const DecodeShape &shape = options.decodeShape;
-  auto blocks = [](uint32_t cols) { return int64_t(std::min<uint32_t>(32, pow2Ceil(cols / 32))); };
+  auto blocks = [&](uint32_t cols) {
+    return int64_t(std::min<uint32_t>(shape.matVecBlocks, pow2Ceil(cols / 32)));
+  };
   launches.push_back({at + "qkv + rope + KV append",
                       kernel("llama/mul_mat_vec_q_qkv.mlir", "mul_mat_vec_q_qkv",
                              {{"ROWS", shape.qkvRows}, {"BLOCKS", blocks(H)}, {"D", D}}, 4),
@@ -607,7 +628,7 @@ void Engine::Impl::addFusedLayer(const std::string &at, const Layer &L,
                        i8(L.qkv.quants()), f16(L.qkv.scales()), i8(xq->address()),
                        i32(position->address()),
                        intArg(H), intArg(nkv), intArg(H), intArg(ctx),
-                       rt::Arg(config.ropeFreqBase)},
+                       rt::Arg::pointer(ropeFreq->address(), rt::ScalarType::F64)},
                       L.qkv.bytes()});
   const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(D)));
   launches.push_back({at + "attention",
@@ -636,6 +657,7 @@ void Engine::Impl::addFusedLayer(const std::string &at, const Layer &L,
                   {f32(x->address()), f32(x->address()), i8(w.quants()), f16(w.scales()), f32(in),
                    intArg(w.rows), intArg(w.cols), f32(gamma.address()), i8(xq->address()),
                    i32(counters->address()), f32(squares->address()),
+                   i32(blockCounters->address()), f32(blockScratch->address()),
                    rt::Arg(config.rmsEpsilon)},
                   w.bytes()};
   };

@@ -4,7 +4,7 @@
 //             [--greedy | --temp T --top-k K --top-p P --seed S]
 //             [--ctx N] [--print-token-ids] [--bench] [--bench-prompt N]
 //             [--ignore-eos] [--no-graph] [--no-pdl] [--no-fuse] [--kernels DIR]
-//             [--decode-shape Q,S,R,C[,A]] [--profile]
+//             [--decode-shape Q,S,R,C[,A[,B]]] [--profile]
 //
 // Streams the text as it decodes (the prompt first), then prints the prompt's
 // and the decoding's tokens per second on stderr. The model runs on the llk
@@ -22,7 +22,7 @@
 // (Engine::profileStep) at the next position: `profile:` lines on stdout
 // (µs a launch, the bytes it must read, GB/s, the share of the copy
 // bandwidth and µs a step), no ncu needed.
-// --decode-shape Q,S,R,C[,A]: the fused decode kernels' program shapes
+// --decode-shape Q,S,R,C[,A[,B]]: the fused decode kernels' program shapes
 // (EngineOptions::decodeShape), for timing others than the kept ones.
 //
 // Exit status: 0 done, 1 a model or device error, 2 bad arguments.
@@ -70,9 +70,10 @@ const char kUsage[] = R"(usage: llk-llama -m MODEL [options]
   --no-fuse               the generic kernels for q8_0 layers too (15 launches a layer, not 5)
   --prefill-batch N       prompt tokens a batch (q8_0 models; default 512; 0: one decode step a token)
   --kernels DIR           the kernel sources (default: $LLK_KERNEL_DIR, else the source tree's examples/)
-  --decode-shape Q,S,R,C[,A]
+  --decode-shape Q,S,R,C[,A[,B]]
                           rows a program of the fused Q/K/V, gate/up and residual mat-vecs, the
-                          norm's q8_1 blocks a pass, the attention's most chunks (default 4,4,8,128,16)
+                          norm's q8_1 blocks a pass, the attention's most chunks, the mat-vecs'
+                          q8_0 blocks an iteration (default 4,4,8,128,16,32)
   --profile               after decoding, time the step's kernels family by family (stdout)
 )";
 
@@ -139,12 +140,12 @@ Options parseOptions(int argc, char **argv) {
       std::string text = value();
       uint32_t *fields[] = {&o.decodeShape.qkvRows, &o.decodeShape.swigluRows,
                             &o.decodeShape.residualRows, &o.decodeShape.normChunk,
-                            &o.decodeShape.attnChunks};
+                            &o.decodeShape.attnChunks, &o.decodeShape.matVecBlocks};
       size_t at = 0;
-      for (size_t i = 0; i < 5 && at <= text.size(); ++i) {
+      for (size_t i = 0; i < 6 && at <= text.size(); ++i) {
         size_t comma = std::min(text.find(',', at), text.size());
         if (comma == text.size() && i < 3)
-          throw UsageError{"--decode-shape expects Q,S,R,C[,A], got '" + text + "'"};
+          throw UsageError{"--decode-shape expects Q,S,R,C[,A[,B]], got '" + text + "'"};
         std::string field = text.substr(at, comma - at);
         if (auto why = programs::parseInteger(a, field.c_str(), 1u, 1u << 16, *fields[i]))
           throw UsageError{*why};

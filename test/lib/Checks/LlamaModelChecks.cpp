@@ -433,7 +433,10 @@ void mulMatVecQKV(Problem &p, const RopeShape &s, int64_t k, int64_t rowsPerProg
   p.scalarArg(ElemType::I32, nkv);
   p.scalarArg(ElemType::I32, k);
   p.scalarArg(ElemType::I32, s.cap);
-  p.scalarArg(ElemType::F32, 10000.0);
+  HostBuffer &freq = p.zeros("rope_freq", ElemType::F64, {s.d / 2});
+  for (int64_t i = 0; i < s.d / 2; ++i)
+    freq.set(i, std::exp2(double(i) * (-2.0 / double(s.d)) * std::log2(10000.0)));
+  p.pointerArg(freq);
   setGrid(p, ceilDiv(n, rowsPerProgram));
   p.bytes = n * k / kQK * kQ8_0Bytes + k / kQK * kQ8_1Bytes + 4.0 * nq + 4.0 * nkv;
 }
@@ -463,7 +466,7 @@ void mulMatVecQSwiglu(Problem &p, int64_t n, int64_t k, int64_t rowsPerProgram) 
 }
 
 /// linear_q8_0_res_norm: y = res + W x (W q8_0 split, x f32), and y's RMS norm
-/// times gamma quantized to q8_1 by the last program.
+/// times gamma quantized to q8_1 (block by block, the scale by the last).
 void linearQ8_0ResNorm(Problem &p, int64_t n, int64_t k, int64_t rowsPerProgram) {
   const double eps = static_cast<float>(1e-5);
   HostBuffer &y = p.output("y", ElemType::F32, {n});
@@ -475,6 +478,8 @@ void linearQ8_0ResNorm(Problem &p, int64_t n, int64_t k, int64_t rowsPerProgram)
   HostBuffer &xq = p.output("xq", ElemType::I8, {xqBytes});
   HostBuffer &count = p.zeros("count", ElemType::I32, {1});
   HostBuffer &partials = p.zeros("partials", ElemType::F32, {ceilDiv(n, rowsPerProgram)});
+  HostBuffer &blockCount = p.zeros("block_count", ElemType::I32, {n / kQK});
+  HostBuffer &blockScratch = p.zeros("block_scratch", ElemType::F32, {2 * n / kQK});
   parallelRows(n, [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {
       double sum = 0;
@@ -508,6 +513,8 @@ void linearQ8_0ResNorm(Problem &p, int64_t n, int64_t k, int64_t rowsPerProgram)
   p.pointerArg(xq);
   p.pointerArg(count);
   p.pointerArg(partials);
+  p.pointerArg(blockCount);
+  p.pointerArg(blockScratch);
   p.scalarArg(ElemType::F32, eps);
   setGrid(p, ceilDiv(n, rowsPerProgram));
   p.bytes = n * k / kQK * kQ8_0Bytes + 4.0 * k + 8.0 * n + 4.0 * n + xqBytes;

@@ -53,9 +53,12 @@ namespace llk::llama {
 /// are the kept ones; others are for timing (llk-llama --decode-shape).
 struct DecodeShape {
   uint32_t qkvRows = 4, swigluRows = 4, residualRows = 8, normChunk = 128, attnChunks = 16;
+  /// The q8_0 blocks of a row each mat-vec program takes an iteration (at
+  /// most the row's).
+  uint32_t matVecBlocks = 32;
   /// Why the shape is not one the kernels take, if it is not.
   std::optional<std::string> problem() const;
-  /// "QKV,SWIGLU,RESIDUAL,NORM_CHUNK,ATTN_CHUNKS".
+  /// "QKV,SWIGLU,RESIDUAL,NORM_CHUNK,ATTN_CHUNKS,BLOCKS".
   std::string str() const;
 };
 
