@@ -10,7 +10,9 @@
 //
 // rope as rope_kv.mlir (mode 0, adjacent pairs (2i, 2i+1) of each head of D,
 // theta = pos * base^(-2i/D) in f64, reduced to [-pi, pi], sin/cos in f32),
-// base^(-2i/D) from a table (rope_freq, f64 [D / 2]).
+// base^(-2i/D) from a table (rope_freq, f64 [D / 2]; rope_kv computes it,
+// so the two may differ by an f64 ulp, which the cast to f32 almost
+// always absorbs).
 // A program's ROWS rows lie in one of the three parts (ROWS divides 32, the
 // parts are multiples of 32 rows) and hold whole pairs (ROWS even); a row's
 // partner comes from the program's own sums (a [ROWS, ROWS] selection, ROWS

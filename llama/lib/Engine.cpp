@@ -31,7 +31,7 @@ std::optional<std::string> DecodeShape::problem() const {
   } fields[] = {{"the Q/K/V rows a program", qkvRows, 2, 32},
                 {"the gate/up rows a program", swigluRows, 1, 64},
                 {"the residual kernels' rows a program", residualRows, 1, 32},
-                {"the norm's blocks a pass", normChunk, 1, 1024},
+                {"the norm's scaled blocks a pass", normChunk, 1, 1024},
                 {"the attention's chunks", attnChunks, 1, 64},
                 {"the mat-vecs' blocks an iteration", matVecBlocks, 8, 256}};
   for (const auto &f : fields)
@@ -608,9 +608,10 @@ void Engine::Impl::addGenericLayer(const std::string &at, const Layer &L) {
 /// before, or a launch of rms_norm_q8_1 for the first): Q, K and V in one
 /// integer mat-vec on the q8_1 of the norm, rope and the KV append in its
 /// epilogue; the attention and its combine in one launch; the o and down
-/// projections with the residual add in their epilogues and, in their last
-/// program, the next norm quantized to q8_1 (the FFN's, then the next
-/// layer's or the output's, `nextNorm`); gate, up and SiLU * mul in one.
+/// projections with the residual add in their epilogues and the next norm
+/// quantized to q8_1 (the FFN's, then the next layer's or the output's,
+/// `nextNorm`), block by block, the scale by the last block's program;
+/// gate, up and SiLU * mul in one.
 void Engine::Impl::addFusedLayer(const std::string &at, const Layer &L,
                                  const rt::DeviceMemory &nextNorm) {
   const uint32_t H = config.embeddingLength, F = config.feedForwardLength,
@@ -643,8 +644,8 @@ void Engine::Impl::addFusedLayer(const std::string &at, const Layer &L,
                        intArg(ctx), intArg(config.headCount / config.headCountKV),
                        rt::Arg(scale), i32(counters->address() + 4)},
                       0, true});
-  // The residual kernels' last program normalizes shape.normChunk q8_1
-  // blocks a pass (at most the whole vector).
+  // The residual kernels' last program scales the d and s of
+  // shape.normChunk q8_1 blocks a pass (at most the whole vector's).
   const int64_t normChunk = std::min<uint32_t>(shape.normChunk, pow2Ceil(H / 32));
   auto residual = [&](const char *what, const Matrix &w, uint64_t in,
                       const rt::DeviceMemory &gamma) {

@@ -631,10 +631,11 @@ TEST_F(EngineTest, ProfileCoversTheStepAndLeavesDecodingAlone) {
 }
 
 // Other program shapes of the fused decode kernels compute the same step:
-// each row's sums in the same order, the norm's quantization blockwise.
+// each row's sums in the same order, the norm's quantization blockwise
+// (32 residual rows a program: each program the last of its q8_1 block).
 TEST_F(EngineTest, DecodeShapesAgree) {
   EngineOptions other = options();
-  other.decodeShape = {8, 8, 4, 1};
+  other.decodeShape = {8, 8, 32, 1, 16, 8};
   Engine kept(model, device, jit, options()), reshaped(model, device, jit, other);
   for (int32_t id : {1, 300}) {
     kept.step(id);
@@ -649,7 +650,8 @@ TEST_F(EngineTest, DecodeShapesAgree) {
   }
   EXPECT_EQ(kept.chosenTokens(0, 5), reshaped.chosenTokens(0, 5));
   for (DecodeShape bad : {DecodeShape{3, 4, 8, 64}, DecodeShape{64, 4, 8, 64},
-                          DecodeShape{4, 4, 8, 0}, DecodeShape{4, 4, 8, 64, 3}}) {
+                          DecodeShape{4, 4, 8, 0}, DecodeShape{4, 4, 8, 64, 3},
+                          DecodeShape{4, 4, 64, 64}, DecodeShape{4, 4, 8, 64, 16, 4}}) {
     EngineOptions o = options();
     o.decodeShape = bad;
     EXPECT_TRUE(bad.problem().has_value()) << bad.str();

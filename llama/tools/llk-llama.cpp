@@ -72,7 +72,7 @@ const char kUsage[] = R"(usage: llk-llama -m MODEL [options]
   --kernels DIR           the kernel sources (default: $LLK_KERNEL_DIR, else the source tree's examples/)
   --decode-shape Q,S,R,C[,A[,B]]
                           rows a program of the fused Q/K/V, gate/up and residual mat-vecs, the
-                          norm's q8_1 blocks a pass, the attention's most chunks, the mat-vecs'
+                          norm's q8_1 blocks scaled a pass, the attention's most chunks, the mat-vecs'
                           q8_0 blocks an iteration (default 4,4,8,128,16,32)
   --profile               after decoding, time the step's kernels family by family (stdout)
 )";

@@ -32,10 +32,14 @@ shape=${LLK_VARIANTS_SHAPE:-7b} model=$w/${LLK_VARIANTS_SHAPE:-7b}.gguf
 if command -v nvidia-smi >/dev/null; then
   nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.mem --format=csv >"$out/gpu.txt"
 fi
-[[ -f $model ]] || bin/llk-gguf make-random --shape "$shape" --seed 1 "$model" >"$out/gen.txt" 2>&1
-n=0
+if [[ ! -f $model ]]; then # (a cut-off write leaves no file behind)
+  bin/llk-gguf make-random --shape "$shape" --seed 1 "$model.part" >"$out/gen.txt" 2>&1 &&
+    mv "$model.part" "$model"
+fi
+n=0 names=()
 while read -r name binary overlays dshape ctx prompt; do
   [[ -z ${name:-} || $name == \#* ]] && continue
+  names+=("$name")
   exe=bin/llk-llama
   if [[ $binary != new ]]; then exe=bin/llk-llama-v$((n += 1)); cp "$binary" "$exe"; fi
   dir=$here/examples
@@ -45,7 +49,7 @@ while read -r name binary overlays dshape ctx prompt; do
   fi
   t=$(date +%s)
   timeout 90 "$exe" -m "$model" --bench --greedy --bench-prompt "$prompt" -n 64 --ctx "$ctx" \
-    --kernels "$dir" --decode-shape "$dshape" --profile >"$out/v-$name.txt" 2>&1
+    --kernels "$dir" --decode-shape "$dshape" --profile >"$out/v-$name.txt" 2>&1 </dev/null
   echo "$name rc=$? $(( $(date +%s) - t )) s" >>"$out/times.txt"
 done <"$variants"
 if [[ $ncu == --ncu ]]; then
@@ -57,9 +61,11 @@ if [[ $ncu == --ncu ]]; then
     --kernels "$here/examples" >"$out/ncu.csv" 2>"$out/ncu.err"
   echo "ncu rc=$?" >>"$out/times.txt"
 fi
-# One line a variant: decode tok/s and the fused families' µs a launch.
-for f in "$out"/v-*.txt; do
-  printf '%s: %s\n' "$(basename "$f" .txt)" \
-    "$(grep -oE '[0-9.]+ tok/s' "$f" | tail -1)"
-  grep -E '^profile: \| (qkv|attention|o \+|gate|down|output)' "$f" | awk -F'|' '{printf "  %-30s %8s us %6s%%\n", $2, $5, $8}'
+# One line a variant, in the file's order: decode tok/s (the run's last
+# tok/s figure) and each kernel family's µs a launch and share of the copy.
+for name in "${names[@]}"; do
+  f=$out/v-$name.txt
+  printf '%s: %s\n' "$name" "$(grep -oE '[0-9.]+ tok/s' "$f" | tail -1)"
+  grep -E '^profile: \| [a-z]' "$f" | grep -v '| family |' |
+    awk -F'|' '{printf "  %-30s %8s us %6s%%\n", $2, $5, $8}'
 done | tee "$out/summary.txt"

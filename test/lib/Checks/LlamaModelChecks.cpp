@@ -585,9 +585,10 @@ std::vector<KernelCheck> llk::checks::llamaModelChecks() {
         {"11008x4096 ROWS=8", [](Problem &p) {
           p.constants = {{"ROWS", 8}, {"BLOCKS", 32}};
           mulMatVecQSwiglu(p, kF, kH, 8); }}}},
-      // linear_q8_0_res_norm: y in f32 and the last program's q8_1 bytes
+      // linear_q8_0_res_norm: y in f32 and the q8_1 bytes of the norm
       // (rms_norm_q8_1's tolerance: a rare quant one off); N = 64 in 16
-      // programs of 4 rows, K = 13 blocks, the norm a q8_1 block a step.
+      // programs of 4 rows (8 a q8_1 block), K = 13 blocks, the scale
+      // written a q8_1 block a step.
       {"linear_q8_0_res_norm", "llama/linear_q8_0_res_norm.mlir", "linear_q8_0_res_norm",
        {{"ROWS", 4}, {"BLOCKS", 8}, {"NORM_CHUNK", 1}}, 2e-3,
        [](Problem &p) { linearQ8_0ResNorm(p, 64, 13 * kQK, 4); },
@@ -603,6 +604,11 @@ std::vector<KernelCheck> llk::checks::llamaModelChecks() {
         {"5120x13824", [](Problem &p) {
           p.constants = {{"ROWS", 8}, {"BLOCKS", 32}, {"NORM_CHUNK", 64}};
           linearQ8_0ResNorm(p, 5120, 13824, 8); }}}},
+      // 32 rows a program: each program the last of its q8_1 block; 3
+      // blocks, the scale written two blocks a step.
+      {"linear_q8_0_res_norm_rows32", "llama/linear_q8_0_res_norm.mlir", "linear_q8_0_res_norm",
+       {{"ROWS", 32}, {"BLOCKS", 4}, {"NORM_CHUNK", 2}}, 2e-3,
+       [](Problem &p) { linearQ8_0ResNorm(p, 96, 5 * kQK, 32); }},
       // A block with fewer logits than K: its missing ones at -inf.
       {"topk_partial_short", "llama/topk.mlir", "topk_partial",
        {{"BLOCK", 256}, {"K", 5}, {"MAX_CAND", 32}}, kExact,

@@ -47,10 +47,12 @@ namespace llk::llama {
 
 /// The fused decode kernels' program shapes (powers of two): rows a program
 /// of the Q/K/V mat-vec (2 to 32), of gate/up + SiLU, of the o and down
-/// projections with the residual, the q8_1 blocks the residual kernels'
-/// last program normalizes a pass, and the most chunks the attention splits
-/// the cache into (a chunk at least 64 tokens on long caches). The defaults
-/// are the kept ones; others are for timing (llk-llama --decode-shape).
+/// projections with the residual (1 to 32), the q8_1 blocks whose d and s
+/// the residual kernels' last program scales a pass, the most chunks the
+/// attention splits the cache into (a chunk at least 64 tokens on long
+/// caches), and the q8_0 blocks of a row the mat-vecs take an iteration.
+/// The defaults are the kept ones; others are for timing (llk-llama
+/// --decode-shape).
 struct DecodeShape {
   uint32_t qkvRows = 4, swigluRows = 4, residualRows = 8, normChunk = 128, attnChunks = 16;
   /// The q8_0 blocks of a row each mat-vec program takes an iteration (at
