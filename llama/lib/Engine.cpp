@@ -176,7 +176,7 @@ struct Engine::Impl {
   Buffer<int32_t> blockCounters;
   Buffer<float> blockScratch;
   /// rope's base^(-2i/D), i < D / 2, in f64 (the fused Q/K/V mat-vec's).
-  std::unique_ptr<rt::DeviceBuffer<double>> ropeFreq;
+  Buffer<double> ropeFreq;
   uint32_t attnChunks = 1, topkBlocks = 1;
 
   // Batched prefill (all layers fused: q8_0): the batch's activations, rows
